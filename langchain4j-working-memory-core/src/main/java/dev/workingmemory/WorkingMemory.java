@@ -1,0 +1,238 @@
+package dev.workingmemory;
+
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.entity.Entity;
+import dev.workingmemory.entity.EntityMemory;
+import dev.workingmemory.internal.BlockRenderer;
+import dev.workingmemory.internal.LayerSlot;
+import dev.workingmemory.internal.MessageWindow;
+import dev.workingmemory.internal.ScopeState;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.scratchpad.Scratchpad;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The working memory of one {@link MemoryKey}: its layers (entities, core memory, scratchpad, ...),
+ * its message window and the {@code <working_memory>} block rendered from the layers.
+ *
+ * <p>Get it from {@link WorkingMemoryProvider#memory(Object)} each time you need it rather than
+ * keeping it: the provider may evict an idle memory (saving it first) and load it again later, and an
+ * evicted instance refuses further use with an {@link IllegalStateException}.
+ *
+ * <p>Thread-safe: each scope's state is guarded by one lock; the layers' methods take it.
+ */
+public final class WorkingMemory {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkingMemory.class);
+
+    private final Object memoryId;
+    private final MemoryKey key;
+    private final ScopeState thread;
+    private final ScopeState resource;
+    private final List<LayerSlot> slots;
+    private final MessageWindow window;
+    private final ChatMemoryStore chatMemoryStore;
+    private final BlockRenderer renderer;
+
+    private long renderedThreadVersion = -1;
+    private long renderedResourceVersion = -1;
+    private String block = "";
+    private SystemMessage systemSource;
+    private String systemBlock;
+    private SystemMessage systemWithBlock;
+
+    WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, MessageWindow window,
+                  ChatMemoryStore chatMemoryStore, BlockRenderer renderer) {
+        this.memoryId = memoryId;
+        this.key = key;
+        this.thread = thread;
+        this.resource = resource;
+        this.window = window;
+        this.chatMemoryStore = chatMemoryStore;
+        this.renderer = renderer;
+        List<LayerSlot> all = new ArrayList<>(thread.slots());
+        all.addAll(resource.slots());
+        all.sort(Comparator.comparingInt(slot -> slot.layer().order()));
+        Set<String> names = new HashSet<>();
+        for (LayerSlot slot : all) {
+            if (!names.add(slot.layer().name())) {
+                throw new IllegalStateException("Two layers are named '" + slot.layer().name() + "'; layer names must be unique");
+            }
+        }
+        this.slots = List.copyOf(all);
+        for (ChatMessage message : chatMemoryStore.getMessages(memoryId)) {
+            window.add(message);
+        }
+    }
+
+    /** The memory id this memory was first requested with; {@link dev.langchain4j.memory.ChatMemory#id()} returns it. */
+    public Object memoryId() {
+        return memoryId;
+    }
+
+    public MemoryKey key() {
+        return key;
+    }
+
+    /**
+     * The {@code <working_memory>} block as the model sees it in the system message, or {@code ""} when
+     * every layer is empty. Rendered again only when a layer changed.
+     */
+    public String render() {
+        return thread.read(this::renderIfChanged);
+    }
+
+    /** The tracked entities, most recent first; empty when entity tracking is disabled. */
+    public List<Entity> entities() {
+        return layer(EntityMemory.class).map(EntityMemory::entities).orElse(List.of());
+    }
+
+    /** The entity layer. @throws IllegalStateException when the provider was built without it */
+    public EntityMemory entityMemory() {
+        return required(EntityMemory.class, "entity tracking");
+    }
+
+    /** The core memory blocks. @throws IllegalStateException when the provider was built without them */
+    public CoreMemory coreMemory() {
+        return required(CoreMemory.class, "core memory");
+    }
+
+    /** The scratchpad. @throws IllegalStateException when the provider was built without it */
+    public Scratchpad scratchpad() {
+        return required(Scratchpad.class, "the scratchpad");
+    }
+
+    /** The layer of the given type, if this memory has one. */
+    public <L extends MemoryLayer> Optional<L> layer(Class<L> type) {
+        for (LayerSlot slot : slots) {
+            if (type.isInstance(slot.layer())) {
+                return Optional.of(type.cast(slot.layer()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** All layers, in the order they appear in the block. */
+    public List<MemoryLayer> layers() {
+        return slots.stream().map(LayerSlot::layer).toList();
+    }
+
+    private <L extends MemoryLayer> L required(Class<L> type, String what) {
+        return layer(type).orElseThrow(() -> new IllegalStateException(
+                "This working memory has no " + what + ": the WorkingMemoryProvider was built without it"));
+    }
+
+    void add(ChatMessage message) {
+        thread.write(() -> {
+            if (message instanceof SystemMessage system) {
+                if (window.setSystem(system)) {
+                    saveMessages();
+                }
+                return null;
+            }
+            window.add(message);
+            saveMessages();
+            for (LayerSlot slot : slots) {
+                observe(slot, message);
+            }
+            return null;
+        });
+    }
+
+    List<ChatMessage> messages() {
+        return thread.read(() -> {
+            String current = renderIfChanged();
+            List<ChatMessage> view = window.view();
+            List<ChatMessage> out = new ArrayList<>(view.size() + 1);
+            SystemMessage system = systemMessage(current);
+            if (system != null) {
+                out.add(system);
+            }
+            out.addAll(view);
+            return out;
+        });
+    }
+
+    void replaceMessages(List<ChatMessage> messages) {
+        thread.write(() -> {
+            window.clear();
+            messages.forEach(window::add);
+            saveMessages();
+            return null;
+        });
+    }
+
+    void clearMessages() {
+        thread.write(() -> {
+            window.clear();
+            chatMemoryStore.deleteMessages(memoryId);
+            return null;
+        });
+    }
+
+    void close() {
+        thread.close();
+    }
+
+    ScopeState resourceState() {
+        return resource;
+    }
+
+    private void observe(LayerSlot slot, ChatMessage message) {
+        MemoryLayer layer = slot.layer();
+        try {
+            if (layer.scope() == LayerScope.THREAD) {
+                layer.onMessage(message);
+            } else {
+                slot.write(() -> {
+                    layer.onMessage(message);
+                    return null;
+                });
+            }
+        } catch (RuntimeException e) {
+            log.warn("Layer '{}' failed to observe a {} message of {}", layer.name(), message.type(), key, e);
+        }
+    }
+
+    private void saveMessages() {
+        chatMemoryStore.updateMessages(memoryId, window.all());
+    }
+
+    /** Called holding the thread lock. */
+    private String renderIfChanged() {
+        long threadVersion = thread.version();
+        long resourceVersion = resource.version();
+        if (threadVersion != renderedThreadVersion || resourceVersion != renderedResourceVersion) {
+            block = renderer.render(slots);
+            renderedThreadVersion = threadVersion;
+            renderedResourceVersion = resourceVersion;
+        }
+        return block;
+    }
+
+    /** The system message with the block appended, cached while neither changes. Called holding the thread lock. */
+    private SystemMessage systemMessage(String currentBlock) {
+        SystemMessage system = window.system();
+        if (currentBlock.isEmpty()) {
+            return system;
+        }
+        if (system != systemSource || !currentBlock.equals(systemBlock) || systemWithBlock == null) {
+            systemWithBlock = SystemMessage.from(system == null ? currentBlock : system.text() + "\n\n" + currentBlock);
+            systemSource = system;
+            systemBlock = currentBlock;
+        }
+        return systemWithBlock;
+    }
+}

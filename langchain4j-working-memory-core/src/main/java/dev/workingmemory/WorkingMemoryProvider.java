@@ -1,0 +1,350 @@
+package dev.workingmemory;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.memory.chat.ChatMemoryProvider;
+import dev.langchain4j.model.TokenCountEstimator;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.blocks.CoreMemoryConfig;
+import dev.workingmemory.entity.EntityMemory;
+import dev.workingmemory.entity.EntityMemoryConfig;
+import dev.workingmemory.internal.BlockRenderer;
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.MemoryClosedException;
+import dev.workingmemory.internal.MessageWindow;
+import dev.workingmemory.internal.ScopeState;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.render.BlockBudget;
+import dev.workingmemory.scratchpad.Scratchpad;
+import dev.workingmemory.scratchpad.ScratchpadConfig;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Gives every memory id its {@link WorkingMemory} and the {@link ChatMemory} that {@code AiServices}
+ * uses with it.
+ *
+ * <pre>{@code
+ * WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+ *         .store(new FileWorkingMemoryStore(Path.of("memory")))
+ *         .maxMessages(20)
+ *         .contextWindow(128_000)
+ *         .build();
+ * Assistant assistant = AiServices.builder(Assistant.class)
+ *         .chatModel(model)
+ *         .chatMemoryProvider(memories)
+ *         .tools(new CmsTools())
+ *         .build();
+ * }</pre>
+ *
+ * <p>Memories are kept in a bounded cache ({@link Builder#maxCachedMemories}); an evicted memory is saved
+ * first and loaded again from the stores on its next use, so nothing is lost. Layer state is saved to the
+ * {@link WorkingMemoryStore} whenever it changes; messages go to the {@link ChatMemoryStore}.
+ *
+ * <p>Thread-safe.
+ */
+public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkingMemoryProvider.class);
+    private static final int MAX_RETRIES = 16;
+
+    private final WorkingMemoryStore store;
+    private final ChatMemoryStore chatMemoryStore;
+    private final Integer maxMessages;
+    private final Integer maxTokens;
+    private final TokenCountEstimator tokenCountEstimator;
+    private final BlockRenderer renderer;
+    private final List<MemoryLayerFactory> threadLayers;
+    private final List<MemoryLayerFactory> resourceLayers;
+    private final Function<Object, MemoryKey> keyMapper;
+    private final Clock clock;
+    private final EntityMemoryConfig entities;
+    private final CoreMemoryConfig coreMemory;
+    private final ScratchpadConfig scratchpad;
+    private final Cache<MemoryKey, WorkingMemory> memories;
+    /** Weak values: a resource's state lives while any of its thread memories does, and is saved on every change. */
+    private final Cache<String, ScopeState> resources;
+    private volatile boolean closed;
+
+    private WorkingMemoryProvider(Builder builder) {
+        if (builder.maxMessages != null && builder.maxTokens != null) {
+            throw new IllegalStateException("Choose a window by messages (maxMessages) or by tokens (maxTokens), not both");
+        }
+        this.store = builder.store != null ? builder.store : new InMemoryWorkingMemoryStore();
+        this.chatMemoryStore = builder.chatMemoryStore != null ? builder.chatMemoryStore : new InMemoryChatMemoryStore();
+        this.maxTokens = builder.maxTokens;
+        this.tokenCountEstimator = builder.tokenCountEstimator;
+        this.maxMessages = builder.maxTokens == null && builder.maxMessages == null ? Integer.valueOf(20) : builder.maxMessages;
+        int blockChars = builder.blockChars != null ? builder.blockChars : BlockBudget.forContextWindow(builder.contextWindow);
+        this.renderer = new BlockRenderer(blockChars);
+        this.keyMapper = builder.keyMapper;
+        this.clock = builder.clock;
+        this.entities = builder.entities;
+        this.coreMemory = builder.coreMemory;
+        this.scratchpad = builder.scratchpad;
+        List<MemoryLayerFactory> all = new ArrayList<>();
+        if (entities != null) {
+            all.add(EntityMemory.factory(entities));
+        }
+        if (coreMemory != null) {
+            all.add(CoreMemory.factory(coreMemory));
+        }
+        if (scratchpad != null) {
+            all.add(Scratchpad.factory(scratchpad));
+        }
+        all.addAll(builder.layers);
+        this.threadLayers = all.stream().filter(f -> f.scope() == LayerScope.THREAD).toList();
+        this.resourceLayers = all.stream().filter(f -> f.scope() == LayerScope.RESOURCE).toList();
+        this.memories = Caffeine.newBuilder()
+                .maximumSize(builder.maxCachedMemories)
+                // evict on the caller's thread, so that a memory is saved and closed before its next load
+                .executor(Runnable::run)
+                .evictionListener((MemoryKey key, WorkingMemory memory, RemovalCause cause) -> {
+                    if (memory != null) {
+                        memory.close();
+                        log.debug("Evicted working memory {} ({})", key, cause);
+                    }
+                })
+                .build();
+        this.resources = Caffeine.newBuilder().weakValues().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The {@link ChatMemory} for {@code memoryId}, as {@code AiServices} asks for it. */
+    @Override
+    public ChatMemory get(Object memoryId) {
+        Ensure.notNull(memoryId, "memoryId");
+        ensureOpen();
+        return new WorkingChatMemory(this, memoryId);
+    }
+
+    /** The {@link WorkingMemory} for {@code memoryId}, loaded from the stores when it is not in the cache. */
+    public WorkingMemory memory(Object memoryId) {
+        Ensure.notNull(memoryId, "memoryId");
+        ensureOpen();
+        MemoryKey key = keyOf(memoryId);
+        return memories.get(key, k -> load(memoryId, k));
+    }
+
+    /** The key {@code memoryId} maps to. */
+    public MemoryKey keyOf(Object memoryId) {
+        Ensure.notNull(memoryId, "memoryId");
+        MemoryKey key = memoryId instanceof MemoryKey given ? given : keyMapper.apply(memoryId);
+        if (key == null) {
+            throw new IllegalArgumentException("The memory key mapper returned null for memory id " + memoryId);
+        }
+        return key;
+    }
+
+    /**
+     * Prepares the memory of a sub-agent: {@code childId}'s resource gets a copy of the resource-scoped
+     * state of {@code parentId}'s resource. Thread-scoped state (entities, core memory, a thread-scoped
+     * scratchpad, messages) is not copied. When both ids share a resource, nothing needs copying.
+     *
+     * @return the child's memory
+     */
+    public WorkingMemory fork(Object parentId, Object childId) {
+        WorkingMemory parent = memory(parentId);
+        WorkingMemory child = memory(childId);
+        if (!parent.key().resource().equals(child.key().resource())) {
+            child.resourceState().restoreLayers(parent.resourceState().snapshotLayers());
+        }
+        return child;
+    }
+
+    /** The entity tracking configuration, empty when the provider was built without entity tracking. */
+    public Optional<EntityMemoryConfig> entityConfig() {
+        return Optional.ofNullable(entities);
+    }
+
+    /** The core memory configuration, empty when the provider was built without core memory. */
+    public Optional<CoreMemoryConfig> coreMemoryConfig() {
+        return Optional.ofNullable(coreMemory);
+    }
+
+    /** The scratchpad configuration, empty when the provider was built without a scratchpad. */
+    public Optional<ScratchpadConfig> scratchpadConfig() {
+        return Optional.ofNullable(scratchpad);
+    }
+
+    /** The block's size in characters. */
+    public int blockBudget() {
+        return renderer.totalChars();
+    }
+
+    /** Saves every cached memory and releases them. The provider cannot be used afterwards. */
+    @Override
+    public void close() {
+        closed = true;
+        memories.asMap().values().forEach(WorkingMemory::close);
+        memories.invalidateAll();
+        resources.asMap().values().forEach(ScopeState::close);
+        resources.invalidateAll();
+    }
+
+    <T> T withMemory(Object memoryId, Function<WorkingMemory, T> operation) {
+        for (int attempt = 1; ; attempt++) {
+            WorkingMemory memory = memory(memoryId);
+            try {
+                return operation.apply(memory);
+            } catch (MemoryClosedException e) {
+                // Evicted between lookup and use: the next lookup loads the saved state.
+                if (attempt == MAX_RETRIES) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    private WorkingMemory load(Object memoryId, MemoryKey key) {
+        ScopeState resource = resources.get(key.resource(), r -> new ScopeState(LayerScope.RESOURCE, key,
+                key.resourceStoreKey(), store, resourceLayers, clock));
+        ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock);
+        MessageWindow window = maxTokens != null
+                ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
+                : MessageWindow.ofMessages(maxMessages);
+        return new WorkingMemory(memoryId, key, thread, resource, window, chatMemoryStore, renderer);
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("This WorkingMemoryProvider is closed");
+        }
+    }
+
+    /**
+     * Builds a {@link WorkingMemoryProvider}. By default: everything in memory, a window of 20 messages,
+     * a block budget for a 128K-token context window, entity tracking, core memory and a free-text
+     * thread-scoped scratchpad. Not thread-safe.
+     */
+    public static final class Builder {
+
+        private WorkingMemoryStore store;
+        private ChatMemoryStore chatMemoryStore;
+        private Integer maxMessages;
+        private Integer maxTokens;
+        private TokenCountEstimator tokenCountEstimator;
+        private int contextWindow = 128_000;
+        private Integer blockChars;
+        private EntityMemoryConfig entities = EntityMemoryConfig.defaults();
+        private CoreMemoryConfig coreMemory = CoreMemoryConfig.defaults();
+        private ScratchpadConfig scratchpad = ScratchpadConfig.defaults();
+        private final List<MemoryLayerFactory> layers = new ArrayList<>();
+        private Function<Object, MemoryKey> keyMapper = id -> MemoryKey.of(String.valueOf(id));
+        private int maxCachedMemories = 10_000;
+        private Clock clock = Clock.systemUTC();
+
+        private Builder() {
+        }
+
+        /** Where layer state is saved; default {@link InMemoryWorkingMemoryStore}. */
+        public Builder store(WorkingMemoryStore store) {
+            this.store = Ensure.notNull(store, "store");
+            return this;
+        }
+
+        /** Where messages are saved; default LangChain4j's {@link InMemoryChatMemoryStore}. */
+        public Builder chatMemoryStore(ChatMemoryStore chatMemoryStore) {
+            this.chatMemoryStore = Ensure.notNull(chatMemoryStore, "chatMemoryStore");
+            return this;
+        }
+
+        /** Keeps at most this many messages besides the system message; default 20. */
+        public Builder maxMessages(int maxMessages) {
+            this.maxMessages = Ensure.positive(maxMessages, "maxMessages");
+            return this;
+        }
+
+        /** Keeps messages worth at most this many tokens besides the system message, counted by {@code estimator}. */
+        public Builder maxTokens(int maxTokens, TokenCountEstimator estimator) {
+            this.maxTokens = Ensure.positive(maxTokens, "maxTokens");
+            this.tokenCountEstimator = Ensure.notNull(estimator, "estimator");
+            return this;
+        }
+
+        /** The model's context window in tokens, which sizes the block (seed 000's table); default 128,000. */
+        public Builder contextWindow(int contextWindowTokens) {
+            this.contextWindow = Ensure.positive(contextWindowTokens, "contextWindowTokens");
+            return this;
+        }
+
+        /** The block's size in characters, overriding the size derived from {@link #contextWindow}. */
+        public Builder blockBudget(int chars) {
+            this.blockChars = Ensure.positive(chars, "chars");
+            return this;
+        }
+
+        public Builder entities(EntityMemoryConfig config) {
+            this.entities = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        public Builder withoutEntities() {
+            this.entities = null;
+            return this;
+        }
+
+        public Builder coreMemory(CoreMemoryConfig config) {
+            this.coreMemory = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        public Builder withoutCoreMemory() {
+            this.coreMemory = null;
+            return this;
+        }
+
+        public Builder scratchpad(ScratchpadConfig config) {
+            this.scratchpad = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        public Builder withoutScratchpad() {
+            this.scratchpad = null;
+            return this;
+        }
+
+        /** Adds a layer of your own; its name must differ from every other layer's. */
+        public Builder layer(MemoryLayerFactory factory) {
+            layers.add(Ensure.notNull(factory, "factory"));
+            return this;
+        }
+
+        /** Maps a memory id that is not a {@link MemoryKey}; default: the id's string is the resource, thread "default". */
+        public Builder memoryKeyMapper(Function<Object, MemoryKey> keyMapper) {
+            this.keyMapper = Ensure.notNull(keyMapper, "keyMapper");
+            return this;
+        }
+
+        /** How many memories stay loaded; default 10,000. */
+        public Builder maxCachedMemories(int maxCachedMemories) {
+            this.maxCachedMemories = Ensure.positive(maxCachedMemories, "maxCachedMemories");
+            return this;
+        }
+
+        public Builder clock(Clock clock) {
+            this.clock = Ensure.notNull(clock, "clock");
+            return this;
+        }
+
+        public WorkingMemoryProvider build() {
+            return new WorkingMemoryProvider(this);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.workingmemory.entity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.layer.LayerBudget;
+import dev.workingmemory.layer.LayerContext;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.render.BlockText;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Entity tracking (seed 001): the entities met in tool results, most recent first, bounded.
+ *
+ * <p>Every {@link ToolExecutionResultMessage} added to the memory goes through the configured
+ * {@link EntityExtractor}. An entity seen again moves to the front with its new name; past the limit
+ * the oldest is dropped. Rendered grouped by type, types in order of their most recent entity:
+ * <pre>
+ * &lt;entities&gt;pages:
+ *   - "About Us" (page-123)
+ * sections:
+ *   - "Hero" (sec-456)
+ * …reference-resolution guidance…&lt;/entities&gt;
+ * </pre>
+ * Thread-safe: every method holds the memory's lock.
+ */
+public final class EntityMemory implements MemoryLayer {
+
+    public static final String NAME = "entities";
+    private static final Logger log = LoggerFactory.getLogger(EntityMemory.class);
+    private static final int FORMAT_VERSION = 1;
+
+    private final LayerContext context;
+    private final EntityMemoryConfig config;
+    /** Most recent first. */
+    private final List<Entity> entities = new ArrayList<>();
+
+    private EntityMemory(LayerContext context, EntityMemoryConfig config) {
+        this.context = Ensure.notNull(context, "context");
+        this.config = Ensure.notNull(config, "config");
+    }
+
+    public static MemoryLayerFactory factory(EntityMemoryConfig config) {
+        Ensure.notNull(config, "config");
+        return context -> new EntityMemory(context, config);
+    }
+
+    /** All tracked entities, most recent first. */
+    public List<Entity> entities() {
+        return context.read(() -> List.copyOf(entities));
+    }
+
+    /** The tracked entities of {@code type}, most recent first. */
+    public List<Entity> entities(String type) {
+        return context.read(() -> entities.stream().filter(e -> e.type().equals(type)).toList());
+    }
+
+    /**
+     * Tracks {@code found} as if it came from one tool result: the first entity ends up most recent.
+     */
+    public void track(List<Entity> found) {
+        Ensure.notNull(found, "found");
+        if (found.isEmpty()) {
+            return;
+        }
+        context.write(() -> {
+            // Seed 001 adds each entity at the front in turn; we keep the result's own order instead so
+            // the first (most relevant) entity of a list result is the most recent.
+            for (int i = found.size() - 1; i >= 0; i--) {
+                moveToFront(found.get(i));
+            }
+            while (entities.size() > config.maxEntities()) {
+                entities.remove(entities.size() - 1);
+            }
+            context.changed();
+            return null;
+        });
+    }
+
+    /** Forgets the entity with {@code id}; returns whether there was one. */
+    public boolean remove(String id) {
+        return context.write(() -> {
+            boolean removed = entities.removeIf(e -> e.id().equals(id));
+            if (removed) {
+                context.changed();
+            }
+            return removed;
+        });
+    }
+
+    /** Forgets all entities. */
+    public void clear() {
+        context.write(() -> {
+            if (!entities.isEmpty()) {
+                entities.clear();
+                context.changed();
+            }
+            return null;
+        });
+    }
+
+    private void moveToFront(Entity entity) {
+        for (int i = 0; i < entities.size(); i++) {
+            if (entities.get(i).id().equals(entity.id())) {
+                entities.remove(i);
+                break;
+            }
+        }
+        entities.add(0, entity);
+    }
+
+    @Override
+    public void onMessage(ChatMessage message) {
+        if (message instanceof ToolExecutionResultMessage result) {
+            List<Entity> found;
+            try {
+                found = config.extractor().extract(result.toolName(), result.text());
+            } catch (RuntimeException e) {
+                log.warn("Entity extractor failed on the result of tool '{}'", result.toolName(), e);
+                return;
+            }
+            if (found != null) {
+                track(found);
+            }
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public LayerScope scope() {
+        return LayerScope.THREAD;
+    }
+
+    @Override
+    public int order() {
+        return 40;
+    }
+
+    @Override
+    public int priority() {
+        return 90;
+    }
+
+    @Override
+    public LayerBudget budget() {
+        return config.budget();
+    }
+
+    @Override
+    public String render(int maxChars) {
+        for (int shown = entities.size(); shown > 0; shown--) {
+            String element = renderFirst(shown);
+            if (element.length() <= maxChars) {
+                return element;
+            }
+        }
+        return "";
+    }
+
+    private String renderFirst(int shown) {
+        Map<String, StringBuilder> byType = new LinkedHashMap<>();
+        for (int i = 0; i < shown; i++) {
+            Entity entity = entities.get(i);
+            byType.computeIfAbsent(entity.type(), type -> new StringBuilder())
+                    .append("\n  - \"").append(BlockText.escape(entity.name()))
+                    .append("\" (").append(BlockText.escape(entity.id())).append(')');
+        }
+        StringBuilder body = new StringBuilder(64 * shown + 256);
+        byType.forEach((type, lines) -> {
+            if (!body.isEmpty()) {
+                body.append('\n');
+            }
+            body.append(BlockText.escape(plural(type))).append(':').append(lines);
+        });
+        if (shown < entities.size()) {
+            body.append("\n[… ").append(entities.size() - shown).append(" older entities cut]");
+        }
+        if (!config.referenceGuidance().isEmpty()) {
+            body.append('\n').append(BlockText.escape(config.referenceGuidance()));
+        }
+        return BlockText.element(NAME, body.toString());
+    }
+
+    static String plural(String type) {
+        int n = type.length();
+        if (n > 1 && type.endsWith("y") && "aeiou".indexOf(type.charAt(n - 2)) < 0) {
+            return type.substring(0, n - 1) + "ies";
+        }
+        if (type.endsWith("s") || type.endsWith("x") || type.endsWith("ch") || type.endsWith("sh")) {
+            return type + "es";
+        }
+        return type + "s";
+    }
+
+    @Override
+    public JsonNode snapshot() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("formatVersion", FORMAT_VERSION);
+        ArrayNode list = node.putArray("entities");
+        for (Entity entity : entities) {
+            list.addObject().put("id", entity.id()).put("name", entity.name()).put("type", entity.type());
+        }
+        return node;
+    }
+
+    @Override
+    public void restore(JsonNode snapshot) {
+        entities.clear();
+        JsonNode list = snapshot == null ? null : snapshot.get("entities");
+        if (list == null || !list.isArray()) {
+            log.warn("Ignoring an unreadable entity snapshot for {}", context.key());
+            return;
+        }
+        for (JsonNode item : list) {
+            try {
+                entities.add(new Entity(item.path("id").asText(null), item.path("name").asText(null), item.path("type").asText(null)));
+            } catch (IllegalArgumentException e) {
+                log.warn("Dropping an unreadable stored entity {} of {}", item, context.key());
+            }
+            if (entities.size() == config.maxEntities()) {
+                break;
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package dev.workingmemory.internal;
+
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.layer.LayerContext;
+import dev.workingmemory.layer.MemoryLayer;
+
+import java.time.Clock;
+import java.util.function.Supplier;
+
+/**
+ * A layer inside its scope: the {@link LayerContext} it was created with, its change counter and
+ * the cache of its renderings. Thread-safe: fields are guarded by the scope's lock.
+ */
+public final class LayerSlot implements LayerContext {
+
+    private final ScopeState scope;
+    private final MemoryKey key;
+    private final Clock clock;
+    private MemoryLayer layer;
+    private long version;
+    private final RenderCache atMax = new RenderCache();
+    private final RenderCache cut = new RenderCache();
+
+    LayerSlot(ScopeState scope, MemoryKey key, Clock clock) {
+        this.scope = scope;
+        this.key = key;
+        this.clock = clock;
+    }
+
+    void bind(MemoryLayer layer) {
+        this.layer = layer;
+    }
+
+    public MemoryLayer layer() {
+        return layer;
+    }
+
+    ScopeState scope() {
+        return scope;
+    }
+
+    @Override
+    public MemoryKey key() {
+        return key;
+    }
+
+    @Override
+    public <T> T read(Supplier<T> action) {
+        return scope.read(action);
+    }
+
+    @Override
+    public <T> T write(Supplier<T> action) {
+        return scope.write(action);
+    }
+
+    @Override
+    public void changed() {
+        scope.changed(this);
+    }
+
+    void bumpVersion() {
+        version++;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    /** Renders at the layer's own maximum, cached until the layer changes. */
+    String renderAtMax() {
+        return scope.read(() -> atMax.get(version, layer.budget().maxChars(), layer));
+    }
+
+    /** Renders within {@code maxChars}, cached until the layer changes. */
+    String renderWithin(int maxChars) {
+        return scope.read(() -> cut.get(version, maxChars, layer));
+    }
+
+    private static final class RenderCache {
+        private long version = -1;
+        private int limit = -1;
+        private String text;
+
+        String get(long currentVersion, int maxChars, MemoryLayer layer) {
+            if (text == null || version != currentVersion || limit != maxChars) {
+                text = layer.render(maxChars);
+                version = currentVersion;
+                limit = maxChars;
+            }
+            return text;
+        }
+    }
+}

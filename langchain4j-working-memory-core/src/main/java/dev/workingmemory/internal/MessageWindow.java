@@ -1,0 +1,223 @@
+package dev.workingmemory.internal;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.TokenCountEstimator;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The conversation a memory keeps: one system message and a window of the latest messages.
+ *
+ * <p>The window is bounded by a message count or by tokens; the system message does not count. Eviction
+ * removes whole turns (a turn starts at a user message) while more than one turn is kept; within the last
+ * turn it removes the oldest messages, keeping an AI tool request together with its results, and never
+ * removes the newest one (a single tool exchange larger than the window stays whole). {@link #view()}
+ * never starts with a tool result and never holds a tool request without all its results, such as the
+ * dangling request that {@code AiServices} leaves behind when it aborts on bad tool arguments.
+ *
+ * <p>Not thread-safe: guarded by the memory's lock.
+ */
+public final class MessageWindow {
+
+    private final int maxMessages;
+    private final int maxTokens;
+    private final TokenCountEstimator estimator;
+    private final List<ChatMessage> messages = new ArrayList<>();
+    private final List<Integer> tokens;
+    private int totalTokens;
+    private SystemMessage system;
+    private List<ChatMessage> view;
+
+    private MessageWindow(int maxMessages, int maxTokens, TokenCountEstimator estimator) {
+        this.maxMessages = maxMessages;
+        this.maxTokens = maxTokens;
+        this.estimator = estimator;
+        this.tokens = estimator == null ? null : new ArrayList<>();
+    }
+
+    public static MessageWindow ofMessages(int maxMessages) {
+        return new MessageWindow(Ensure.positive(maxMessages, "maxMessages"), Integer.MAX_VALUE, null);
+    }
+
+    public static MessageWindow ofTokens(int maxTokens, TokenCountEstimator estimator) {
+        return new MessageWindow(Integer.MAX_VALUE, Ensure.positive(maxTokens, "maxTokens"), Ensure.notNull(estimator, "estimator"));
+    }
+
+    public SystemMessage system() {
+        return system;
+    }
+
+    /** Keeps {@code message} as the single system message; returns whether anything changed. */
+    public boolean setSystem(SystemMessage message) {
+        if (system != null && system.text().equals(message.text())) {
+            return false;
+        }
+        system = message;
+        return true;
+    }
+
+    public void add(ChatMessage message) {
+        if (message instanceof SystemMessage systemMessage) {
+            setSystem(systemMessage);
+            return;
+        }
+        messages.add(message);
+        if (tokens != null) {
+            int count = estimator.estimateTokenCountInMessage(message);
+            tokens.add(count);
+            totalTokens += count;
+        }
+        evict();
+        view = null;
+    }
+
+    public void clear() {
+        system = null;
+        messages.clear();
+        if (tokens != null) {
+            tokens.clear();
+        }
+        totalTokens = 0;
+        view = null;
+    }
+
+    /** Everything to persist: the system message first, then the window as it is. */
+    public List<ChatMessage> all() {
+        List<ChatMessage> all = new ArrayList<>(messages.size() + 1);
+        if (system != null) {
+            all.add(system);
+        }
+        all.addAll(messages);
+        return all;
+    }
+
+    /** The window as a model may see it; cached until the next change. Do not modify. */
+    public List<ChatMessage> view() {
+        if (view == null) {
+            view = consistent(messages);
+        }
+        return view;
+    }
+
+    private boolean overLimit() {
+        return messages.size() > maxMessages || totalTokens > maxTokens;
+    }
+
+    private void evict() {
+        while (overLimit()) {
+            int end = nextTurnStart();
+            if (end < 0) {
+                end = endOfUnit(0);
+                if (end >= messages.size()) {
+                    break; // the newest unit stays, even alone over the limit
+                }
+            }
+            removeFirst(end);
+        }
+        int orphans = 0;
+        while (orphans < messages.size() && messages.get(orphans) instanceof ToolExecutionResultMessage) {
+            orphans++;
+        }
+        removeFirst(orphans);
+    }
+
+    /** The index of the second turn's user message, or -1 when the window holds one turn. */
+    private int nextTurnStart() {
+        for (int i = 1; i < messages.size(); i++) {
+            if (messages.get(i) instanceof UserMessage) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The end (exclusive) of the message at {@code start} together with the tool results that answer it. */
+    private int endOfUnit(int start) {
+        int end = start + 1;
+        if (messages.get(start) instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
+            while (end < messages.size() && messages.get(end) instanceof ToolExecutionResultMessage) {
+                end++;
+            }
+        }
+        return end;
+    }
+
+    private void removeFirst(int count) {
+        if (count <= 0) {
+            return;
+        }
+        if (tokens != null) {
+            List<Integer> removed = tokens.subList(0, count);
+            for (int t : removed) {
+                totalTokens -= t;
+            }
+            removed.clear();
+        }
+        messages.subList(0, count).clear();
+    }
+
+    /**
+     * {@code messages} without orphan tool results and without AI tool requests lacking any of their results
+     * (such a request is dropped with the partial results that followed it). Results that follow a request
+     * but answer another one are orphans too.
+     */
+    static List<ChatMessage> consistent(List<ChatMessage> messages) {
+        List<ChatMessage> out = new ArrayList<>(messages.size());
+        int i = 0;
+        while (i < messages.size()) {
+            ChatMessage message = messages.get(i);
+            if (message instanceof ToolExecutionResultMessage) {
+                i++; // a result whose request is gone
+                continue;
+            }
+            if (message instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
+                int end = i + 1;
+                while (end < messages.size() && messages.get(end) instanceof ToolExecutionResultMessage) {
+                    end++;
+                }
+                List<ChatMessage> answers = answers(ai.toolExecutionRequests(), messages.subList(i + 1, end));
+                if (answers != null) {
+                    out.add(ai);
+                    out.addAll(answers);
+                }
+                i = end;
+                continue;
+            }
+            out.add(message);
+            i++;
+        }
+        return out;
+    }
+
+    /**
+     * The results that answer {@code requests}, in their order, or {@code null} when a request is unanswered.
+     * Requests without an id (some providers) are answered by results without an id, one each.
+     */
+    private static List<ChatMessage> answers(List<ToolExecutionRequest> requests, List<ChatMessage> results) {
+        Set<String> pending = new HashSet<>();
+        int pendingWithoutId = 0;
+        for (ToolExecutionRequest request : requests) {
+            if (request.id() == null) {
+                pendingWithoutId++;
+            } else {
+                pending.add(request.id());
+            }
+        }
+        List<ChatMessage> answers = new ArrayList<>(results.size());
+        for (ChatMessage message : results) {
+            String id = ((ToolExecutionResultMessage) message).id();
+            if (id == null ? pendingWithoutId-- > 0 : pending.remove(id)) {
+                answers.add(message);
+            }
+        }
+        return pending.isEmpty() && pendingWithoutId <= 0 ? answers : null;
+    }
+}

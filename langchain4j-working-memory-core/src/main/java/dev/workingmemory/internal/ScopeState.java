@@ -1,0 +1,233 @@
+package dev.workingmemory.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.store.Snapshot;
+import dev.workingmemory.store.VersionConflictException;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The layers of one scope (one thread, or one resource), the lock that guards them, and their
+ * persistence: the scope's layers are saved together as one snapshot when the outermost
+ * {@link #write} that changed something ends.
+ *
+ * <p>Thread-safe.
+ */
+public final class ScopeState {
+
+    private static final Logger log = LoggerFactory.getLogger(ScopeState.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int FORMAT_VERSION = 1;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final LayerScope scope;
+    private final String storeKey;
+    private final WorkingMemoryStore store;
+    private final List<LayerSlot> slots;
+    /** Incremented on every change of any layer; read without the lock to validate render caches. */
+    private final AtomicLong version = new AtomicLong();
+    private long storedVersion;
+    /** Snapshots of layers this configuration does not have, kept so that saving does not lose them. */
+    private ObjectNode foreignLayers = JSON.createObjectNode();
+    private boolean dirty;
+    private boolean closed;
+
+    public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
+                      List<MemoryLayerFactory> factories, Clock clock) {
+        this.scope = scope;
+        this.storeKey = storeKey;
+        this.store = store;
+        List<LayerSlot> created = new ArrayList<>(factories.size());
+        for (MemoryLayerFactory factory : factories) {
+            LayerSlot slot = new LayerSlot(this, key, clock);
+            MemoryLayer layer = factory.create(slot);
+            if (layer == null || layer.scope() != scope) {
+                throw new IllegalStateException("Layer factory " + factory + " declared scope " + scope
+                        + " but created " + (layer == null ? "null" : "a " + layer.scope() + " layer '" + layer.name() + "'"));
+            }
+            slot.bind(layer);
+            created.add(slot);
+        }
+        this.slots = Collections.unmodifiableList(created);
+        load();
+    }
+
+    public List<LayerSlot> slots() {
+        return slots;
+    }
+
+    public LayerScope scope() {
+        return scope;
+    }
+
+    /** Changes whenever a layer of this scope changes. */
+    public long version() {
+        return version.get();
+    }
+
+    /** Runs {@code action} holding the lock. Throws {@link MemoryClosedException} once the scope is closed. */
+    public <T> T read(Supplier<T> action) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new MemoryClosedException(storeKey);
+            }
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public <T> T write(Supplier<T> action) {
+        lock.lock();
+        try {
+            if (closed) {
+                throw new MemoryClosedException(storeKey);
+            }
+            return action.get();
+        } finally {
+            try {
+                if (dirty && lock.getHoldCount() == 1) {
+                    persist();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    void changed(LayerSlot slot) {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("LayerContext.changed() must be called inside LayerContext.write()");
+        }
+        slot.bumpVersion();
+        version.incrementAndGet();
+        dirty = true;
+    }
+
+    /** Saves pending changes and refuses further writes: a new instance will load the saved state. */
+    public void close() {
+        lock.lock();
+        try {
+            if (dirty) {
+                persist();
+            }
+            closed = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The layers' snapshots as they would be saved. */
+    public ObjectNode snapshotLayers() {
+        return read(() -> {
+            ObjectNode layers = foreignLayers.deepCopy();
+            for (LayerSlot slot : slots) {
+                layers.set(slot.layer().name(), slot.layer().snapshot());
+            }
+            return layers;
+        });
+    }
+
+    /** Replaces the state of the layers named in {@code layers} (used by fork). */
+    public void restoreLayers(ObjectNode layers) {
+        write(() -> {
+            for (LayerSlot slot : slots) {
+                JsonNode snapshot = layers.get(slot.layer().name());
+                if (snapshot != null) {
+                    slot.layer().restore(snapshot.deepCopy());
+                    slot.changed();
+                }
+            }
+            return null;
+        });
+    }
+
+    private void load() {
+        Optional<Snapshot> stored;
+        try {
+            stored = store.load(storeKey);
+        } catch (WorkingMemoryStoreException e) {
+            throw new WorkingMemoryStoreException("Cannot load the working memory state '" + storeKey + "'", e);
+        }
+        if (stored.isEmpty()) {
+            return;
+        }
+        storedVersion = stored.get().version();
+        JsonNode layers;
+        try {
+            layers = JSON.readTree(stored.get().document()).get("layers");
+        } catch (JsonProcessingException e) {
+            layers = null;
+        }
+        if (layers == null || !layers.isObject()) {
+            log.warn("The stored state of '{}' (version {}) is unreadable; starting from empty", storeKey, storedVersion);
+            return;
+        }
+        ObjectNode remaining = ((ObjectNode) layers).deepCopy();
+        for (LayerSlot slot : slots) {
+            JsonNode snapshot = remaining.remove(slot.layer().name());
+            if (snapshot != null) {
+                try {
+                    slot.layer().restore(snapshot);
+                } catch (RuntimeException e) {
+                    log.warn("Layer '{}' could not restore its state of '{}'; it starts empty", slot.layer().name(), storeKey, e);
+                }
+            }
+        }
+        foreignLayers = remaining;
+    }
+
+    private void persist() {
+        ObjectNode document = JSON.createObjectNode();
+        document.put("formatVersion", FORMAT_VERSION);
+        document.set("layers", snapshotLayers());
+        String text = document.toString();
+        try {
+            storedVersion = save(text);
+            dirty = false;
+        } catch (WorkingMemoryStoreException e) {
+            // The state stays in memory and dirty: the next change or close() tries again.
+            log.error("Could not save the working memory state '{}'; will retry on the next change", storeKey, e);
+        }
+    }
+
+    private long save(String text) {
+        try {
+            return store.save(storeKey, storedVersion, text).version();
+        } catch (VersionConflictException e) {
+            // Another provider instance saved this key. This instance holds the state its users just changed,
+            // so it wins; shared multi-instance stores coordinate through their own locking (see the store docs).
+            log.warn("State '{}' was saved elsewhere (stored version {}, expected {}); overwriting with this instance's state",
+                    storeKey, e.actualVersion(), storedVersion);
+            return store.save(storeKey, e.actualVersion(), text).version();
+        }
+    }
+}

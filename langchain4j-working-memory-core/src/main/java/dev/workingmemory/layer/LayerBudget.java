@@ -1,0 +1,26 @@
+package dev.workingmemory.layer;
+
+import dev.workingmemory.internal.Ensure;
+
+/**
+ * How many characters of the {@code <working_memory>} block a layer may take.
+ *
+ * <p>The renderer grants every layer up to {@code minChars} first (by priority, while the total
+ * lasts), then shares what is left by priority, never more than {@code maxChars}. Budgets are in
+ * characters, about four per token.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public record LayerBudget(int minChars, int maxChars) {
+
+    public LayerBudget {
+        Ensure.notNegative(minChars, "minChars");
+        Ensure.positive(maxChars, "maxChars");
+        Ensure.that(minChars <= maxChars,
+                "minChars (" + minChars + ") must not exceed maxChars (" + maxChars + ")");
+    }
+
+    public static LayerBudget of(int minChars, int maxChars) {
+        return new LayerBudget(minChars, maxChars);
+    }
+}

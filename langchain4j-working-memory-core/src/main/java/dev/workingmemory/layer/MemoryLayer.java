@@ -1,0 +1,54 @@
+package dev.workingmemory.layer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.langchain4j.data.message.ChatMessage;
+
+/**
+ * One part of the {@code <working_memory>} block: entities, scratchpad, core memory, ...
+ *
+ * <p>A layer observes the messages added to its memory, renders itself within a character budget
+ * and snapshots its state for persistence. New behaviour is added to the library as a new layer,
+ * never as a branch in the {@code ChatMemory}. Layers are created per memory (per scope) by a
+ * {@link MemoryLayerFactory}.
+ *
+ * <p>Implementations guard their state with the {@link LayerContext} they were created with:
+ * {@link #onMessage}, {@link #render}, {@link #snapshot} and {@link #restore} are called holding
+ * the scope's lock; a layer's own public methods take it through {@link LayerContext#read} and
+ * {@link LayerContext#write}.
+ */
+public interface MemoryLayer {
+
+    /** The tag name of the layer in the block and its key in snapshots; unique within a memory. */
+    String name();
+
+    LayerScope scope();
+
+    /** Position in the block: lower renders first. */
+    int order();
+
+    /** Budget precedence: higher is served first when the block's budget is short. */
+    int priority();
+
+    LayerBudget budget();
+
+    /** Observes a message added to the memory. The default ignores it. */
+    default void onMessage(ChatMessage message) {
+    }
+
+    /**
+     * Renders the layer as one complete element ({@code <name>…</name>}) of at most {@code maxChars}
+     * characters, or {@code ""} when the layer is empty. When the content does not fit, the layer
+     * cuts it and marks the cut (see {@code dev.workingmemory.render.BlockText}). Text that came from
+     * users, tools or the model must be escaped with {@code BlockText.escape}.
+     */
+    String render(int maxChars);
+
+    /** The layer's state as JSON, for the store. */
+    JsonNode snapshot();
+
+    /**
+     * Replaces the layer's state with a stored snapshot. A snapshot the layer cannot use is replaced
+     * by the layer's initial state with a warning; it never throws.
+     */
+    void restore(JsonNode snapshot);
+}

@@ -1,0 +1,17 @@
+package dev.workingmemory.layer;
+
+/**
+ * Creates a layer for one memory (thread-scoped layers) or one resource (resource-scoped layers).
+ *
+ * <p>Implementations must be thread-safe.
+ */
+@FunctionalInterface
+public interface MemoryLayerFactory {
+
+    /** The scope of the layers this factory creates; the layer's {@link MemoryLayer#scope()} must match. */
+    default LayerScope scope() {
+        return LayerScope.THREAD;
+    }
+
+    MemoryLayer create(LayerContext context);
+}

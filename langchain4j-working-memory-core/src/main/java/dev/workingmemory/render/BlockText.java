@@ -1,0 +1,79 @@
+package dev.workingmemory.render;
+
+/**
+ * Text helpers for layers rendering into the {@code <working_memory>} block.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class BlockText {
+
+    private BlockText() {
+    }
+
+    /**
+     * Escapes text that came from users, tools or the model so that it can never open, close or
+     * forge a tag of the block: {@code &}, {@code <} and {@code >} become entities.
+     */
+    public static String escape(String text) {
+        if (text == null) {
+            return "";
+        }
+        int i = 0;
+        int length = text.length();
+        while (i < length) {
+            char c = text.charAt(i);
+            if (c == '&' || c == '<' || c == '>') {
+                break;
+            }
+            i++;
+        }
+        if (i == length) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(length + 16).append(text, 0, i);
+        for (; i < length; i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * Cuts {@code text} to at most {@code maxChars} characters, ending it with a marker that says
+     * how much was cut. Returns {@code text} itself when it fits, and {@code ""} when not even the
+     * marker fits.
+     */
+    public static String fit(String text, int maxChars) {
+        if (text.length() <= maxChars) {
+            return text;
+        }
+        // The marker's length depends on the number it holds; the cut count has at most as many digits as the length.
+        String longestMarker = cutMarker(text.length());
+        int keep = maxChars - longestMarker.length();
+        if (keep <= 0) {
+            return "";
+        }
+        if (Character.isHighSurrogate(text.charAt(keep - 1))) {
+            keep--;
+        }
+        return text.substring(0, keep) + cutMarker(text.length() - keep);
+    }
+
+    /** The marker that ends a cut text. */
+    public static String cutMarker(int charsCut) {
+        return "\n[… " + charsCut + " chars cut]";
+    }
+
+    /** Wraps {@code body} in {@code <name>…</name>}, or returns {@code ""} when {@code body} is empty. */
+    public static String element(String name, String body) {
+        if (body.isEmpty()) {
+            return "";
+        }
+        return "<" + name + ">" + body + "</" + name + ">";
+    }
+}

@@ -1,0 +1,434 @@
+package dev.workingmemory.store;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workingmemory.internal.Ensure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.DirectoryNotEmptyException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+
+/**
+ * A {@link WorkingMemoryStore} that keeps each key's state in a directory under a root directory.
+ *
+ * <pre>{@code
+ * WorkingMemoryStore store = new FileWorkingMemoryStore(Path.of("memory"));
+ * Snapshot saved = store.save("user-42", 0, "{\"goal\":\"ship it\"}");
+ * }</pre>
+ *
+ * <h2>Layout</h2>
+ * <pre>
+ * root/
+ *   .locks/00.lock … ff.lock             cross-process lock files, shared by the keys whose hash starts with that byte
+ *   user-42-&lt;sha-256 hex&gt;/state.json    {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
+ * </pre>
+ * A key's directory is named by a readable prefix of the key (lower-case {@code a-z0-9-_}, other
+ * characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of the key's
+ * UTF-16 code units, so any string (empty, {@code ../../x}, NUL bytes, 5,000 characters) maps to one
+ * directory inside the root. The original key is stored in {@code state.json}.
+ *
+ * <h2>The document</h2>
+ * {@link #load} returns exactly the text given to {@link #save}. A document that is JSON in Jackson's
+ * compact form (what {@code ObjectMapper.writeValueAsString} produces) is embedded as a JSON value
+ * under {@code "document"}, so the file is readable; any other text (not JSON, pretty-printed,
+ * nested deeper than 500 levels, ...) is stored verbatim as a string under {@code "documentText"}.
+ *
+ * <h2>Durability and recovery</h2>
+ * {@code state.json} is written to a temporary file in the same directory, forced to disk, moved
+ * over the old file atomically, and the directory is forced where the OS allows it. A
+ * {@code state.json} that cannot be read (not JSON, missing or invalid fields, another key's state)
+ * is moved aside to {@code state.json.corrupt-<timestamp>}, never deleted, with a WARN log; the key
+ * then reads as absent. A file written by a newer format version is refused with a
+ * {@link WorkingMemoryStoreException} rather than moved aside.
+ *
+ * <p>Thread-safe, and safe across processes and store instances sharing the root: {@link #save}
+ * and {@link #delete} hold a JVM-wide lock and an OS file lock for the key; {@link #load} and
+ * {@link #keys} read without locking, which the atomic move makes safe. {@link #delete} removes the
+ * key's directory but keeps files moved aside after corruption.
+ */
+public final class FileWorkingMemoryStore implements WorkingMemoryStore {
+
+    private static final Logger log = LoggerFactory.getLogger(FileWorkingMemoryStore.class);
+
+    static final String STATE_FILE = "state.json";
+    static final String CORRUPT_INFIX = ".corrupt-";
+    private static final String TEMP_FILE = "state.json.tmp";
+    private static final String LOCKS_DIRECTORY = ".locks";
+    private static final int FORMAT_VERSION = 1;
+    private static final int MAX_PREFIX_LENGTH = 40;
+    private static final int MAX_EMBEDDED_NESTING = 500;
+    private static final DateTimeFormatter TIMESTAMP =
+            DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+    /** Parses and writes documents; a document deeper than this mapper reads is stored as text. */
+    private static final ObjectMapper DOCUMENT_MAPPER = mapper(MAX_EMBEDDED_NESTING);
+    /** Reads and writes state.json, which nests the document one level deeper. */
+    private static final ObjectMapper STATE_MAPPER = mapper(MAX_EMBEDDED_NESTING + 10);
+
+    /**
+     * JVM-wide, keyed by lock file: two channels of one JVM locking the same file would throw
+     * {@link java.nio.channels.OverlappingFileLockException}, so threads (and store instances) of one
+     * JVM queue here before taking the OS lock.
+     */
+    private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
+
+    private final Path root;
+
+    /**
+     * @param root the directory holding the keys' directories; created when missing
+     * @throws WorkingMemoryStoreException when the directory cannot be created
+     */
+    public FileWorkingMemoryStore(Path root) {
+        Ensure.notNull(root, "root");
+        try {
+            Files.createDirectories(root);
+            this.root = root.toRealPath();
+            Files.createDirectories(this.root.resolve(LOCKS_DIRECTORY));
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot create the store directory " + root + ": " + e, e);
+        }
+    }
+
+    @Override
+    public Optional<Snapshot> load(String key) {
+        Location location = locate(key);
+        try {
+            return read(location);
+        } catch (CorruptStateException e) {
+            // Re-read under the lock so that a state saved in between is not moved aside.
+            return withLock(location, "load", () -> readOrMoveAside(location));
+        } catch (IOException e) {
+            throw failure("load", location, e);
+        }
+    }
+
+    @Override
+    public Snapshot save(String key, long expectedVersion, String document) {
+        Location location = locate(key);
+        Ensure.that(expectedVersion >= 0, "expectedVersion must not be negative, was " + expectedVersion);
+        Ensure.notNull(document, "document");
+        return withLock(location, "save", () -> {
+            long actualVersion = readOrMoveAside(location).map(Snapshot::version).orElse(0L);
+            if (actualVersion != expectedVersion) {
+                throw new VersionConflictException(key, expectedVersion, actualVersion);
+            }
+            Snapshot snapshot = new Snapshot(key, expectedVersion + 1, document);
+            write(location, snapshot);
+            return snapshot;
+        });
+    }
+
+    @Override
+    public void delete(String key) {
+        Location location = locate(key);
+        withLock(location, "delete", () -> {
+            if (!Files.isDirectory(location.directory())) {
+                return null;
+            }
+            Files.deleteIfExists(location.directory().resolve(STATE_FILE));
+            Files.deleteIfExists(location.directory().resolve(TEMP_FILE));
+            try {
+                Files.delete(location.directory());
+                forceDirectory(root);
+            } catch (DirectoryNotEmptyException e) {
+                forceDirectory(location.directory()); // kept: files moved aside after corruption
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public List<String> keys() {
+        List<String> keys = new ArrayList<>();
+        try (Stream<Path> directories = Files.list(root)) {
+            for (Path directory : (Iterable<Path>) directories::iterator) {
+                String name = directory.getFileName().toString();
+                if (name.startsWith(".") || !Files.isDirectory(directory)) {
+                    continue;
+                }
+                try {
+                    Snapshot snapshot = parse(Files.readAllBytes(directory.resolve(STATE_FILE)));
+                    if (directoryName(snapshot.key()).equals(name)) {
+                        keys.add(snapshot.key());
+                    } else {
+                        log.debug("Ignoring {}: it holds the state of another key", directory);
+                    }
+                } catch (NoSuchFileException e) {
+                    // no state (deleted meanwhile, or only files moved aside)
+                } catch (CorruptStateException e) {
+                    log.debug("Ignoring {}: {}", directory, e.getMessage());
+                } catch (WorkingMemoryStoreException e) {
+                    log.warn("Ignoring {}: {}", directory, e.getMessage());
+                }
+            }
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot list the keys in " + root + ": " + e, e);
+        }
+        return keys;
+    }
+
+    // ---- reading and writing ----------------------------------------------------------------
+
+    private Optional<Snapshot> read(Location location) throws IOException, CorruptStateException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(location.stateFile());
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        Snapshot snapshot = parse(bytes);
+        if (!snapshot.key().equals(location.key())) {
+            throw new CorruptStateException("it holds the state of key '" + abbreviate(snapshot.key()) + "'");
+        }
+        return Optional.of(snapshot);
+    }
+
+    /** Must hold the key's lock. */
+    private Optional<Snapshot> readOrMoveAside(Location location) throws IOException {
+        try {
+            return read(location);
+        } catch (CorruptStateException e) {
+            Path stateFile = location.stateFile();
+            String stamp = TIMESTAMP.format(Instant.now());
+            Path aside = location.directory().resolve(STATE_FILE + CORRUPT_INFIX + stamp);
+            for (int i = 1; Files.exists(aside); i++) {
+                aside = location.directory().resolve(STATE_FILE + CORRUPT_INFIX + stamp + "-" + i);
+            }
+            Files.move(stateFile, aside, StandardCopyOption.ATOMIC_MOVE);
+            forceDirectory(location.directory());
+            log.warn("Corrupted state of key '{}' ({}) moved aside to {}; the memory starts from empty",
+                    abbreviate(location.key()), e.getMessage(), aside);
+            return Optional.empty();
+        }
+    }
+
+    private static Snapshot parse(byte[] bytes) throws CorruptStateException {
+        JsonNode state;
+        try {
+            state = STATE_MAPPER.readTree(bytes);
+        } catch (JsonProcessingException e) {
+            throw new CorruptStateException("not valid JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new CorruptStateException("not valid JSON: " + e.getMessage());
+        }
+        if (state == null || !state.isObject()) {
+            throw new CorruptStateException("not a JSON object");
+        }
+        JsonNode format = state.get("formatVersion");
+        if (format == null || !format.isIntegralNumber()) {
+            throw new CorruptStateException("no formatVersion");
+        }
+        if (format.asLong() > FORMAT_VERSION) {
+            throw new WorkingMemoryStoreException("state.json has format version " + format.asLong()
+                    + ", written by a newer version of this library; this one reads version " + FORMAT_VERSION);
+        }
+        if (format.asLong() != FORMAT_VERSION) {
+            throw new CorruptStateException("unknown formatVersion " + format);
+        }
+        JsonNode key = state.get("key");
+        if (key == null || !key.isTextual()) {
+            throw new CorruptStateException("no key");
+        }
+        JsonNode version = state.get("version");
+        if (version == null || !version.isIntegralNumber() || !version.canConvertToLong() || version.asLong() <= 0) {
+            throw new CorruptStateException("no positive version");
+        }
+        JsonNode embedded = state.get("document");
+        JsonNode text = state.get("documentText");
+        String document;
+        if (embedded != null && text == null) {
+            try {
+                document = DOCUMENT_MAPPER.writeValueAsString(embedded);
+            } catch (JsonProcessingException e) {
+                throw new CorruptStateException("unreadable document: " + e.getMessage());
+            }
+        } else if (embedded == null && text != null && text.isTextual()) {
+            document = text.textValue();
+        } else {
+            throw new CorruptStateException("needs exactly one of document and documentText (a string)");
+        }
+        return new Snapshot(key.textValue(), version.asLong(), document);
+    }
+
+    /** Must hold the key's lock. */
+    private void write(Location location, Snapshot snapshot) throws IOException {
+        ObjectNode state = STATE_MAPPER.createObjectNode()
+                .put("formatVersion", FORMAT_VERSION)
+                .put("key", snapshot.key())
+                .put("version", snapshot.version());
+        embeddable(snapshot.document()).ifPresentOrElse(
+                json -> state.set("document", json),
+                () -> state.put("documentText", snapshot.document()));
+        // UTF-8 output escapes surrogates, so keys and documents with unpaired surrogates survive.
+        byte[] bytes = STATE_MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
+
+        Path directory = location.directory();
+        if (!Files.isDirectory(directory)) {
+            Files.createDirectories(directory);
+            forceDirectory(root);
+        }
+        Path temp = directory.resolve(TEMP_FILE);
+        try {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
+                channel.force(true);
+            }
+            Files.move(temp, location.stateFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        forceDirectory(directory);
+    }
+
+    /** The document as a JSON tree when writing that tree back gives exactly the same text. */
+    private static Optional<JsonNode> embeddable(String document) {
+        try {
+            JsonNode json = DOCUMENT_MAPPER.readTree(document);
+            if (json != null && !json.isMissingNode() && DOCUMENT_MAPPER.writeValueAsString(json).equals(document)) {
+                return Optional.of(json);
+            }
+        } catch (JsonProcessingException e) {
+            // not JSON (or beyond the limits): stored as text
+        }
+        return Optional.empty();
+    }
+
+    /** Makes a directory's entries durable where the OS allows opening a directory (not on Windows). */
+    private static void forceDirectory(Path directory) {
+        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
+            channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            log.trace("Cannot force directory {} to disk: {}", directory, e.toString());
+        }
+    }
+
+    // ---- keys, paths and locks ----------------------------------------------------------------
+
+    private record Location(String key, Path directory, Path lockFile) {
+
+        Path stateFile() {
+            return directory.resolve(STATE_FILE);
+        }
+    }
+
+    private Location locate(String key) {
+        Ensure.notNull(key, "key");
+        String name = directoryName(key);
+        Path directory = root.resolve(name).normalize();
+        if (!directory.startsWith(root) || !root.equals(directory.getParent())) {
+            throw new WorkingMemoryStoreException("Key '" + abbreviate(key) + "' resolves outside " + root);
+        }
+        String stripe = name.substring(name.length() - 64, name.length() - 62); // first hash byte
+        return new Location(key, directory, root.resolve(LOCKS_DIRECTORY).resolve(stripe + ".lock"));
+    }
+
+    /** Readable prefix + "-" + SHA-256 hex of the key's UTF-16 code units (injective, unlike UTF-8 for unpaired surrogates). */
+    static String directoryName(String key) {
+        StringBuilder prefix = new StringBuilder();
+        for (int i = 0; i < key.length() && prefix.length() < MAX_PREFIX_LENGTH; i++) {
+            char c = Character.toLowerCase(key.charAt(i));
+            boolean safe = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            prefix.append(safe ? c : '_');
+        }
+        ByteBuffer utf16 = ByteBuffer.allocate(key.length() * 2);
+        utf16.asCharBuffer().put(key);
+        String hash = HexFormat.of().formatHex(sha256().digest(utf16.array()));
+        return prefix.isEmpty() ? hash : prefix + "-" + hash;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+
+    private interface LockedAction<T> {
+        T run() throws IOException;
+    }
+
+    private <T> T withLock(Location location, String operation, LockedAction<T> action) {
+        ReentrantLock jvmLock = JVM_LOCKS.computeIfAbsent(location.lockFile(), file -> new ReentrantLock());
+        jvmLock.lock();
+        try {
+            Files.createDirectories(location.lockFile().getParent());
+            try (FileChannel channel = FileChannel.open(location.lockFile(),
+                    StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock ignored = channel.lock()) {
+                return action.run();
+            }
+        } catch (IOException e) {
+            throw failure(operation, location, e);
+        } finally {
+            jvmLock.unlock();
+        }
+    }
+
+    private static WorkingMemoryStoreException failure(String operation, Location location, IOException e) {
+        return new WorkingMemoryStoreException("Cannot " + operation + " key '" + abbreviate(location.key())
+                + "' at " + location.directory() + ": " + e, e);
+    }
+
+    /** The key for messages and logs: control characters replaced, long keys cut. */
+    private static String abbreviate(String key) {
+        String shown = key.length() > 100 ? key.substring(0, 100) + "…(" + key.length() + " chars)" : key;
+        return shown.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    private static ObjectMapper mapper(int maxNesting) {
+        JsonFactory factory = JsonFactory.builder()
+                .streamReadConstraints(StreamReadConstraints.builder()
+                        .maxNestingDepth(maxNesting)
+                        .maxStringLength(Integer.MAX_VALUE)
+                        .build())
+                .build();
+        return JsonMapper.builder(factory).enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).build();
+    }
+
+    /** Why a state file cannot be used; never leaves this class. */
+    private static final class CorruptStateException extends Exception {
+
+        private static final long serialVersionUID = 1L;
+
+        CorruptStateException(String reason) {
+            super(reason, null, false, false);
+        }
+    }
+}

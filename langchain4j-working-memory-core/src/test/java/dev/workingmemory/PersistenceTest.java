@@ -1,0 +1,124 @@
+package dev.workingmemory;
+
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.workingmemory.entity.Entity;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.scratchpad.ScratchpadConfig;
+import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PersistenceTest {
+
+    @TempDir
+    Path dir;
+
+    private static ToolExecutionResultMessage pageResult(String id, String title) {
+        return ToolExecutionResultMessage.from("call-" + id, "createPage",
+                "{\"page\":{\"id\":\"" + id + "\",\"title\":\"" + title + "\"}}");
+    }
+
+    @Test
+    void should_see_entities_scratchpad_and_core_blocks_after_a_restart_on_the_same_directory() {
+        ScratchpadConfig structured = ScratchpadConfig.builder().json(true).build();
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir)).scratchpad(structured).build();
+        ChatMemory chat = first.get("alice");
+        chat.add(UserMessage.from("create About Us"));
+        chat.add(pageResult("page-123", "About Us"));
+        WorkingMemory memory = first.memory("alice");
+        memory.scratchpad().update("{\"currentGoal\":\"Launch the site\",\"steps\":[\"about\"]}");
+        memory.coreMemory().replace("goal", "Build the company website");
+        memory.coreMemory().append("progress", "- About Us page created");
+        String blockBefore = memory.render();
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir)).scratchpad(structured).build();
+        WorkingMemory reloaded = second.memory("alice");
+
+        assertThat(reloaded.entities()).containsExactly(new Entity("page-123", "About Us", "page"));
+        assertThat(reloaded.scratchpad().json().get("currentGoal").asText()).isEqualTo("Launch the site");
+        assertThat(reloaded.coreMemory().read("goal").content()).isEqualTo("Build the company website");
+        assertThat(reloaded.coreMemory().read("progress").content()).isEqualTo("- About Us page created");
+        assertThat(reloaded.render()).isEqualTo(blockBefore);
+    }
+
+    @Test
+    void should_reload_an_evicted_memory_without_loss() {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).maxCachedMemories(1).build();
+        ChatMemory alice = memories.get("alice");
+        for (int i = 0; i < 50; i++) {
+            String user = i % 2 == 0 ? "alice" : "bob";
+            memories.get(user).add(pageResult(user + "-" + i, "Page " + i));
+            memories.memory(user).coreMemory().append("progress", "step " + i);
+        }
+
+        assertThat(memories.memory("alice").entities()).hasSize(10).allSatisfy(e -> assertThat(e.id()).startsWith("alice-"));
+        assertThat(memories.memory("alice").entities().get(0).id()).isEqualTo("alice-48");
+        assertThat(memories.memory("bob").coreMemory().read("progress").content()).startsWith("step 1\nstep 3").endsWith("step 49");
+        // a handle taken before the evictions still works
+        assertThat(alice.messages()).isNotEmpty();
+    }
+
+    @Test
+    void should_refuse_use_of_an_evicted_instance_instead_of_losing_writes() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxCachedMemories(1).build();
+        WorkingMemory stale = memories.memory("alice");
+        memories.memory("bob");
+        memories.memory("carol");
+
+        assertThatThrownBy(() -> stale.coreMemory().replace("goal", "lost?"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("get it again");
+        memories.memory("alice").coreMemory().replace("goal", "kept");
+        assertThat(memories.memory("alice").coreMemory().read("goal").content()).isEqualTo("kept");
+    }
+
+    @Test
+    void should_share_resource_scoped_scratchpad_between_threads_and_fork_it_to_a_sub_agent() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .scratchpad(ScratchpadConfig.builder().json(true).scope(LayerScope.RESOURCE).build())
+                .build();
+        memories.memory(MemoryKey.of("alice", "chat-1")).scratchpad().update("{\"plan\":\"relaunch\"}");
+        memories.memory(MemoryKey.of("alice", "chat-1")).coreMemory().replace("goal", "thread-only goal");
+
+        assertThat(memories.memory(MemoryKey.of("alice", "chat-2")).scratchpad().json().get("plan").asText())
+                .isEqualTo("relaunch");
+
+        WorkingMemory child = memories.fork(MemoryKey.of("alice", "chat-1"), MemoryKey.of("alice-researcher", "task-1"));
+
+        assertThat(child.scratchpad().json().get("plan").asText()).isEqualTo("relaunch");
+        assertThat(child.coreMemory().read("goal").content()).isEmpty();
+        child.scratchpad().update("{\"plan\":\"child plan\"}");
+        assertThat(memories.memory(MemoryKey.of("alice", "chat-1")).scratchpad().json().get("plan").asText())
+                .isEqualTo("relaunch");
+    }
+
+    @Test
+    void should_not_copy_a_thread_scoped_scratchpad_on_fork() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        memories.memory("parent").scratchpad().update("parent notes");
+
+        WorkingMemory child = memories.fork("parent", "child");
+
+        assertThat(child.scratchpad().text()).isEmpty();
+    }
+
+    @Test
+    void should_refuse_use_after_close() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        memories.close();
+
+        assertThatThrownBy(() -> memories.get("alice")).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+}

@@ -1,0 +1,67 @@
+package dev.workingmemory.layer;
+
+import dev.workingmemory.MemoryKey;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * A {@link LayerContext} for testing a layer on its own: one lock, a counter of changes.
+ */
+public final class TestLayerContext implements LayerContext {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final MemoryKey key;
+    private final Clock clock;
+    private int changes;
+
+    public TestLayerContext() {
+        this(MemoryKey.of("test-user"), Clock.fixed(Instant.parse("2026-03-12T14:30:00Z"), ZoneOffset.UTC));
+    }
+
+    public TestLayerContext(MemoryKey key, Clock clock) {
+        this.key = key;
+        this.clock = clock;
+    }
+
+    @Override
+    public MemoryKey key() {
+        return key;
+    }
+
+    @Override
+    public <T> T read(Supplier<T> action) {
+        lock.lock();
+        try {
+            return action.get();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public <T> T write(Supplier<T> action) {
+        return read(action);
+    }
+
+    @Override
+    public void changed() {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("changed() must be called inside write()");
+        }
+        changes++;
+    }
+
+    @Override
+    public Clock clock() {
+        return clock;
+    }
+
+    /** How many times the layer reported a change. */
+    public int changes() {
+        return changes;
+    }
+}

@@ -1,0 +1,323 @@
+package dev.workingmemory.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tempDir;
+
+    /** Deep enough that a key escaping it by {@code ../..} still lands inside {@link #tempDir}. */
+    private Path root;
+    private FileWorkingMemoryStore store;
+
+    @BeforeEach
+    void createStore() {
+        root = tempDir.resolve("a/b/root");
+        store = new FileWorkingMemoryStore(root);
+    }
+
+    @Override
+    public WorkingMemoryStore store() {
+        return store;
+    }
+
+    @Test
+    void should_create_the_root_directory() {
+        assertThat(root).isDirectory();
+    }
+
+    @Test
+    void should_create_no_file_outside_the_root_for_hostile_keys() throws IOException {
+        List<String> keys = WorkingMemoryStoreContract.hostileKeys().toList();
+        for (String key : keys) {
+            store.save(key, 0, "{}");
+        }
+
+        Path realRoot = root.toRealPath();
+        try (Stream<Path> files = Files.walk(tempDir.toRealPath())) {
+            assertThat(files.filter(Files::isRegularFile))
+                    .isNotEmpty()
+                    .allSatisfy(file -> assertThat(file).startsWith(realRoot));
+        }
+        try (Stream<Path> children = Files.list(realRoot)) {
+            assertThat(children.filter(child -> !child.getFileName().toString().startsWith(".")))
+                    .hasSize(keys.size())
+                    .allSatisfy(directory -> {
+                        assertThat(directory.getFileName().toString()).matches("[a-z0-9_-]{0,41}[0-9a-f]{64}");
+                        assertThat(directory.resolve("state.json")).isRegularFile();
+                    });
+        }
+    }
+
+    @Test
+    void should_name_directories_readably_and_boundedly() {
+        assertThat(FileWorkingMemoryStore.directoryName("User-42_chat"))
+                .startsWith("user-42_chat-")
+                .hasSize("user-42_chat-".length() + 64);
+        assertThat(FileWorkingMemoryStore.directoryName("../../x")).startsWith("______x-");
+        assertThat(FileWorkingMemoryStore.directoryName("")).hasSize(64);
+        assertThat(FileWorkingMemoryStore.directoryName("k".repeat(5_000))).hasSize(40 + 1 + 64);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "not json",
+            "",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":3,\"document\":{\"trunc",
+            "[1,2]",
+            "{}",
+            "{\"formatVersion\":0,\"key\":\"k\",\"version\":3,\"document\":{}}",
+            "{\"formatVersion\":1,\"version\":3,\"document\":{}}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"document\":{}}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":0,\"document\":{}}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":\"3\",\"document\":{}}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":3}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":3,\"documentText\":42}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":3,\"document\":{},\"documentText\":\"x\"}",
+            "{\"formatVersion\":1,\"key\":\"another key\",\"version\":3,\"document\":{}}",
+            "{\"formatVersion\":1,\"key\":\"k\",\"version\":3,\"document\":{}} trailing"})
+    void should_move_a_corrupted_state_aside_and_start_from_empty(String corrupted) throws IOException {
+        store.save("k", 0, "{\"n\":1}");
+        Path directory = root.resolve(FileWorkingMemoryStore.directoryName("k"));
+        Files.writeString(directory.resolve("state.json"), corrupted);
+
+        assertThat(store.load("k")).isEmpty();
+
+        assertThat(directory.resolve("state.json")).doesNotExist();
+        assertThat(filesIn(directory))
+                .singleElement()
+                .satisfies(aside -> {
+                    assertThat(aside.getFileName().toString()).startsWith("state.json.corrupt-");
+                    assertThat(Files.readString(aside)).isEqualTo(corrupted);
+                });
+        assertThat(store.keys()).isEmpty();
+        assertThat(store.save("k", 0, "{\"n\":\"fresh\"}").version()).isEqualTo(1);
+        assertThat(store.load("k")).contains(new Snapshot("k", 1, "{\"n\":\"fresh\"}"));
+        assertThat(store.keys()).containsExactly("k");
+    }
+
+    @Test
+    void should_move_a_corrupted_state_aside_when_saving_over_it() throws IOException {
+        store.save("k", 0, "{\"n\":1}");
+        Path directory = root.resolve(FileWorkingMemoryStore.directoryName("k"));
+        Files.writeString(directory.resolve("state.json"), "garbage");
+
+        assertThatThrownBy(() -> store.save("k", 1, "{}"))
+                .isInstanceOfSatisfying(VersionConflictException.class, e -> assertThat(e.actualVersion()).isZero());
+        assertThat(store.save("k", 0, "{\"n\":2}").version()).isEqualTo(1);
+        assertThat(filesIn(directory)).anySatisfy(file ->
+                assertThat(file.getFileName().toString()).contains(".corrupt-"));
+    }
+
+    @Test
+    void should_keep_files_moved_aside_when_the_key_is_deleted() throws IOException {
+        store.save("k", 0, "{}");
+        Path directory = root.resolve(FileWorkingMemoryStore.directoryName("k"));
+        Files.writeString(directory.resolve("state.json"), "garbage");
+        store.save("k", 0, "{}");
+
+        store.delete("k");
+
+        assertThat(store.load("k")).isEmpty();
+        assertThat(filesIn(directory)).singleElement()
+                .satisfies(file -> assertThat(file.getFileName().toString()).contains(".corrupt-"));
+    }
+
+    @Test
+    void should_remove_the_key_directory_on_delete() {
+        store.save("k", 0, "{}");
+
+        store.delete("k");
+
+        assertThat(root.resolve(FileWorkingMemoryStore.directoryName("k"))).doesNotExist();
+    }
+
+    @Test
+    void should_refuse_a_state_written_by_a_newer_format() throws IOException {
+        store.save("k", 0, "{}");
+        Path stateFile = root.resolve(FileWorkingMemoryStore.directoryName("k")).resolve("state.json");
+        String newer = "{\"formatVersion\":2,\"key\":\"k\",\"version\":1,\"whatever\":{}}";
+        Files.writeString(stateFile, newer);
+
+        assertThatThrownBy(() -> store.load("k"))
+                .isInstanceOf(WorkingMemoryStoreException.class)
+                .hasMessageContaining("format version 2");
+        assertThat(Files.readString(stateFile)).isEqualTo(newer);
+    }
+
+    @Test
+    void should_embed_compact_json_documents_and_store_other_text_as_a_string() throws IOException {
+        store.save("json", 0, "{\"goal\":\"ship it\"}");
+        store.save("text", 0, "- a markdown note");
+
+        JsonNode json = stateOf("json");
+        assertThat(json.get("formatVersion").asInt()).isEqualTo(1);
+        assertThat(json.get("key").asText()).isEqualTo("json");
+        assertThat(json.get("version").asLong()).isEqualTo(1);
+        assertThat(json.get("document").isObject()).isTrue();
+        assertThat(json.get("document").get("goal").asText()).isEqualTo("ship it");
+        assertThat(json.has("documentText")).isFalse();
+
+        JsonNode text = stateOf("text");
+        assertThat(text.get("documentText").asText()).isEqualTo("- a markdown note");
+        assertThat(text.has("document")).isFalse();
+    }
+
+    @Test
+    void should_store_documents_nested_too_deeply_as_text() {
+        String deep = "[".repeat(2_000) + "]".repeat(2_000);
+
+        store.save("deep", 0, deep);
+
+        assertThat(stateOf("deep").has("documentText")).isTrue();
+        assertThat(store.load("deep")).contains(new Snapshot("deep", 1, deep));
+    }
+
+    @Test
+    void should_see_saves_of_another_instance_on_the_same_directory_and_conflict() {
+        FileWorkingMemoryStore other = new FileWorkingMemoryStore(root);
+
+        store.save("k", 0, "{\"by\":\"first\"}");
+        assertThat(other.load("k")).contains(new Snapshot("k", 1, "{\"by\":\"first\"}"));
+        assertThat(other.keys()).containsExactly("k");
+
+        assertThatThrownBy(() -> other.save("k", 0, "{\"by\":\"other\"}"))
+                .isInstanceOfSatisfying(VersionConflictException.class, e -> assertThat(e.actualVersion()).isEqualTo(1));
+        other.save("k", 1, "{\"by\":\"other\"}");
+        assertThatThrownBy(() -> store.save("k", 1, "{\"by\":\"first again\"}"))
+                .isInstanceOfSatisfying(VersionConflictException.class, e -> assertThat(e.actualVersion()).isEqualTo(2));
+        assertThat(store.load("k")).contains(new Snapshot("k", 2, "{\"by\":\"other\"}"));
+
+        other.delete("k");
+        assertThat(store.load("k")).isEmpty();
+    }
+
+    @Test
+    void should_lose_no_update_when_threads_of_two_instances_race() throws Exception {
+        WorkingMemoryStoreContract.assertNoLostUpdate(List.of(store, new FileWorkingMemoryStore(root)), 8, 10);
+    }
+
+    @Test
+    void should_lose_no_update_when_processes_race() throws Exception {
+        int processes = 2;
+        int incrementsPerProcess = 30;
+        List<Process> started = new ArrayList<>();
+        for (int p = 0; p < processes; p++) {
+            Path log = tempDir.resolve("process-" + p + ".log");
+            started.add(new ProcessBuilder(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"),
+                    Incrementer.class.getName(), root.toString(), String.valueOf(incrementsPerProcess))
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile())
+                    .start());
+        }
+        Incrementer.increment(store, incrementsPerProcess); // this JVM races too
+
+        for (int p = 0; p < processes; p++) {
+            Process process = started.get(p);
+            assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+            assertThat(process.exitValue())
+                    .as(() -> readQuietly(tempDir.resolve("process-" + started.indexOf(process) + ".log")))
+                    .isZero();
+        }
+        int total = (processes + 1) * incrementsPerProcess;
+        assertThat(store.load(Incrementer.KEY))
+                .contains(new Snapshot(Incrementer.KEY, total, "{\"count\":" + total + "}"));
+    }
+
+    @Test
+    void should_leave_no_temporary_files_behind() throws IOException {
+        for (int i = 0; i < 5; i++) {
+            store.save("k", i, "{\"n\":" + i + "}");
+        }
+        store.save("text", 0, "plain text");
+
+        try (Stream<Path> files = Files.walk(root)) {
+            assertThat(files.filter(Files::isRegularFile))
+                    .allSatisfy(file -> assertThat(file.getFileName().toString()).matches("state\\.json|[0-9a-f]{2}\\.lock"));
+        }
+    }
+
+    @Test
+    void should_keep_the_state_across_a_restart() {
+        store.save("k", 0, "{\"n\":1}");
+        store.save("k", 1, "{\"n\":2}");
+        store.save("text", 0, "plain text");
+
+        FileWorkingMemoryStore restarted = new FileWorkingMemoryStore(root);
+
+        assertThat(restarted.load("k")).contains(new Snapshot("k", 2, "{\"n\":2}"));
+        assertThat(restarted.load("text")).contains(new Snapshot("text", 1, "plain text"));
+        assertThat(restarted.keys()).containsExactlyInAnyOrder("k", "text");
+        assertThat(restarted.save("k", 2, "{\"n\":3}").version()).isEqualTo(3);
+    }
+
+    private JsonNode stateOf(String key) {
+        try {
+            return JSON.readTree(root.resolve(FileWorkingMemoryStore.directoryName(key)).resolve("state.json").toFile());
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<Path> filesIn(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.toList();
+        }
+    }
+
+    private static String readQuietly(Path file) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return e.toString();
+        }
+    }
+
+    /** Run in a separate JVM by {@link #should_lose_no_update_when_processes_race()}. */
+    static final class Incrementer {
+
+        static final String KEY = "shared counter";
+
+        public static void main(String[] args) {
+            increment(new FileWorkingMemoryStore(Path.of(args[0])), Integer.parseInt(args[1]));
+        }
+
+        static void increment(WorkingMemoryStore store, int increments) {
+            for (int i = 0; i < increments; i++) {
+                while (true) {
+                    Snapshot current = store.load(KEY).orElse(null);
+                    long version = current == null ? 0 : current.version();
+                    try {
+                        store.save(KEY, version, "{\"count\":" + (version + 1) + "}");
+                        break;
+                    } catch (VersionConflictException e) {
+                        // another process saved in between: reload and retry
+                    }
+                }
+            }
+        }
+    }
+}

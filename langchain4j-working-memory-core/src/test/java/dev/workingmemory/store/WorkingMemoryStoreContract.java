@@ -1,0 +1,266 @@
+package dev.workingmemory.store;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * The behaviour every {@link WorkingMemoryStore} implementation must have. An implementation's test
+ * implements this interface and returns a fresh, empty store from {@link #store()}.
+ */
+public interface WorkingMemoryStoreContract {
+
+    /** The store under test: the same instance for the whole test, empty at its start. */
+    WorkingMemoryStore store();
+
+    /** Keys that would escape or break a naive mapping to paths, tables or URLs. */
+    static Stream<String> hostileKeys() {
+        return Stream.of(
+                "../../x",
+                "/abs/path",
+                "C:\\win",
+                "a\u0000b",
+                "",
+                "k".repeat(5_000),
+                "Größe 日本語 😀",
+                ".",
+                "..",
+                "a\uD800b", // unpaired surrogate
+                "line\nbreak",
+                "con");
+    }
+
+    /** Documents that must come back exactly as saved, JSON or not. */
+    static Stream<String> documents() {
+        return Stream.of(
+                "{\"goal\":\"ship it\",\"n\":[1,2.5,true,null]}",
+                "{\n  \"pretty\" : true\n}",
+                "not json at all",
+                "",
+                "null",
+                "\"just a string\"",
+                "1.10",
+                "{\"a\":1} trailing",
+                "{\"a\":1,\"a\":2}",
+                "{\"text\":\"Größe 😀 \\u00e9 \\\"quoted\\\" </state>\"}",
+                "{\"lone\":\"\uD800\"}");
+    }
+
+    @Test
+    default void should_return_empty_when_the_key_was_never_saved() {
+        assertThat(store().load("absent")).isEmpty();
+    }
+
+    @Test
+    default void should_give_version_1_to_the_first_save() {
+        Snapshot saved = store().save("k", 0, "{\"n\":1}");
+
+        assertThat(saved).isEqualTo(new Snapshot("k", 1, "{\"n\":1}"));
+        assertThat(store().load("k")).contains(saved);
+    }
+
+    @Test
+    default void should_increment_the_version_on_each_save() {
+        store().save("k", 0, "{\"n\":1}");
+        store().save("k", 1, "{\"n\":2}");
+        Snapshot third = store().save("k", 2, "{\"n\":3}");
+
+        assertThat(third.version()).isEqualTo(3);
+        assertThat(store().load("k")).contains(new Snapshot("k", 3, "{\"n\":3}"));
+    }
+
+    @Test
+    default void should_reject_a_wrong_expected_version_and_keep_the_state() {
+        store().save("k", 0, "{\"n\":1}");
+        store().save("k", 1, "{\"n\":2}");
+
+        VersionConflictException conflict = catchThrowableOfType(VersionConflictException.class,
+                () -> store().save("k", 1, "{\"n\":\"lost\"}"));
+
+        assertThat(conflict).isNotNull();
+        assertThat(conflict.key()).isEqualTo("k");
+        assertThat(conflict.expectedVersion()).isEqualTo(1);
+        assertThat(conflict.actualVersion()).isEqualTo(2);
+        assertThat(store().load("k")).contains(new Snapshot("k", 2, "{\"n\":2}"));
+    }
+
+    @Test
+    default void should_conflict_when_expecting_absence_but_the_key_is_present() {
+        store().save("k", 0, "{\"n\":1}");
+
+        assertThatThrownBy(() -> store().save("k", 0, "{\"n\":\"again\"}"))
+                .isInstanceOfSatisfying(VersionConflictException.class,
+                        e -> assertThat(e.actualVersion()).isEqualTo(1));
+        assertThat(store().load("k")).contains(new Snapshot("k", 1, "{\"n\":1}"));
+    }
+
+    @Test
+    default void should_conflict_when_expecting_a_version_of_an_absent_key() {
+        assertThatThrownBy(() -> store().save("absent", 3, "{}"))
+                .isInstanceOfSatisfying(VersionConflictException.class,
+                        e -> assertThat(e.actualVersion()).isZero());
+        assertThat(store().load("absent")).isEmpty();
+    }
+
+    @Test
+    default void should_forget_a_deleted_key_and_start_again_from_version_0() {
+        store().save("k", 0, "{\"n\":1}");
+        store().save("k", 1, "{\"n\":2}");
+
+        store().delete("k");
+
+        assertThat(store().load("k")).isEmpty();
+        assertThatThrownBy(() -> store().save("k", 2, "{}")).isInstanceOf(VersionConflictException.class);
+        assertThat(store().save("k", 0, "{\"n\":\"new\"}").version()).isEqualTo(1);
+    }
+
+    @Test
+    default void should_ignore_the_delete_of_an_absent_key() {
+        store().delete("absent");
+
+        assertThat(store().load("absent")).isEmpty();
+        assertThat(store().keys()).isEmpty();
+    }
+
+    @Test
+    default void should_list_saved_keys_and_not_deleted_ones() {
+        assertThat(store().keys()).isEmpty();
+        store().save("a", 0, "{}");
+        store().save("b", 0, "{}");
+        store().save("b", 1, "{}");
+        store().save("c", 0, "{}");
+
+        store().delete("c");
+
+        assertThat(store().keys()).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.workingmemory.store.WorkingMemoryStoreContract#hostileKeys")
+    default void should_round_trip_hostile_keys(String key) {
+        Snapshot saved = store().save(key, 0, "{\"n\":1}");
+        assertThat(saved.key()).isEqualTo(key);
+        assertThat(store().save(key, 1, "{\"n\":2}").version()).isEqualTo(2);
+
+        assertThat(store().load(key)).contains(new Snapshot(key, 2, "{\"n\":2}"));
+        assertThat(store().keys()).containsExactly(key);
+
+        store().delete(key);
+        assertThat(store().load(key)).isEmpty();
+        assertThat(store().keys()).isEmpty();
+    }
+
+    @Test
+    default void should_keep_hostile_and_similar_keys_apart() {
+        List<String> keys = new ArrayList<>(hostileKeys().toList());
+        keys.addAll(List.of("Key", "key", "KEY", "a\u0000c", "a?b", "a\uD801b", "x", "k".repeat(4_999)));
+        for (String key : keys) {
+            store().save(key, 0, "\"" + keys.indexOf(key) + "\"");
+        }
+
+        assertThat(store().keys()).containsExactlyInAnyOrderElementsOf(keys);
+        for (String key : keys) {
+            assertThat(store().load(key)).contains(new Snapshot(key, 1, "\"" + keys.indexOf(key) + "\""));
+        }
+    }
+
+    @ParameterizedTest
+    @MethodSource("dev.workingmemory.store.WorkingMemoryStoreContract#documents")
+    default void should_return_documents_exactly_as_saved(String document) {
+        store().save("k", 0, document);
+
+        assertThat(store().load("k")).contains(new Snapshot("k", 1, document));
+    }
+
+    @Test
+    default void should_round_trip_a_1_mb_document() {
+        String document = "{\"text\":\"" + "0123456789abcdef".repeat(65_536) + "\",\"n\":1}";
+        assertThat(document.length()).isGreaterThan(1_000_000);
+
+        store().save("big", 0, document);
+
+        assertThat(store().load("big")).contains(new Snapshot("big", 1, document));
+    }
+
+    @Test
+    default void should_reject_bad_arguments() {
+        assertThatThrownBy(() -> store().load(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().save(null, 0, "{}")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().save("k", 0, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().save("k", -1, "{}")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().delete(null)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store().keys()).isEmpty();
+    }
+
+    @Test
+    default void should_lose_no_update_when_threads_race_on_one_key() throws Exception {
+        assertNoLostUpdate(List.of(store()), 8, 20);
+    }
+
+    /**
+     * Runs {@code threads} threads (spread over {@code stores}, which share their storage), each
+     * incrementing a counter document {@code incrementsPerThread} times with load + compare-and-set,
+     * retrying on conflict; asserts that every increment landed.
+     */
+    static void assertNoLostUpdate(List<WorkingMemoryStore> stores, int threads, int incrementsPerThread)
+            throws Exception {
+        String key = "counter";
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                WorkingMemoryStore store = stores.get(t % stores.size());
+                futures.add(executor.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < incrementsPerThread; i++) {
+                        while (true) {
+                            Snapshot current = store.load(key).orElse(null);
+                            long version = current == null ? 0 : current.version();
+                            int count = current == null ? 0 : counter(current.document());
+                            try {
+                                store.save(key, version, "{\"count\":" + (count + 1) + "}");
+                                break;
+                            } catch (VersionConflictException e) {
+                                // somebody else saved in between: reload and retry
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get(2, TimeUnit.MINUTES);
+            }
+        } finally {
+            executor.shutdownNow();
+        }
+
+        int total = threads * incrementsPerThread;
+        Snapshot last = stores.get(0).load(key).orElseThrow();
+        assertThat(last.version()).isEqualTo(total);
+        assertThat(counter(last.document())).isEqualTo(total);
+    }
+
+    private static int counter(String document) {
+        Matcher matcher = Pattern.compile("\\{\"count\":(\\d+)}").matcher(document);
+        assertThat(matcher.matches()).as("counter document %s", document).isTrue();
+        return Integer.parseInt(matcher.group(1));
+    }
+}
