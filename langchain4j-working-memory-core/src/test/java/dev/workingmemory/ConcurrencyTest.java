@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
+import dev.langchain4j.service.V;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConcurrencyTest {
 
     interface Assistant {
-        String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
+        @dev.langchain4j.service.SystemMessage("Assistant of {{user}}.")
+        String chat(@MemoryId @V("user") String user, @dev.langchain4j.service.UserMessage String message);
     }
 
     static class Tools {
@@ -39,15 +41,10 @@ class ConcurrencyTest {
         }
     }
 
-    /** The user a request belongs to, read from its last user message ("alice: turn 12"). */
+    /** The user a request belongs to, read from its system message ("Assistant of alice."). */
     private static String owner(ChatRequest request) {
-        List<ChatMessage> messages = request.messages();
-        for (int i = messages.size() - 1; i >= 0; i--) {
-            if (messages.get(i) instanceof UserMessage user) {
-                return user.singleText().substring(0, user.singleText().indexOf(':'));
-            }
-        }
-        throw new AssertionError("no user message in " + messages);
+        String system = systemText(request);
+        return system.substring("Assistant of ".length(), system.indexOf('.'));
     }
 
     @Test

@@ -76,6 +76,9 @@ public final class EntityMemory implements MemoryLayer {
             return;
         }
         context.write(() -> {
+            if (alreadyInFront(found)) {
+                return null; // e.g. the same page fetched again: nothing to re-render or save
+            }
             // Seed 001 adds each entity at the front in turn; we keep the result's own order instead so
             // the first (most relevant) entity of a list result is the most recent.
             for (int i = found.size() - 1; i >= 0; i--) {
@@ -109,6 +112,18 @@ public final class EntityMemory implements MemoryLayer {
             }
             return null;
         });
+    }
+
+    private boolean alreadyInFront(List<Entity> found) {
+        if (found.size() > entities.size()) {
+            return false;
+        }
+        for (int i = 0; i < found.size(); i++) {
+            if (!found.get(i).equals(entities.get(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void moveToFront(Entity entity) {

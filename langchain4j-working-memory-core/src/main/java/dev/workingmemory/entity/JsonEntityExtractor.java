@@ -10,8 +10,11 @@ import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * Finds the entities (pages, sections, images, ...) in JSON tool results, in the spirit of the entity
@@ -92,7 +95,8 @@ import java.util.Map;
  * occurrence wins), in document order; the walk stops when that many are found, below {@code maxDepth} levels,
  * and after examining 10,000 nodes (containers, array elements, object fields).
  *
- * <p>Thread-safe: immutable, and the Jackson mapper is shared read-only.
+ * <p>Thread-safe: the configuration is immutable, the Jackson mapper is shared read-only, and the types inferred
+ * for the first 1,024 distinct tool names are cached in a concurrent map.
  */
 public final class JsonEntityExtractor implements EntityExtractor {
 
@@ -104,6 +108,10 @@ public final class JsonEntityExtractor implements EntityExtractor {
     public static final int MAX_DEPTH_LIMIT = 1_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(JsonEntityExtractor.class);
+    /** Tool names are few: the type of the first this many is remembered. */
+    private static final int TOOL_TYPE_CACHE_SIZE = 1_024;
+    /** Cached for tools without a type; types are never blank. */
+    private static final String NO_TYPE = "";
 
     private final Map<String, String> toolTypes;
     private final int maxPerList;
@@ -112,6 +120,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
     private final int maxEntities;
     private final EntityTypeNames typeNames;
     private final ObjectMapper mapper;
+    private final ConcurrentMap<String, String> toolTypeCache = new ConcurrentHashMap<>();
 
     private JsonEntityExtractor(Builder builder) {
         this.toolTypes = copyToolTypes(builder.toolTypes);
@@ -153,7 +162,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
             }
             List<Entity> entities =
                     new ResourceWalk(typeNames, typeOfTool(toolName), maxPerList, maxDepth, maxEntities).run(root);
-            return entities.isEmpty() ? List.of() : List.copyOf(entities);
+            return entities.isEmpty() ? List.of() : Collections.unmodifiableList(entities);
         } catch (Exception e) {
             LOG.debug("No entities from result of tool '{}': {}", toolName, e.toString());
             return List.of();
@@ -165,8 +174,16 @@ public final class JsonEntityExtractor implements EntityExtractor {
         if (toolName == null) {
             return null;
         }
+        String cached = toolTypeCache.get(toolName);
+        if (cached != null) {
+            return cached.isEmpty() ? null : cached;
+        }
         String configured = toolTypes.get(toolName);
-        return configured != null ? configured : typeNames.typeOfToolName(toolName);
+        String type = configured != null ? configured : typeNames.typeOfToolName(toolName);
+        if (toolTypeCache.size() < TOOL_TYPE_CACHE_SIZE) {
+            toolTypeCache.put(toolName, type == null ? NO_TYPE : type);
+        }
+        return type;
     }
 
     private static boolean startsLikeJsonContainer(String text) {

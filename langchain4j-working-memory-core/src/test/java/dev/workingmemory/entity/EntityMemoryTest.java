@@ -1,0 +1,135 @@
+package dev.workingmemory.entity;
+
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.workingmemory.layer.TestLayerContext;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EntityMemoryTest {
+
+    private final TestLayerContext context = new TestLayerContext();
+
+    private EntityMemory memory(EntityMemoryConfig config) {
+        return (EntityMemory) EntityMemory.factory(config).create(context);
+    }
+
+    private static Entity page(int n) {
+        return new Entity("page-" + n, "Page " + n, "page");
+    }
+
+    @Test
+    void should_render_grouped_by_type_as_in_the_seed_with_the_guidance_once() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.track(List.of(new Entity("img-789", "mountain.jpg", "image")));
+        entities.track(List.of(new Entity("sec-456", "Hero", "section")));
+        entities.track(List.of(new Entity("page-123", "About Us", "page")));
+        entities.track(List.of(new Entity("page-456", "Home", "page")));
+
+        assertThat(entities.render(10_000)).isEqualTo("<entities>pages:\n"
+                + "  - \"Home\" (page-456)\n"
+                + "  - \"About Us\" (page-123)\n"
+                + "sections:\n"
+                + "  - \"Hero\" (sec-456)\n"
+                + "images:\n"
+                + "  - \"mountain.jpg\" (img-789)\n"
+                + EntityMemoryConfig.DEFAULT_REFERENCE_GUIDANCE + "</entities>");
+    }
+
+    @Test
+    void should_render_without_guidance_when_removed_and_nothing_when_empty() {
+        EntityMemory entities = memory(EntityMemoryConfig.builder().referenceGuidance(null).build());
+        assertThat(entities.render(10_000)).isEmpty();
+
+        entities.track(List.of(page(1)));
+
+        assertThat(entities.render(10_000)).isEqualTo("<entities>pages:\n  - \"Page 1\" (page-1)</entities>");
+    }
+
+    @Test
+    void should_keep_the_most_recent_ten_and_move_a_seen_entity_to_the_front_with_its_new_name() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        for (int n = 1; n <= 11; n++) {
+            entities.track(List.of(page(n)));
+        }
+        assertThat(entities.entities()).hasSize(10).first().isEqualTo(page(11));
+        assertThat(entities.entities()).doesNotContain(page(1));
+
+        entities.track(List.of(new Entity("page-5", "About Our Team", "page")));
+
+        assertThat(entities.entities().get(0)).isEqualTo(new Entity("page-5", "About Our Team", "page"));
+        assertThat(entities.entities()).hasSize(10).extracting(Entity::id).containsOnlyOnce("page-5");
+    }
+
+    @Test
+    void should_honour_a_configured_maximum_and_look_up_by_type() {
+        EntityMemory entities = memory(EntityMemoryConfig.builder().maxEntities(3).build());
+        entities.track(List.of(page(1), new Entity("sec-1", "Hero", "section"), page(2), page(3)));
+
+        assertThat(entities.entities()).containsExactly(page(1), new Entity("sec-1", "Hero", "section"), page(2));
+        assertThat(entities.entities("page")).containsExactly(page(1), page(2));
+        assertThat(entities.entities("image")).isEmpty();
+    }
+
+    @Test
+    void should_extract_from_tool_results_only_and_not_report_a_change_for_the_same_front_entity() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.onMessage(UserMessage.from("{\"page\":{\"id\":\"page-1\",\"title\":\"x\"}}"));
+        assertThat(entities.entities()).isEmpty();
+
+        ToolExecutionResultMessage result = ToolExecutionResultMessage.from("1", "cms_getPage",
+                "{\"page\":{\"id\":\"page-1\",\"title\":\"About Us\"}}");
+        entities.onMessage(result);
+        entities.onMessage(result);
+
+        assertThat(entities.entities()).containsExactly(new Entity("page-1", "About Us", "page"));
+        assertThat(context.changes()).isEqualTo(1);
+    }
+
+    @Test
+    void should_survive_a_failing_extractor() {
+        EntityMemory entities = memory(EntityMemoryConfig.builder().extractor((tool, text) -> {
+            throw new IllegalStateException("boom");
+        }).build());
+
+        entities.onMessage(ToolExecutionResultMessage.from("1", "t", "{}"));
+
+        assertThat(entities.entities()).isEmpty();
+    }
+
+    @Test
+    void should_snapshot_with_a_format_version_and_restore() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.track(List.of(page(1), page(2)));
+
+        EntityMemory restored = memory(EntityMemoryConfig.defaults());
+        restored.restore(entities.snapshot());
+
+        assertThat(entities.snapshot().get("formatVersion").asInt()).isEqualTo(1);
+        assertThat(restored.entities()).containsExactly(page(1), page(2));
+    }
+
+    @Test
+    void should_drop_oldest_entities_with_a_marker_to_fit_a_small_budget() {
+        EntityMemory entities = memory(EntityMemoryConfig.builder().referenceGuidance("").build());
+        for (int n = 1; n <= 10; n++) {
+            entities.track(List.of(page(n)));
+        }
+
+        String rendered = entities.render(120);
+
+        assertThat(rendered).hasSizeLessThanOrEqualTo(120).contains("(page-10)").contains("older entities cut]")
+                .doesNotContain("(page-1)");
+    }
+
+    @Test
+    void should_pluralize_types() {
+        assertThat(EntityMemory.plural("page")).isEqualTo("pages");
+        assertThat(EntityMemory.plural("entry")).isEqualTo("entries");
+        assertThat(EntityMemory.plural("day")).isEqualTo("days");
+        assertThat(EntityMemory.plural("box")).isEqualTo("boxes");
+    }
+}

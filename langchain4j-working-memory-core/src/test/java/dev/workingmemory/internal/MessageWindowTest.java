@@ -1,0 +1,157 @@
+package dev.workingmemory.internal;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.TokenCountEstimator;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class MessageWindowTest {
+
+    private static ToolExecutionRequest request(String id) {
+        return ToolExecutionRequest.builder().id(id).name("getPage").arguments("{}").build();
+    }
+
+    private static ToolExecutionResultMessage result(String id) {
+        return ToolExecutionResultMessage.from(id, "getPage", "result " + id);
+    }
+
+    /** Counts a token per character of text, enough to test the bookkeeping. */
+    private static final TokenCountEstimator CHARS = new TokenCountEstimator() {
+        @Override
+        public int estimateTokenCountInText(String text) {
+            return text.length();
+        }
+
+        @Override
+        public int estimateTokenCountInMessage(ChatMessage message) {
+            return message.toString().length();
+        }
+
+        @Override
+        public int estimateTokenCountInMessages(Iterable<ChatMessage> messages) {
+            int total = 0;
+            for (ChatMessage message : messages) {
+                total += estimateTokenCountInMessage(message);
+            }
+            return total;
+        }
+    };
+
+    @Test
+    void should_keep_one_system_message_ignoring_the_same_text_and_replacing_a_new_one() {
+        MessageWindow window = MessageWindow.ofMessages(5);
+
+        assertThat(window.setSystem(SystemMessage.from("a"))).isTrue();
+        assertThat(window.setSystem(SystemMessage.from("a"))).isFalse();
+        window.add(UserMessage.from("hi"));
+        window.add(SystemMessage.from("b"));
+
+        assertThat(window.system().text()).isEqualTo("b");
+        assertThat(window.all()).containsExactly(SystemMessage.from("b"), UserMessage.from("hi"));
+    }
+
+    @Test
+    void should_evict_whole_turns_first() {
+        MessageWindow window = MessageWindow.ofMessages(4);
+        window.add(UserMessage.from("u1"));
+        window.add(AiMessage.from(request("1")));
+        window.add(result("1"));
+        window.add(AiMessage.from("a1"));
+        window.add(UserMessage.from("u2"));
+
+        assertThat(window.view()).containsExactly(UserMessage.from("u2"));
+    }
+
+    @Test
+    void should_keep_a_tool_request_with_its_results_when_evicting_inside_the_last_turn() {
+        MessageWindow window = MessageWindow.ofMessages(3);
+        window.add(UserMessage.from("u1"));
+        window.add(AiMessage.from(request("1"), request("2")));
+        window.add(result("1"));
+        window.add(result("2"));
+
+        // the newest exchange stays whole even though it alone is over the limit
+        assertThat(window.view()).containsExactly(AiMessage.from(request("1"), request("2")), result("1"), result("2"));
+
+        window.add(AiMessage.from("done"));
+
+        assertThat(window.view()).containsExactly(AiMessage.from("done"));
+    }
+
+    @Test
+    void should_never_begin_with_a_tool_result() {
+        MessageWindow window = MessageWindow.ofMessages(2);
+        for (int i = 0; i < 20; i++) {
+            window.add(UserMessage.from("u" + i));
+            window.add(AiMessage.from(request("r" + i)));
+            window.add(result("r" + i));
+            window.add(AiMessage.from("a" + i));
+            assertThat(window.view()).isNotEmpty();
+            assertThat(window.view().get(0)).isNotInstanceOf(ToolExecutionResultMessage.class);
+        }
+    }
+
+    @Test
+    void should_hide_a_dangling_tool_request_and_orphan_results() {
+        List<ChatMessage> messages = List.of(
+                result("orphan"),
+                UserMessage.from("u1"),
+                AiMessage.from(request("1"), request("2")),
+                result("1"),
+                UserMessage.from("u2"),
+                AiMessage.from(request("3")),
+                result("3"),
+                result("someone-else"),
+                AiMessage.from("a"));
+
+        assertThat(MessageWindow.consistent(messages)).containsExactly(
+                UserMessage.from("u1"),
+                UserMessage.from("u2"),
+                AiMessage.from(request("3")),
+                result("3"),
+                AiMessage.from("a"));
+    }
+
+    @Test
+    void should_match_requests_without_ids_by_count() {
+        ToolExecutionRequest noId = ToolExecutionRequest.builder().name("getPage").arguments("{}").build();
+        ToolExecutionResultMessage answer = ToolExecutionResultMessage.builder().toolName("getPage").text("ok").build();
+
+        assertThat(MessageWindow.consistent(List.of(AiMessage.from(noId), answer))).hasSize(2);
+        assertThat(MessageWindow.consistent(List.of(AiMessage.from(noId, noId), answer))).isEmpty();
+    }
+
+    @Test
+    void should_bound_the_window_by_tokens() {
+        MessageWindow window = MessageWindow.ofTokens(1_000, CHARS);
+        for (int i = 0; i < 30; i++) {
+            window.add(UserMessage.from("question number " + i));
+            window.add(AiMessage.from("answer number " + i));
+        }
+
+        int tokens = CHARS.estimateTokenCountInMessages(window.view());
+        assertThat(tokens).isLessThanOrEqualTo(1_000).isGreaterThan(500);
+        assertThat(window.view().get(0)).isInstanceOf(UserMessage.class);
+        assertThat(window.view().get(window.view().size() - 1)).isEqualTo(AiMessage.from("answer number 29"));
+    }
+
+    @Test
+    void should_forget_everything_on_clear() {
+        MessageWindow window = MessageWindow.ofMessages(5);
+        window.add(SystemMessage.from("s"));
+        window.add(UserMessage.from("u"));
+
+        window.clear();
+
+        assertThat(window.all()).isEmpty();
+        assertThat(window.view()).isEmpty();
+    }
+}
