@@ -198,7 +198,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         resources.invalidateAll();
     }
 
-    <T> T withMemory(Object memoryId, Function<WorkingMemory, T> operation) {
+    /**
+     * Runs {@code operation} on the memory of {@code memoryId}. When the provider evicts that memory between
+     * the lookup and the operation (the evicted instance refuses use before changing anything), the operation
+     * runs again on the memory loaded from the store. Use this rather than {@link #memory(Object)} for work
+     * that may race with eviction, such as tool calls.
+     */
+    public <T> T withMemory(Object memoryId, Function<WorkingMemory, T> operation) {
+        Ensure.notNull(operation, "operation");
         for (int attempt = 1; ; attempt++) {
             WorkingMemory memory = memory(memoryId);
             try {

@@ -1,11 +1,8 @@
 package dev.workingmemory.entity;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,16 +29,18 @@ import java.util.concurrent.ConcurrentMap;
  * }</pre>
  *
  * <h2>Input</h2>
- * Only text whose first non-whitespace character is <code>&#123;</code> or <code>[</code> is parsed (anything else returns
- * an empty list without touching the parser), and only if it is at most {@link Builder#maxChars(int) maxChars}
- * characters long (default 1,000,000). The text is parsed once into a Jackson tree with stream read constraints:
- * nesting at most {@link Builder#maxDepth(int) maxDepth} levels (default 64), document and string length at most
- * {@code maxChars}. Malformed JSON (including trailing content after the value), too deep or too long input and any other failure return an empty list and are
+ * Only text whose first non-whitespace character is <code>&#123;</code> or <code>[</code> is read (anything else
+ * returns an empty list without touching the parser), and only if it is at most {@link Builder#maxChars(int)
+ * maxChars} characters long (default 1,000,000). The text is read once, with a streaming Jackson parser (no tree is
+ * built: only id and name values become strings) under stream read constraints: nesting at most
+ * {@link Builder#maxDepth(int) maxDepth} levels (default 64), document and string length at most {@code maxChars}.
+ * The whole document is read even when enough entities were found early, so that malformed JSON (including trailing
+ * content after the value), too deep or too long input and any other failure return an empty list; failures are
  * logged at DEBUG. {@link #extract} never throws and never returns {@code null}.
  *
  * <h2>Resources</h2>
- * The tree is walked depth-first in document order. An object is a <em>resource</em> when it has both a type and
- * an id; a resource becomes an entity and is a leaf of the walk (objects nested in it, such as a page's sections
+ * The document is walked depth-first in document order. An object is a <em>resource</em> when it has both a type
+ * and an id; a resource becomes an entity and is a leaf of the walk (objects nested in it, such as a page's sections
  * or a post's author, are not extracted). Other objects and arrays are walked into. Recognized shapes:
  * <ul>
  *   <li>a resource under a key: {@code {"page":{...}}}, also nested in wrappers: {@code {"result":{"page":{...}}}};</li>
@@ -81,10 +80,10 @@ import java.util.concurrent.ConcurrentMap;
  *
  * <h2>Ids and names</h2>
  * The id is the first usable value of: {@code id} (also {@code ID}, {@code Id}), {@code uuid},
- * {@code <type>_id}/{@code <type>Id}, the first other {@code *_id}/{@code *Id}/{@code *ID} key (whose prefix then
+ * {@code <type>_id}/{@code <type>Id}, the first other {@code *_id}/{@code *Id}/{@code *ID} key with a usable value (whose prefix then
  * becomes the type; prefixes {@code request, trace, span, correlation, session, tenant, parent, cursor, next,
  * prev, previous} are never ids), {@code key}. Usable ids are non-blank strings of at most 256 characters
- * (stripped) or integers (their decimal text); other values are skipped. The name is the first non-blank string
+ * (stripped) or integers (their literal text, so {@code 12345678901234567890} survives); other values are skipped. The name is the first non-blank string
  * of {@code title, name, heading, <type>_name/<type>Name, other *_name/*Name, slug, filename, label}; names longer
  * than 256 characters are cut and end with {@code …}; no name means the id is the name (see {@link Entity}).
  * Names are returned as they are: escaping them is the renderer's job.
@@ -95,8 +94,8 @@ import java.util.concurrent.ConcurrentMap;
  * occurrence wins), in document order; the walk stops when that many are found, below {@code maxDepth} levels,
  * and after examining 10,000 nodes (containers, array elements, object fields).
  *
- * <p>Thread-safe: the configuration is immutable, the Jackson mapper is shared read-only, and the types inferred
- * for the first 1,024 distinct tool names are cached in a concurrent map.
+ * <p>Thread-safe: the configuration is immutable, the Jackson {@code JsonFactory} is shared (it is thread-safe),
+ * and the types inferred for the first 1,024 distinct tool names are cached in a concurrent map.
  */
 public final class JsonEntityExtractor implements EntityExtractor {
 
@@ -119,7 +118,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
     private final int maxChars;
     private final int maxEntities;
     private final EntityTypeNames typeNames;
-    private final ObjectMapper mapper;
+    private final JsonFactory jsonFactory;
     private final ConcurrentMap<String, String> toolTypeCache = new ConcurrentHashMap<>();
 
     private JsonEntityExtractor(Builder builder) {
@@ -136,9 +135,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
                 .maxDocumentLength(maxChars)
                 .maxStringLength(maxChars)
                 .build();
-        this.mapper = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(constraints).build())
-                .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-                .build();
+        this.jsonFactory = JsonFactory.builder().streamReadConstraints(constraints).build();
     }
 
     /** An extractor with the defaults: no configured tool types, 3 per list, depth 64, 1,000,000 chars, 10 entities. */
@@ -155,13 +152,9 @@ public final class JsonEntityExtractor implements EntityExtractor {
         if (resultText == null || resultText.length() > maxChars || !startsLikeJsonContainer(resultText)) {
             return List.of();
         }
-        try {
-            JsonNode root = mapper.readTree(resultText);
-            if (root == null || !root.isContainerNode()) {
-                return List.of();
-            }
+        try (JsonParser parser = jsonFactory.createParser(resultText)) {
             List<Entity> entities =
-                    new ResourceWalk(typeNames, typeOfTool(toolName), maxPerList, maxDepth, maxEntities).run(root);
+                    new ResourceWalk(typeNames, typeOfTool(toolName), maxPerList, maxDepth, maxEntities).run(parser);
             return entities.isEmpty() ? List.of() : Collections.unmodifiableList(entities);
         } catch (Exception e) {
             LOG.debug("No entities from result of tool '{}': {}", toolName, e.toString());

@@ -1,16 +1,22 @@
 package dev.workingmemory.entity;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
- * One bounded depth-first walk over a parsed tool result, collecting the resources it holds as
+ * One bounded depth-first walk over the token stream of a tool result, collecting the resources it holds as
  * {@link Entity entities}. The rules are documented on {@link JsonEntityExtractor}.
+ *
+ * <p>The walk reads the JSON once with a streaming {@link JsonParser} and builds no tree: only the values of id and
+ * name keys become strings, everything else is skipped by the tokenizer. Because an object is known to be a resource
+ * only at its end, the entities found inside it are provisional and dropped if it turns out to be one (a resource is
+ * a leaf); the result is the same as a pre-order walk over the tree.
  *
  * <p>Not thread-safe: create one per result.
  */
@@ -20,7 +26,7 @@ final class ResourceWalk {
     static final int MAX_NODES = 10_000;
     /** Longer id values are not taken as ids. */
     static final int MAX_ID_LENGTH = 256;
-    /** Longer names are cut to this many characters and end with an ellipsis. */
+    /** Longer names are cut to this many characters, ending with an ellipsis. */
     static final int MAX_NAME_LENGTH = 256;
 
     /** Keys that only wrap what they hold: what they hold is typed by the key above them (or the tool). */
@@ -60,154 +66,194 @@ final class ResourceWalk {
         this.found = new ArrayList<>(Math.min(maxEntities, 16));
     }
 
-    List<Entity> run(JsonNode root) {
-        visit(root, null, 1);
+    /**
+     * Reads the whole document from {@code parser} (positioned before its first token).
+     *
+     * @return the entities in document order, or an empty list when the document is not exactly one JSON
+     * object or array
+     * @throws IOException when the JSON is malformed or breaks the parser's constraints
+     */
+    List<Entity> run(JsonParser parser) throws IOException {
+        JsonToken first = parser.nextToken();
+        if (first == JsonToken.START_OBJECT) {
+            readObject(parser, null, 1);
+        } else if (first == JsonToken.START_ARRAY) {
+            readArray(parser, null, 1);
+        } else {
+            return List.of();
+        }
+        if (parser.nextToken() != null) {
+            return List.of(); // trailing content: not one JSON value
+        }
         return found;
     }
 
-    private boolean done() {
+    /** Whether containers are no longer entered (enough found, or the node budget spent). */
+    private boolean saturated() {
         return remaining <= 0 || found.size() >= maxEntities;
     }
 
-    /**
-     * @param node    an object or array
-     * @param context the nearest key above the node that is not a wrapper key, or {@code null}
-     * @param depth   1 for the root
-     */
-    private void visit(JsonNode node, String context, int depth) {
-        if (depth > maxDepth || done()) {
-            return;
-        }
-        remaining--;
-        if (node.isArray()) {
-            int n = Math.min(node.size(), maxPerList);
-            for (int i = 0; i < n && !done(); i++) {
-                remaining--;
-                JsonNode element = node.get(i);
-                if (element.isContainerNode()) {
-                    visit(element, context, depth + 1);
-                }
-            }
-            return;
-        }
-        if (!node.isObject()) {
-            return;
-        }
-        if (collectResource(node, context)) {
-            return; // a resource is a leaf: what it nests belongs to it
-        }
-        for (Map.Entry<String, JsonNode> field : node.properties()) {
-            if (done()) {
-                return;
-            }
-            JsonNode value = field.getValue();
-            if (!value.isContainerNode() || value.isEmpty()) {
-                continue;
-            }
-            String key = field.getKey();
-            String lower = key.toLowerCase(Locale.ROOT);
-            if (IGNORED_KEYS.contains(lower)) {
-                continue;
-            }
-            visit(value, WRAPPER_KEYS.contains(lower) ? context : key, depth + 1);
+    private void readContainer(JsonParser parser, JsonToken start, String context, int depth) throws IOException {
+        if (depth > maxDepth || saturated()) {
+            parser.skipChildren();
+        } else if (start == JsonToken.START_OBJECT) {
+            readObject(parser, context, depth);
+        } else {
+            readArray(parser, context, depth);
         }
     }
 
-    /** Adds the object as an entity if it is a resource; returns whether it is one. */
-    private boolean collectResource(JsonNode object, String context) {
-        String type = typeOfContext(context);
+    /** Reads an array up to its end; only the first {@code maxPerList} elements are examined. */
+    private void readArray(JsonParser parser, String context, int depth) throws IOException {
+        remaining--;
+        int index = 0;
+        JsonToken token;
+        while ((token = parser.nextToken()) != JsonToken.END_ARRAY) {
+            if (token == null) {
+                throw new IOException("unexpected end of input in array");
+            }
+            if (token.isStructStart()) {
+                if (index < maxPerList) {
+                    remaining--;
+                    readContainer(parser, token, context, depth + 1);
+                } else {
+                    parser.skipChildren();
+                }
+            }
+            index++;
+        }
+    }
 
-        JsonNode idNode = null;
-        JsonNode uuidNode = null;
-        JsonNode keyNode = null;
-        JsonNode typedIdNode = null;
-        JsonNode otherIdNode = null;
+    /**
+     * Reads an object up to its end: walks its containers (their entities are provisional), notes its id and name
+     * candidates, and at the end adds it as an entity if it is a resource.
+     */
+    private void readObject(JsonParser parser, String context, int depth) throws IOException {
+        remaining--;
+        String type = typeOfContext(context);
+        int mark = found.size();
+
+        String id = null;
+        String uuid = null;
+        String key = null;
+        String typedId = null;
+        String otherId = null;
         String otherIdKey = null;
         int otherIdSuffix = 0;
-        JsonNode title = null;
-        JsonNode name = null;
-        JsonNode heading = null;
-        JsonNode typedName = null;
-        JsonNode otherName = null;
-        JsonNode slug = null;
-        JsonNode filename = null;
-        JsonNode label = null;
+        String title = null;
+        String name = null;
+        String heading = null;
+        String typedName = null;
+        String otherName = null;
+        String slug = null;
+        String filename = null;
+        String label = null;
 
-        for (Map.Entry<String, JsonNode> field : object.properties()) {
-            if (--remaining < 0) {
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String field = parser.currentName();
+            token = parser.nextToken();
+            if (token == null) {
                 break;
             }
-            String key = field.getKey();
-            JsonNode value = field.getValue();
-            switch (key) {
-                case "id", "ID", "Id" -> idNode = first(idNode, value);
-                case "uuid" -> uuidNode = first(uuidNode, value);
-                case "key" -> keyNode = first(keyNode, value);
-                case "title" -> title = first(title, text(value));
-                case "name" -> name = first(name, text(value));
-                case "heading" -> heading = first(heading, text(value));
-                case "slug" -> slug = first(slug, text(value));
-                case "filename" -> filename = first(filename, text(value));
-                case "label" -> label = first(label, text(value));
+            if (token.isStructStart()) {
+                String lower = field.toLowerCase(Locale.ROOT);
+                if (IGNORED_KEYS.contains(lower)) {
+                    parser.skipChildren();
+                } else {
+                    readContainer(parser, token, WRAPPER_KEYS.contains(lower) ? context : field, depth + 1);
+                }
+                continue;
+            }
+            if (--remaining < 0 || field.isEmpty()) {
+                continue;
+            }
+            switch (field) {
+                case "id", "ID", "Id" -> id = id != null ? id : idText(parser, token);
+                case "uuid" -> uuid = uuid != null ? uuid : idText(parser, token);
+                case "key" -> key = key != null ? key : idText(parser, token);
+                case "title" -> title = title != null ? title : nameText(parser, token);
+                case "name" -> name = name != null ? name : nameText(parser, token);
+                case "heading" -> heading = heading != null ? heading : nameText(parser, token);
+                case "slug" -> slug = slug != null ? slug : nameText(parser, token);
+                case "filename" -> filename = filename != null ? filename : nameText(parser, token);
+                case "label" -> label = label != null ? label : nameText(parser, token);
                 default -> {
-                    int idSuffix = idSuffixLength(key);
-                    if (idSuffix > 0) {
-                        if (type != null && hasPrefix(key, idSuffix, type)) {
-                            typedIdNode = first(typedIdNode, value);
-                        } else if (otherIdNode == null && idText(value) != null
-                                && !IGNORED_ID_PREFIXES.contains(
-                                        key.substring(0, key.length() - idSuffix).toLowerCase(Locale.ROOT))) {
-                            otherIdNode = value;
-                            otherIdKey = key;
-                            otherIdSuffix = idSuffix;
+                    char last = field.charAt(field.length() - 1);
+                    if (last == 'd' || last == 'D') {
+                        int idSuffix = idSuffixLength(field);
+                        if (idSuffix > 0) {
+                            if (type != null && hasPrefix(field, idSuffix, type)) {
+                                typedId = typedId != null ? typedId : idText(parser, token);
+                            } else if (otherId == null && !IGNORED_ID_PREFIXES.contains(
+                                    field.substring(0, field.length() - idSuffix).toLowerCase(Locale.ROOT))) {
+                                otherId = idText(parser, token);
+                                if (otherId != null) {
+                                    otherIdKey = field;
+                                    otherIdSuffix = idSuffix;
+                                }
+                            }
                         }
-                        continue;
-                    }
-                    int nameSuffix = nameSuffixLength(key);
-                    if (nameSuffix > 0 && value.isTextual()) {
-                        if (type != null && hasPrefix(key, nameSuffix, type)) {
-                            typedName = first(typedName, text(value));
-                        } else {
-                            otherName = first(otherName, text(value));
+                    } else if (last == 'e' && token == JsonToken.VALUE_STRING) {
+                        int nameSuffix = nameSuffixLength(field);
+                        if (nameSuffix > 0) {
+                            if (type != null && hasPrefix(field, nameSuffix, type)) {
+                                typedName = typedName != null ? typedName : nameText(parser, token);
+                            } else {
+                                otherName = otherName != null ? otherName : nameText(parser, token);
+                            }
                         }
                     }
                 }
             }
         }
+        if (token != JsonToken.END_OBJECT) {
+            throw new IOException("unexpected " + token + " in object");
+        }
 
-        String id;
+        String entityId;
+        String entityType = type;
         if (type == null) {
             // Without a type only a prefixed id key (event_id) can name one, and only if nothing else is the id.
-            if (idText(idNode) != null || idText(uuidNode) != null || otherIdNode == null) {
-                return false;
+            if (id != null || uuid != null || otherId == null) {
+                return;
             }
-            id = idText(otherIdNode);
-            type = typeOfIdPrefix(otherIdKey, otherIdSuffix);
+            entityId = otherId;
+            entityType = typeOfIdPrefix(otherIdKey, otherIdSuffix);
+        } else if (id != null) {
+            entityId = id;
+        } else if (uuid != null) {
+            entityId = uuid;
+        } else if (typedId != null) {
+            entityId = typedId;
+        } else if (otherId != null) {
+            entityId = otherId;
+            entityType = typeOfIdPrefix(otherIdKey, otherIdSuffix);
         } else {
-            id = idText(idNode);
-            if (id == null) {
-                id = idText(uuidNode);
-            }
-            if (id == null) {
-                id = idText(typedIdNode);
-            }
-            if (id == null && otherIdNode != null) {
-                id = idText(otherIdNode);
-                type = typeOfIdPrefix(otherIdKey, otherIdSuffix);
-            }
-            if (id == null) {
-                id = idText(keyNode);
-            }
+            entityId = key;
         }
-        if (id == null || type == null) {
-            return false;
+        if (entityId == null || entityType == null) {
+            return;
         }
-        JsonNode nameNode = firstNonNull(title, name, heading, typedName, otherName, slug, filename, label);
-        add(new Entity(id, nameNode == null ? null : truncate(nameNode.textValue()), type));
-        return true;
+        String entityName = title != null ? title
+                : name != null ? name
+                : heading != null ? heading
+                : typedName != null ? typedName
+                : otherName != null ? otherName
+                : slug != null ? slug
+                : filename != null ? filename
+                : label;
+        // A resource is a leaf: what was found inside it belongs to it.
+        while (found.size() > mark) {
+            found.remove(found.size() - 1);
+        }
+        add(new Entity(entityId, entityName, entityType));
     }
 
     private void add(Entity entity) {
+        if (found.size() >= maxEntities) {
+            return;
+        }
         for (Entity existing : found) {
             if (existing.id().equals(entity.id())) {
                 return;
@@ -275,47 +321,52 @@ final class ResourceWalk {
         return key.length() - suffix == type.length() && key.regionMatches(true, 0, type, 0, type.length());
     }
 
-    /** The id a value stands for: a non-blank string of at most {@link #MAX_ID_LENGTH} chars, or an integer. */
-    static String idText(JsonNode value) {
-        if (value == null) {
+    /**
+     * The id the current value stands for: a string of at most {@link #MAX_ID_LENGTH} chars, not blank once
+     * stripped, or an integer (its literal text); otherwise {@code null}.
+     */
+    private static String idText(JsonParser parser, JsonToken token) throws IOException {
+        if (token == JsonToken.VALUE_STRING) {
+            if (parser.getTextLength() > MAX_ID_LENGTH) {
+                return null;
+            }
+            String text = parser.getText().strip();
+            return text.isEmpty() ? null : text;
+        }
+        if (token == JsonToken.VALUE_NUMBER_INT) {
+            return parser.getTextLength() > MAX_ID_LENGTH ? null : parser.getText();
+        }
+        return null;
+    }
+
+    /**
+     * The name the current value stands for: a string that is not blank, cut to {@link #MAX_NAME_LENGTH} chars
+     * (ending with an ellipsis) without copying the rest; otherwise {@code null}.
+     */
+    private static String nameText(JsonParser parser, JsonToken token) throws IOException {
+        if (token != JsonToken.VALUE_STRING) {
             return null;
         }
-        if (value.isTextual()) {
-            String text = value.textValue().strip();
-            return text.isEmpty() || text.length() > MAX_ID_LENGTH ? null : text;
-        }
-        if (value.isIntegralNumber()) {
-            String text = value.asText();
-            return text.length() > MAX_ID_LENGTH ? null : text;
-        }
-        return null;
-    }
-
-    private static JsonNode text(JsonNode value) {
-        return value.isTextual() && !value.textValue().isBlank() ? value : null;
-    }
-
-    private static JsonNode first(JsonNode current, JsonNode candidate) {
-        return current != null ? current : candidate;
-    }
-
-    private static JsonNode firstNonNull(JsonNode... candidates) {
-        for (JsonNode candidate : candidates) {
-            if (candidate != null) {
-                return candidate;
+        char[] chars = parser.getTextCharacters();
+        int offset = parser.getTextOffset();
+        int length = parser.getTextLength();
+        boolean blank = true;
+        for (int i = offset, end = offset + length; i < end; i++) {
+            if (!Character.isWhitespace(chars[i])) {
+                blank = false;
+                break;
             }
         }
-        return null;
-    }
-
-    static String truncate(String name) {
-        if (name.length() <= MAX_NAME_LENGTH) {
-            return name;
+        if (blank) {
+            return null;
+        }
+        if (length <= MAX_NAME_LENGTH) {
+            return new String(chars, offset, length);
         }
         int cut = MAX_NAME_LENGTH - 1;
-        if (Character.isHighSurrogate(name.charAt(cut - 1))) {
+        if (Character.isHighSurrogate(chars[offset + cut - 1])) {
             cut--;
         }
-        return name.substring(0, cut) + "…";
+        return new String(chars, offset, cut) + "…";
     }
 }

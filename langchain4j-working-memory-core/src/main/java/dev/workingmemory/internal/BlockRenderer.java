@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -57,14 +58,26 @@ public final class BlockRenderer {
         if (used > available) {
             fitByPriority(slots, parts, available);
         }
-        StringBuilder block = new StringBuilder(Math.min(used, totalChars) + OPEN.length() + CLOSE.length() + count + 1);
-        block.append(OPEN);
+        return joinLines(parts);
+    }
+
+    /**
+     * {@code OPEN}, the non-empty parts and {@code CLOSE}, one per line. {@link String#join} sizes the result and
+     * picks its coder up front; a {@code StringBuilder} holding a non-Latin-1 character (the {@code …} of a cut
+     * marker) would first try to compress all its characters in {@code toString()}, a cost that showed up in every
+     * re-render (see benchmarks/README.md).
+     */
+    private static String joinLines(String[] parts) {
+        String[] lines = new String[parts.length + 2];
+        int n = 0;
+        lines[n++] = OPEN;
         for (String part : parts) {
             if (!part.isEmpty()) {
-                block.append('\n').append(part);
+                lines[n++] = part;
             }
         }
-        return block.append('\n').append(CLOSE).toString();
+        lines[n++] = CLOSE;
+        return String.join("\n", n == lines.length ? lines : Arrays.copyOf(lines, n));
     }
 
     private static void fitByPriority(List<LayerSlot> slots, String[] parts, int available) {

@@ -11,6 +11,7 @@ import dev.langchain4j.model.TokenCountEstimator;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -202,6 +203,11 @@ public final class MessageWindow {
      * Requests without an id (some providers) are answered by results without an id, one each.
      */
     private static List<ChatMessage> answers(List<ToolExecutionRequest> requests, List<ChatMessage> results) {
+        if (requests.size() == 1 && results.size() == 1) {
+            // The common exchange, one call and its result, without the sets below (messages() runs this per turn).
+            String id = ((ToolExecutionResultMessage) results.get(0)).id();
+            return Objects.equals(requests.get(0).id(), id) ? results : null;
+        }
         Set<String> pending = new HashSet<>();
         int pendingWithoutId = 0;
         for (ToolExecutionRequest request : requests) {

@@ -360,6 +360,41 @@ class JsonEntityExtractorTest {
     }
 
     @Test
+    void should_drop_nested_objects_when_the_id_of_their_resource_comes_last() {
+        List<Entity> entities = extractor.extract("cms_getPage", """
+                {"page":{"sections":[{"id":"s-1","heading":"Hero"}],"author":{"id":"u-1"},"title":"Home","id":"p-1"}}
+                """);
+
+        assertThat(entities).containsExactly(new Entity("p-1", "Home", "page"));
+    }
+
+    @Test
+    void should_keep_walking_after_a_full_resource_turns_out_to_be_a_leaf() {
+        JsonEntityExtractor two = JsonEntityExtractor.builder().maxEntities(2).build();
+
+        List<Entity> entities = two.extract("cms_getPage", """
+                {"page":{"sections":[{"id":"s-1"},{"id":"s-2"},{"id":"s-3"}],"id":"p-1"},
+                 "posts":[{"id":"post-1"}],"images":[{"id":"img-1"}]}
+                """);
+
+        assertThat(entities).extracting(Entity::id).containsExactly("p-1", "post-1");
+    }
+
+    @Test
+    void should_return_nothing_when_json_breaks_after_the_entities() {
+        assertThat(extractor.extract("cms_listPages",
+                "{\"pages\":[{\"id\":\"p-1\"},{\"id\":\"p-2\"},{\"id\":\"p-3\"},{\"id\":\"p-4\",}]}")).isEmpty();
+        assertThat(extractor.extract("cms_listPages", "{\"pages\":[{\"id\":\"p-1\"}],\"total\":")).isEmpty();
+        assertThat(extractor.extract("cms_listPages", "{\"pages\":[{\"id\":\"p-1\"}]} {\"pages\":[]}")).isEmpty();
+    }
+
+    @Test
+    void should_ignore_empty_and_odd_keys() {
+        assertThat(extractor.extract("cms_getPage", "{\"page\":{\"\":\"x\",\"_id\":\"y\",\"Name\":\"z\",\"id\":\"p-1\"}}"))
+                .containsExactly(new Entity("p-1", "p-1", "page"));
+    }
+
+    @Test
     void should_return_at_most_ten_entities_by_default() {
         String json = IntStream.range(0, 15)
                 .mapToObj(i -> "\"k" + i + "\":{\"id\":\"p-" + i + "\"}")

@@ -1,0 +1,72 @@
+package dev.workingmemory.tools;
+
+import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.WorkingMemoryProvider;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.function.Function;
+
+/**
+ * Runs one tool call against the memory of one memory id and guarantees a text answer: whatever the input,
+ * the call never throws. Validation problems ({@link ToolInputException}) and rejections by the memory
+ * ({@link IllegalArgumentException}, {@link IllegalStateException}) become {@code "Error: … How to fix: …"};
+ * any other failure is logged and reported the same way. The memory is used through
+ * {@link WorkingMemoryProvider#withMemory}, which runs the call again when the memory was evicted meanwhile.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class ToolRunner {
+
+    private static final Logger log = LoggerFactory.getLogger(ToolRunner.class);
+
+    private ToolRunner() {
+    }
+
+    /**
+     * @param tool            the tool's name, for logs
+     * @param provider        where the memory comes from
+     * @param memoryId        the {@code @ToolMemoryId} of the call
+     * @param fixForRejection the advice appended when the memory rejects the input with an
+     *                        {@link IllegalArgumentException} whose message says what was wrong
+     * @param action          the tool's work; returns the answer for the model
+     */
+    static String run(String tool, WorkingMemoryProvider provider, Object memoryId, String fixForRejection,
+                      Function<WorkingMemory, String> action) {
+        if (memoryId == null) {
+            log.warn("Tool '{}' was called without a memory id", tool);
+            return error("The tool received no memory id, so it cannot tell whose memory to use.",
+                    "Continue without this tool; the application must register it with AiServices, which passes the memory id.");
+        }
+        try {
+            return provider.withMemory(memoryId, action);
+        } catch (ToolInputException e) {
+            log.debug("Tool '{}' rejected its input for {}: {}", tool, memoryId, e.problem());
+            return error(e.problem(), e.fix());
+        } catch (IllegalArgumentException e) {
+            log.debug("Tool '{}' was rejected by the memory of {}: {}", tool, memoryId, e.getMessage());
+            return error(sentence(e.getMessage()), fixForRejection);
+        } catch (IllegalStateException e) {
+            log.debug("Tool '{}' cannot run for {}: {}", tool, memoryId, e.getMessage());
+            return error(sentence(e.getMessage()) + " Nothing was changed.",
+                    "Do not call " + tool + " again for now; continue with the task.");
+        } catch (RuntimeException e) {
+            log.warn("Tool '{}' failed for {}", tool, memoryId, e);
+            return error("The tool failed unexpectedly (" + e.getClass().getSimpleName() + ").",
+                    "Call " + tool + " once more; if it fails again, continue without it.");
+        }
+    }
+
+    /** {@code "Error: <problem> How to fix: <fix>"}. */
+    static String error(String problem, String fix) {
+        String text = "Error: " + sentence(problem);
+        return fix == null || fix.isBlank() ? text : text + " How to fix: " + sentence(fix);
+    }
+
+    /** {@code text} trimmed and ending with a full stop (or another sentence end). */
+    static String sentence(String text) {
+        String trimmed = text == null || text.isBlank() ? "unknown problem" : text.strip();
+        char last = trimmed.charAt(trimmed.length() - 1);
+        return last == '.' || last == '!' || last == '?' ? trimmed : trimmed + ".";
+    }
+}

@@ -1,0 +1,151 @@
+package dev.workingmemory.tools;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A local stand-in for the OpenAI API: answers {@code POST /v1/chat/completions} on 127.0.0.1 with canned
+ * {@code chat.completion} responses, in the order they were queued, and records every request body.
+ * Point {@code OpenAiChatModel.builder().baseUrl(server.baseUrl())} at it; nothing leaves the machine.
+ *
+ * <pre>{@code
+ * try (OpenAiStubServer openAi = OpenAiStubServer.start()) {
+ *     openAi.thenToolCalls(OpenAiStubServer.call("core_memory_read", "{}")).thenAnswer("Done.");
+ *     ...
+ *     JsonNode second = openAi.requests().get(1);
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+final class OpenAiStubServer implements AutoCloseable {
+
+    /** One tool call of a queued response: the function's name and its arguments as JSON text. */
+    record ToolCall(String name, String argumentsJson) {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final Deque<ObjectNode> responses = new ArrayDeque<>();
+    private final List<JsonNode> requests = new ArrayList<>();
+    private final AtomicInteger ids = new AtomicInteger();
+
+    private OpenAiStubServer(HttpServer server) {
+        this.server = server;
+    }
+
+    /** Starts a server on 127.0.0.1 and a free port. */
+    static OpenAiStubServer start() {
+        try {
+            HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
+            OpenAiStubServer stub = new OpenAiStubServer(server);
+            server.createContext("/v1/chat/completions", stub::handle);
+            server.start();
+            return stub;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static ToolCall call(String name, String argumentsJson) {
+        return new ToolCall(name, argumentsJson);
+    }
+
+    /** The base URL for {@code OpenAiChatModel.builder().baseUrl(...)}, ending in {@code /v1}. */
+    String baseUrl() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
+    }
+
+    /** Queues a response asking for these tool calls ({@code finish_reason} {@code tool_calls}). */
+    synchronized OpenAiStubServer thenToolCalls(ToolCall... calls) {
+        ObjectNode message = JSON.createObjectNode().put("role", "assistant").putNull("content");
+        ArrayNode toolCalls = message.putArray("tool_calls");
+        for (ToolCall call : calls) {
+            ObjectNode toolCall = toolCalls.addObject()
+                    .put("id", "call_" + ids.incrementAndGet())
+                    .put("type", "function");
+            toolCall.putObject("function").put("name", call.name()).put("arguments", call.argumentsJson());
+        }
+        responses.add(completion(message, "tool_calls"));
+        return this;
+    }
+
+    /** Queues a plain text answer ({@code finish_reason} {@code stop}). */
+    synchronized OpenAiStubServer thenAnswer(String text) {
+        responses.add(completion(JSON.createObjectNode().put("role", "assistant").put("content", text), "stop"));
+        return this;
+    }
+
+    /** The bodies of the requests received so far, parsed, in order. */
+    synchronized List<JsonNode> requests() {
+        return List.copyOf(requests);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+
+    private ObjectNode completion(ObjectNode message, String finishReason) {
+        ObjectNode completion = JSON.createObjectNode()
+                .put("id", "chatcmpl-" + ids.incrementAndGet())
+                .put("object", "chat.completion")
+                .put("created", 1_700_000_000L)
+                .put("model", "gpt-4o-mini");
+        ObjectNode choice = completion.putArray("choices").addObject().put("index", 0);
+        choice.set("message", message);
+        choice.put("finish_reason", finishReason);
+        completion.putObject("usage").put("prompt_tokens", 10).put("completion_tokens", 5).put("total_tokens", 15);
+        return completion;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            if (!"POST".equals(exchange.getRequestMethod())) {
+                respond(exchange, 405, "{\"error\": {\"message\": \"POST only\"}}");
+                return;
+            }
+            JsonNode body;
+            try (InputStream in = exchange.getRequestBody()) {
+                body = JSON.readTree(in);
+            }
+            ObjectNode next;
+            synchronized (this) {
+                requests.add(body);
+                next = responses.poll();
+            }
+            if (next == null) {
+                respond(exchange, 500, "{\"error\": {\"message\": \"The stub has no response left\"}}");
+            } else {
+                respond(exchange, 200, JSON.writeValueAsString(next));
+            }
+        }
+    }
+
+    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}
