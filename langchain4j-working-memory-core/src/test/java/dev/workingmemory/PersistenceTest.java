@@ -11,7 +11,10 @@ import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,6 +53,28 @@ class PersistenceTest {
         assertThat(reloaded.coreMemory().read("goal").content()).isEqualTo("Build the company website");
         assertThat(reloaded.coreMemory().read("progress").content()).isEqualTo("- About Us page created");
         assertThat(reloaded.render()).isEqualTo(blockBefore);
+    }
+
+    @Test
+    void should_start_empty_with_the_corrupted_state_moved_aside() throws Exception {
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        first.memory("alice").coreMemory().replace("goal", "Ship");
+        first.close();
+        List<Path> states;
+        try (Stream<Path> files = Files.walk(dir)) {
+            states = files.filter(p -> p.getFileName().toString().equals("state.json")).toList();
+        }
+        assertThat(states).hasSize(1);
+        Files.writeString(states.get(0), "{ not json");
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+
+        assertThat(second.memory("alice").coreMemory().read("goal").content()).isEmpty();
+        try (Stream<Path> files = Files.list(states.get(0).getParent())) {
+            assertThat(files.map(p -> p.getFileName().toString())).anyMatch(name -> name.startsWith("state.json.corrupt-"));
+        }
+        second.memory("alice").coreMemory().replace("goal", "Ship again");
+        assertThat(second.memory("alice").render()).contains("Ship again");
     }
 
     @Test
