@@ -1,8 +1,11 @@
 package dev.workingmemory;
 
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
@@ -53,6 +56,23 @@ class PersistenceTest {
         assertThat(reloaded.coreMemory().read("goal").content()).isEqualTo("Build the company website");
         assertThat(reloaded.coreMemory().read("progress").content()).isEqualTo("- About Us page created");
         assertThat(reloaded.render()).isEqualTo(blockBefore);
+    }
+
+    @Test
+    void should_reload_messages_from_the_chat_memory_store_after_a_restart() {
+        InMemoryChatMemoryStore messages = new InMemoryChatMemoryStore();
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().chatMemoryStore(messages).build();
+        first.get("alice").add(SystemMessage.from("Be brief."));
+        first.get("alice").add(UserMessage.from("hello"));
+        first.get("alice").add(AiMessage.from("hi"));
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().chatMemoryStore(messages).build();
+
+        assertThat(second.get("alice").messages())
+                .containsExactly(SystemMessage.from("Be brief."), UserMessage.from("hello"), AiMessage.from("hi"));
+        assertThat(messages.getMessages("alice")).as("the block is never stored").hasSize(3)
+                .noneMatch(m -> m.toString().contains("working_memory"));
     }
 
     @Test

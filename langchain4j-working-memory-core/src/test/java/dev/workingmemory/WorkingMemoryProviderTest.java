@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.TokenCountEstimator;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
@@ -213,6 +214,37 @@ class WorkingMemoryProviderTest {
         String high = block.substring(block.indexOf("<counter2>"), block.indexOf("</counter2>"));
         assertThat(high).doesNotContain("chars cut");
         assertThat(low).contains("chars cut]").hasSizeGreaterThanOrEqualTo(50);
+    }
+
+    @Test
+    void should_bound_the_window_by_tokens_when_asked() {
+        TokenCountEstimator wordsOfText = new TokenCountEstimator() {
+            @Override
+            public int estimateTokenCountInText(String text) {
+                return text.split(" ").length;
+            }
+
+            @Override
+            public int estimateTokenCountInMessage(ChatMessage message) {
+                return estimateTokenCountInText(message instanceof UserMessage user ? user.singleText() : message.toString());
+            }
+
+            @Override
+            public int estimateTokenCountInMessages(Iterable<ChatMessage> messages) {
+                int total = 0;
+                for (ChatMessage message : messages) {
+                    total += estimateTokenCountInMessage(message);
+                }
+                return total;
+            }
+        };
+        ChatMemory chat = WorkingMemoryProvider.builder().maxTokens(10, wordsOfText).build().get("erin");
+
+        for (int i = 0; i < 6; i++) {
+            chat.add(UserMessage.from("one two three " + i));
+        }
+
+        assertThat(chat.messages()).containsExactly(UserMessage.from("one two three 4"), UserMessage.from("one two three 5"));
     }
 
     @Test
