@@ -14,6 +14,7 @@ import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.render.BlockText;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.testing.WordCountEstimator;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -218,26 +219,7 @@ class WorkingMemoryProviderTest {
 
     @Test
     void should_bound_the_window_by_tokens_when_asked() {
-        TokenCountEstimator wordsOfText = new TokenCountEstimator() {
-            @Override
-            public int estimateTokenCountInText(String text) {
-                return text.split(" ").length;
-            }
-
-            @Override
-            public int estimateTokenCountInMessage(ChatMessage message) {
-                return estimateTokenCountInText(message instanceof UserMessage user ? user.singleText() : message.toString());
-            }
-
-            @Override
-            public int estimateTokenCountInMessages(Iterable<ChatMessage> messages) {
-                int total = 0;
-                for (ChatMessage message : messages) {
-                    total += estimateTokenCountInMessage(message);
-                }
-                return total;
-            }
-        };
+        TokenCountEstimator wordsOfText = new WordCountEstimator();
         ChatMemory chat = WorkingMemoryProvider.builder().maxTokens(10, wordsOfText).build().get("erin");
 
         for (int i = 0; i < 6; i++) {

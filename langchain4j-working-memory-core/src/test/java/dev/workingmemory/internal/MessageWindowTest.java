@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.TokenCountEstimator;
+import dev.workingmemory.testing.WordCountEstimator;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -23,27 +24,7 @@ class MessageWindowTest {
         return ToolExecutionResultMessage.from(id, "getPage", "result " + id);
     }
 
-    /** Counts a token per character of text, enough to test the bookkeeping. */
-    private static final TokenCountEstimator CHARS = new TokenCountEstimator() {
-        @Override
-        public int estimateTokenCountInText(String text) {
-            return text.length();
-        }
-
-        @Override
-        public int estimateTokenCountInMessage(ChatMessage message) {
-            return message.toString().length();
-        }
-
-        @Override
-        public int estimateTokenCountInMessages(Iterable<ChatMessage> messages) {
-            int total = 0;
-            for (ChatMessage message : messages) {
-                total += estimateTokenCountInMessage(message);
-            }
-            return total;
-        }
-    };
+    private static final TokenCountEstimator WORDS = new WordCountEstimator();
 
     @Test
     void should_keep_one_system_message_ignoring_the_same_text_and_replacing_a_new_one() {
@@ -131,14 +112,14 @@ class MessageWindowTest {
 
     @Test
     void should_bound_the_window_by_tokens() {
-        MessageWindow window = MessageWindow.ofTokens(1_000, CHARS);
+        MessageWindow window = MessageWindow.ofTokens(100, WORDS);
         for (int i = 0; i < 30; i++) {
             window.add(UserMessage.from("question number " + i));
             window.add(AiMessage.from("answer number " + i));
         }
 
-        int tokens = CHARS.estimateTokenCountInMessages(window.view());
-        assertThat(tokens).isLessThanOrEqualTo(1_000).isGreaterThan(500);
+        int tokens = WORDS.estimateTokenCountInMessages(window.view());
+        assertThat(tokens).isLessThanOrEqualTo(100).isGreaterThan(50);
         assertThat(window.view().get(0)).isInstanceOf(UserMessage.class);
         assertThat(window.view().get(window.view().size() - 1)).isEqualTo(AiMessage.from("answer number 29"));
     }

@@ -1,25 +1,15 @@
 package dev.workingmemory.scratchpad;
 
 import dev.workingmemory.layer.TestLayerContext;
+import dev.workingmemory.testing.TestSchemas;
 
 import java.util.List;
 
 /** Shared configurations and helpers for the scratchpad tests. */
 final class ScratchpadFixtures {
 
-    /** The structured example of seed 002 as a JSON Schema (no required properties: partial updates stay legal). */
-    static final String GOAL_SCHEMA = """
-            {
-              "type": "object",
-              "properties": {
-                "currentGoal":    {"type": "string"},
-                "completedSteps": {"type": "array", "items": {"type": "string"}},
-                "blockers":       {"type": "array", "items": {"type": "string"}},
-                "plan":           {"type": "object"}
-              },
-              "additionalProperties": false
-            }
-            """;
+    /** The structured example of seed 002 as a JSON Schema. */
+    static final String GOAL_SCHEMA = TestSchemas.GOAL_SCHEMA;
 
     /** The same example as a Java type, for class-based validation. */
     record GoalState(String currentGoal, List<String> completedSteps, List<String> blockers, Integer attempts) {

@@ -10,6 +10,7 @@ import dev.langchain4j.service.UserMessage;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.blocks.CoreMemoryConfig;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
+import dev.workingmemory.testing.TestSchemas;
 
 import java.util.List;
 
@@ -17,17 +18,7 @@ import java.util.List;
 final class ToolTesting {
 
     /** The seed 002 example schema; no required keys, so partial updates stay legal. */
-    static final String GOAL_SCHEMA = """
-            {
-              "type": "object",
-              "properties": {
-                "currentGoal":    {"type": "string"},
-                "completedSteps": {"type": "array", "items": {"type": "string"}},
-                "blockers":       {"type": "array", "items": {"type": "string"}}
-              },
-              "additionalProperties": false
-            }
-            """;
+    static final String GOAL_SCHEMA = TestSchemas.GOAL_SCHEMA;
 
     interface Assistant {
         String chat(@MemoryId Object user, @UserMessage String message);
