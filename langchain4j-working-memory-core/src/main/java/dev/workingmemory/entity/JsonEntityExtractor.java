@@ -157,7 +157,9 @@ public final class JsonEntityExtractor implements EntityExtractor {
                     new ResourceWalk(typeNames, typeOfTool(toolName), maxPerList, maxDepth, maxEntities).run(parser);
             return entities.isEmpty() ? List.of() : Collections.unmodifiableList(entities);
         } catch (Exception e) {
-            LOG.debug("No entities from result of tool '{}': {}", toolName, e.toString());
+            if (LOG.isDebugEnabled()) { // e.toString() formats the parser's location and a source excerpt
+                LOG.debug("No entities from result of tool '{}': {}", toolName, e.toString());
+            }
             return List.of();
         }
     }

@@ -20,6 +20,8 @@ public final class LayerSlot implements LayerContext {
     private long version;
     private final RenderCache atMax = new RenderCache();
     private final RenderCache cut = new RenderCache();
+    private long snapshotVersion = -1;
+    private String snapshotMember;
 
     LayerSlot(ScopeState scope, MemoryKey key, Clock clock) {
         this.scope = scope;
@@ -66,6 +68,15 @@ public final class LayerSlot implements LayerContext {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    /** The layer's part of the saved document ({@code "name":snapshot}), cached until the layer changes. Called holding the lock. */
+    String snapshotMember() {
+        if (snapshotMember == null || snapshotVersion != version) {
+            snapshotMember = ScopeState.member(layer.name(), layer.snapshot());
+            snapshotVersion = version;
+        }
+        return snapshotMember;
     }
 
     /** Renders at the layer's own maximum, cached until the layer changes. */

@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.TokenCountEstimator;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
@@ -103,7 +104,9 @@ public final class MessageWindow {
     /** The window as a model may see it; cached until the next change. Do not modify. */
     public List<ChatMessage> view() {
         if (view == null) {
-            view = consistent(messages);
+            // Every add() invalidates the view and AiServices reads it after every add: in the usual case, a window
+            // with nothing to drop, read the window itself instead of copying it (see benchmarks/README.md).
+            view = isConsistent(messages) ? Collections.unmodifiableList(messages) : consistent(messages);
         }
         return view;
     }
@@ -163,6 +166,34 @@ public final class MessageWindow {
             removed.clear();
         }
         messages.subList(0, count).clear();
+    }
+
+    /**
+     * Whether {@link #consistent} would return {@code messages} unchanged, checked without allocating: no tool result
+     * stands alone and every tool request is a single call followed by exactly its one result. Windows with exchanges
+     * of several calls answer {@code false} and take the general path.
+     */
+    static boolean isConsistent(List<ChatMessage> messages) {
+        int size = messages.size();
+        int i = 0;
+        while (i < size) {
+            ChatMessage message = messages.get(i);
+            if (message instanceof ToolExecutionResultMessage) {
+                return false;
+            }
+            if (message instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
+                List<ToolExecutionRequest> requests = ai.toolExecutionRequests();
+                if (requests.size() != 1 || i + 1 >= size
+                        || !(messages.get(i + 1) instanceof ToolExecutionResultMessage result)
+                        || !Objects.equals(requests.get(0).id(), result.id())) {
+                    return false;
+                }
+                i += 2;
+                continue;
+            }
+            i++;
+        }
+        return true;
     }
 
     /**

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.StringJoiner;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -36,6 +38,7 @@ public final class ScopeState {
     private static final Logger log = LoggerFactory.getLogger(ScopeState.class);
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int FORMAT_VERSION = 1;
+    private static final String DOCUMENT_START = "{\"formatVersion\":" + FORMAT_VERSION + ",\"layers\":{";
 
     private final ReentrantLock lock = new ReentrantLock();
     private final LayerScope scope;
@@ -47,6 +50,8 @@ public final class ScopeState {
     private long storedVersion;
     /** Snapshots of layers this configuration does not have, kept so that saving does not lose them. */
     private ObjectNode foreignLayers = JSON.createObjectNode();
+    /** {@link #foreignLayers} as members of the saved {@code layers} object, {@code ""} when there are none. */
+    private String foreignMembers = "";
     private boolean dirty;
     private boolean closed;
 
@@ -203,12 +208,24 @@ public final class ScopeState {
             }
         }
         foreignLayers = remaining;
+        StringJoiner members = new StringJoiner(",");
+        remaining.fields().forEachRemaining(layer -> members.add(member(layer.getKey(), layer.getValue())));
+        foreignMembers = members.toString();
     }
 
+    /**
+     * Saves {@code {"formatVersion":1,"layers":{...}}}: the text Jackson writes for {@link #snapshotLayers()} in such
+     * a document. Each layer's part is cached in its slot until the layer changes, so that a change of one layer
+     * serializes that layer only (benchmarks/README.md: a new entity re-serialized kilobytes of core memory).
+     */
     private void persist() {
-        ObjectNode document = JSON.createObjectNode();
-        document.put("formatVersion", FORMAT_VERSION);
-        document.set("layers", snapshotLayers());
+        StringJoiner document = new StringJoiner(",", DOCUMENT_START, "}}");
+        if (!foreignMembers.isEmpty()) {
+            document.add(foreignMembers);
+        }
+        for (LayerSlot slot : slots) {
+            document.add(slot.snapshotMember());
+        }
         String text = document.toString();
         try {
             storedVersion = save(text);
@@ -217,6 +234,11 @@ public final class ScopeState {
             // The state stays in memory and dirty: the next change or close() tries again.
             log.error("Could not save the working memory state '{}'; will retry on the next change", storeKey, e);
         }
+    }
+
+    /** {@code "name":snapshot}, a member of the {@code layers} object as Jackson writes it. */
+    static String member(String name, JsonNode snapshot) {
+        return TextNode.valueOf(name) + ":" + (snapshot == null ? "null" : snapshot.toString());
     }
 
     private long save(String text) {

@@ -1,0 +1,153 @@
+package dev.workingmemory.benchmarks;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.memory.chat.MessageWindowChatMemory;
+import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.WorkingMemoryProvider;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.Blackhole;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What one agent turn costs the chat memory: a user message, the model's tool call, the tool result and the
+ * model's answer, each {@code add}ed and followed by {@code messages()} (what {@code AiServices} reads before a
+ * model call). One operation is one whole turn.
+ *
+ * <p>{@code workingChatMemory}: the {@link dev.workingmemory.WorkingChatMemory} of a
+ * {@link WorkingMemoryProvider} built with {@code maxMessages(20)} and otherwise defaults (entity tracking, core
+ * memory, text scratchpad, in-memory stores, a block of 6,000 characters), holding a full state (see
+ * {@link Fixtures#fill}). {@code messageWindowChatMemory}: LangChain4j's {@link MessageWindowChatMemory}, the memory
+ * it replaces. Both keep one system message, added once at setup, and a window of 20 other messages (LangChain4j counts the
+ * system message in {@code maxMessages}, so it is built with 21; the working memory evicts whole turns, so it holds
+ * 17 to 20), and both are in steady state: the window is
+ * full before measuring. Both get the very same message objects.
+ *
+ * <p>{@code scenario}:
+ * <ul>
+ *   <li>{@code unchanged}: the tool re-fetches the page that is already the most recent entity. The result is
+ *       parsed and its entity extracted, but nothing changes, so the block is served from the render cache;</li>
+ *   <li>{@code changed}: every turn's tool result names a page never seen before, so the entity layer changes,
+ *       its state is saved to the store and the block is rendered again;</li>
+ *   <li>{@code unchangedText}: like {@code unchanged}, but the tool returns a line of plain text, which the
+ *       extractor skips without parsing: the memory's own cost apart from parsing the result.</li>
+ * </ul>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+public class PerTurnBenchmark {
+
+    private static final int RESULTS = 1024; // a power of two, far more than the 10 entities kept
+
+    @Param({"unchanged", "changed", "unchangedText"})
+    public String scenario;
+
+    private WorkingMemoryProvider provider;
+    private ChatMemory working;
+    private ChatMemory baseline;
+
+    private UserMessage user;
+    private AiMessage toolCall;
+    private ToolExecutionResultMessage[] results;
+    private AiMessage answer;
+    private int turn;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        ToolExecutionRequest request = Fixtures.request(0);
+        user = UserMessage.from("Make the headline of that page shorter and tell me what it says now.");
+        toolCall = Fixtures.toolCall(request);
+        answer = AiMessage.from("Done: the headline of \"Home\" now reads \"Build pages in minutes\".");
+        results = new ToolExecutionResultMessage[RESULTS];
+        for (int i = 0; i < RESULTS; i++) {
+            String text = switch (scenario) {
+                case "unchanged" -> Fixtures.pageResult(0);
+                case "changed" -> Fixtures.pageResult(i + 1);
+                case "unchangedText" -> "Saved page-0: the headline now reads \"Build pages in minutes\".";
+                default -> throw new IllegalArgumentException(scenario);
+            };
+            results[i] = Fixtures.toolResult(request, text);
+        }
+
+        provider = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW).build();
+        working = provider.get("bench");
+        WorkingMemory memory = provider.memory("bench");
+        Fixtures.fill(memory, "bench");
+        baseline = MessageWindowChatMemory.withMaxMessages(Fixtures.WINDOW + 1);
+        SystemMessage system = SystemMessage.from(Fixtures.SYSTEM_PROMPT);
+        working.add(system);
+        baseline.add(system);
+
+        for (int i = 0; i < 2 * Fixtures.WINDOW; i++) { // fills both windows: steady state from the first operation
+            turn(working, null);
+            turn(baseline, null);
+        }
+        check(memory);
+    }
+
+    /** Fails the run if the setup does not measure what it claims to. */
+    private void check(WorkingMemory memory) {
+        if (memory.entities().size() != 10 || memory.render().length() < 5_000) {
+            throw new IllegalStateException("not a full state: " + memory.entities().size() + " entities, block of "
+                    + memory.render().length() + " chars");
+        }
+        if (!scenario.equals("changed") && !memory.entities().get(0).id().equals("page-0")) {
+            throw new IllegalStateException("the unchanged scenario changed the entities: " + memory.entities().get(0));
+        }
+        List<ChatMessage> a = working.messages();
+        List<ChatMessage> b = baseline.messages();
+        if (!(a.get(0) instanceof SystemMessage) || !(b.get(0) instanceof SystemMessage) || b.size() != Fixtures.WINDOW + 1) {
+            throw new IllegalStateException("windows differ: " + a.size() + " vs " + b.size() + " messages");
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        provider.close();
+    }
+
+    @Benchmark
+    public void workingChatMemory(Blackhole blackhole) {
+        turn(working, blackhole);
+    }
+
+    @Benchmark
+    public void messageWindowChatMemory(Blackhole blackhole) {
+        turn(baseline, blackhole);
+    }
+
+    private void turn(ChatMemory memory, Blackhole blackhole) {
+        ToolExecutionResultMessage result = results[turn++ & (RESULTS - 1)];
+        memory.add(user);
+        consume(blackhole, memory.messages());
+        memory.add(toolCall);
+        consume(blackhole, memory.messages());
+        memory.add(result);
+        consume(blackhole, memory.messages());
+        memory.add(answer);
+        consume(blackhole, memory.messages());
+    }
+
+    private static void consume(Blackhole blackhole, List<ChatMessage> messages) {
+        if (blackhole != null) {
+            blackhole.consume(messages);
+        }
+    }
+}
