@@ -204,7 +204,7 @@ public final class EntityMemory implements MemoryLayer {
             body.append(BlockText.escape(plural(type))).append(':').append(lines);
         });
         if (shown < entities.size()) {
-            body.append("\n[… ").append(entities.size() - shown).append(" older entities cut]");
+            body.append("\n[... ").append(entities.size() - shown).append(" older entities cut]");
         }
         if (!config.referenceGuidance().isEmpty()) {
             body.append('\n').append(BlockText.escape(config.referenceGuidance()));

@@ -64,9 +64,9 @@ public final class BlockText {
         return text.substring(0, keep) + cutMarker(text.length() - keep);
     }
 
-    /** The marker that ends a cut text. */
+    /** The marker that ends a cut text. ASCII on purpose: one non-Latin-1 char makes Java store the whole block in UTF-16. */
     public static String cutMarker(int charsCut) {
-        return "\n[… " + charsCut + " chars cut]";
+        return "\n[... " + charsCut + " chars cut]";
     }
 
     /** Wraps {@code body} in {@code <name>…</name>}, or returns {@code ""} when {@code body} is empty. */

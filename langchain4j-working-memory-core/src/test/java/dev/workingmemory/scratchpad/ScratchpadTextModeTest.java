@@ -121,7 +121,7 @@ class ScratchpadTextModeTest {
 
         assertThat(rendered).hasSizeLessThanOrEqualTo(120);
         assertThat(rendered).startsWith("<scratchpad>&lt;").endsWith(" chars cut]</scratchpad>");
-        assertThat(rendered).contains("\n[… ");
+        assertThat(rendered).contains("\n[... ");
         assertThat(rendered.substring("<scratchpad>".length(), rendered.length() - "</scratchpad>".length()))
                 .doesNotContain("<", ">");
     }
