@@ -152,6 +152,25 @@ class WorkingMemoryProviderTest {
     }
 
     @Test
+    void should_keep_the_stored_state_of_a_layer_that_a_later_configuration_lacks() {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        WorkingMemoryProvider withCounter = WorkingMemoryProvider.builder().store(store)
+                .layer(context -> new CounterLayer(context, 35, 50, LayerBudget.of(0, 500)))
+                .build();
+        withCounter.get("alice").add(UserMessage.from("one"));
+        withCounter.close();
+
+        WorkingMemoryProvider without = WorkingMemoryProvider.builder().store(store).build();
+        without.memory("alice").coreMemory().replace("goal", "saved without the counter");
+        without.close();
+
+        WorkingMemoryProvider again = WorkingMemoryProvider.builder().store(store)
+                .layer(context -> new CounterLayer(context, 35, 50, LayerBudget.of(0, 500)))
+                .build();
+        assertThat(again.memory("alice").render()).contains("<counter35>u</counter35>").contains("saved without the counter");
+    }
+
+    @Test
     void should_render_again_only_when_a_layer_changed() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
                 .layer(context -> new CounterLayer(context, 35, 50, LayerBudget.of(0, 500)))

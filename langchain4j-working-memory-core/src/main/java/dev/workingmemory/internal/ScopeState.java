@@ -48,9 +48,10 @@ public final class ScopeState {
     /** Incremented on every change of any layer; read without the lock to validate render caches. */
     private final AtomicLong version = new AtomicLong();
     private long storedVersion;
-    /** Snapshots of layers this configuration does not have, kept so that saving does not lose them. */
-    private ObjectNode foreignLayers = JSON.createObjectNode();
-    /** {@link #foreignLayers} as members of the saved {@code layers} object, {@code ""} when there are none. */
+    /**
+     * Snapshots of layers this configuration does not have, as members of the saved {@code layers} object, kept so
+     * that saving does not lose them; {@code ""} when there are none.
+     */
     private String foreignMembers = "";
     private boolean dirty;
     private boolean closed;
@@ -150,10 +151,10 @@ public final class ScopeState {
         }
     }
 
-    /** The layers' snapshots as they would be saved. */
+    /** The snapshots of this scope's layers, by layer name. */
     public ObjectNode snapshotLayers() {
         return read(() -> {
-            ObjectNode layers = foreignLayers.deepCopy();
+            ObjectNode layers = JSON.createObjectNode();
             for (LayerSlot slot : slots) {
                 layers.set(slot.layer().name(), slot.layer().snapshot());
             }
@@ -207,16 +208,15 @@ public final class ScopeState {
                 }
             }
         }
-        foreignLayers = remaining;
         StringJoiner members = new StringJoiner(",");
         remaining.fields().forEachRemaining(layer -> members.add(member(layer.getKey(), layer.getValue())));
         foreignMembers = members.toString();
     }
 
     /**
-     * Saves {@code {"formatVersion":1,"layers":{...}}}: the text Jackson writes for {@link #snapshotLayers()} in such
-     * a document. Each layer's part is cached in its slot until the layer changes, so that a change of one layer
-     * serializes that layer only (benchmarks/README.md: a new entity re-serialized kilobytes of core memory).
+     * Saves {@code {"formatVersion":1,"layers":{...}}}: the text Jackson writes for the layers' snapshots (and the
+     * stored snapshots of layers this configuration lacks) in such a document. Each layer's part is cached in its
+     * slot until the layer changes, so that a change of one layer serializes that layer only (benchmarks/README.md: a new entity re-serialized kilobytes of core memory).
      */
     private void persist() {
         StringJoiner document = new StringJoiner(",", DOCUMENT_START, "}}");
