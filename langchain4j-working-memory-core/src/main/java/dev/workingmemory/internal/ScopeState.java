@@ -216,7 +216,8 @@ public final class ScopeState {
     /**
      * Saves {@code {"formatVersion":1,"layers":{...}}}: the text Jackson writes for the layers' snapshots (and the
      * stored snapshots of layers this configuration lacks) in such a document. Each layer's part is cached in its
-     * slot until the layer changes, so that a change of one layer serializes that layer only (benchmarks/README.md: a new entity re-serialized kilobytes of core memory).
+     * slot until the layer changes, so that a change of one layer serializes that layer only (benchmarks/README.md:
+     * a new entity re-serialized kilobytes of core memory).
      */
     private void persist() {
         StringJoiner document = new StringJoiner(",", DOCUMENT_START, "}}");
