@@ -37,6 +37,8 @@ public final class MessageWindow {
     private int totalTokens;
     private SystemMessage system;
     private List<ChatMessage> view;
+    /** {@code messages[0, verified)} is a run of complete units: {@link #view()} checks only what came after. */
+    private int verified;
 
     private MessageWindow(int maxMessages, int maxTokens, TokenCountEstimator estimator) {
         this.maxMessages = maxMessages;
@@ -89,6 +91,7 @@ public final class MessageWindow {
         }
         totalTokens = 0;
         view = null;
+        verified = 0;
     }
 
     /** Everything to persist: the system message first, then the window as it is. */
@@ -104,11 +107,28 @@ public final class MessageWindow {
     /** The window as a model may see it; cached until the next change. Do not modify. */
     public List<ChatMessage> view() {
         if (view == null) {
-            // Every add() invalidates the view and AiServices reads it after every add: in the usual case, a window
-            // with nothing to drop, read the window itself instead of copying it (see benchmarks/README.md).
-            view = isConsistent(messages) ? Collections.unmodifiableList(messages) : consistent(messages);
+            view = buildView();
         }
         return view;
+    }
+
+    /**
+     * {@link #consistent} of the window, without copying in the usual cases (benchmarks/README.md: {@code AiServices}
+     * reads the view after every add). Only the messages added since the last check are examined: the complete units
+     * before them stay complete, since eviction only removes whole units from the front. A window of complete units
+     * is served as it is, and so is one that ends in a tool request still waiting for its results, minus that request;
+     * anything else (an orphan result, an unanswered request followed by more messages) is rebuilt.
+     */
+    private List<ChatMessage> buildView() {
+        int size = messages.size();
+        verified = skipCompleteUnits(messages, verified);
+        if (verified == size) {
+            return Collections.unmodifiableList(messages);
+        }
+        if (isPendingExchange(messages, verified)) {
+            return Collections.unmodifiableList(messages.subList(0, verified));
+        }
+        return consistent(messages);
     }
 
     private boolean overLimit() {
@@ -166,34 +186,53 @@ public final class MessageWindow {
             removed.clear();
         }
         messages.subList(0, count).clear();
+        verified = Math.max(0, verified - count);
     }
 
     /**
-     * Whether {@link #consistent} would return {@code messages} unchanged, checked without allocating: no tool result
-     * stands alone and every tool request is a single call followed by exactly its one result. Windows with exchanges
-     * of several calls answer {@code false} and take the general path.
+     * The end of the run of complete units that starts at {@code from}: a message other than a tool result, or an AI
+     * tool request followed by exactly the results that answer each of its calls. Stops at the first orphan result or
+     * request without all its results.
      */
-    static boolean isConsistent(List<ChatMessage> messages) {
+    static int skipCompleteUnits(List<ChatMessage> messages, int from) {
         int size = messages.size();
-        int i = 0;
+        int i = from;
         while (i < size) {
             ChatMessage message = messages.get(i);
             if (message instanceof ToolExecutionResultMessage) {
-                return false;
+                return i;
             }
             if (message instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
-                List<ToolExecutionRequest> requests = ai.toolExecutionRequests();
-                if (requests.size() != 1 || i + 1 >= size
-                        || !(messages.get(i + 1) instanceof ToolExecutionResultMessage result)
-                        || !Objects.equals(requests.get(0).id(), result.id())) {
-                    return false;
+                int end = endOfResults(messages, i);
+                List<ChatMessage> results = messages.subList(i + 1, end);
+                List<ChatMessage> answers = answers(ai.toolExecutionRequests(), results);
+                if (answers == null || answers.size() != results.size()) {
+                    return i;
                 }
-                i += 2;
+                i = end;
                 continue;
             }
             i++;
         }
-        return true;
+        return size;
+    }
+
+    /** Whether {@code messages} from {@code start} on are one tool request, last in the window, lacking some result. */
+    private static boolean isPendingExchange(List<ChatMessage> messages, int start) {
+        if (!(messages.get(start) instanceof AiMessage ai) || !ai.hasToolExecutionRequests()) {
+            return false;
+        }
+        int end = endOfResults(messages, start);
+        return end == messages.size() && answers(ai.toolExecutionRequests(), messages.subList(start + 1, end)) == null;
+    }
+
+    /** The index after the tool results that follow the message at {@code request}. */
+    private static int endOfResults(List<ChatMessage> messages, int request) {
+        int end = request + 1;
+        while (end < messages.size() && messages.get(end) instanceof ToolExecutionResultMessage) {
+            end++;
+        }
+        return end;
     }
 
     /**
@@ -211,10 +250,7 @@ public final class MessageWindow {
                 continue;
             }
             if (message instanceof AiMessage ai && ai.hasToolExecutionRequests()) {
-                int end = i + 1;
-                while (end < messages.size() && messages.get(end) instanceof ToolExecutionResultMessage) {
-                    end++;
-                }
+                int end = endOfResults(messages, i);
                 List<ChatMessage> answers = answers(ai.toolExecutionRequests(), messages.subList(i + 1, end));
                 if (answers != null) {
                     out.add(ai);
@@ -234,6 +270,9 @@ public final class MessageWindow {
      * Requests without an id (some providers) are answered by results without an id, one each.
      */
     private static List<ChatMessage> answers(List<ToolExecutionRequest> requests, List<ChatMessage> results) {
+        if (results.size() < requests.size()) {
+            return null; // each request needs a result of its own: the usual case of a request still running
+        }
         if (requests.size() == 1 && results.size() == 1) {
             // The common exchange, one call and its result, without the sets below (messages() runs this per turn).
             String id = ((ToolExecutionResultMessage) results.get(0)).id();

@@ -9,8 +9,12 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.TokenCountEstimator;
 import dev.workingmemory.testing.WordCountEstimator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -134,5 +138,55 @@ class MessageWindowTest {
 
         assertThat(window.all()).isEmpty();
         assertThat(window.view()).isEmpty();
+    }
+
+    /**
+     * The view is checked incrementally and served without copying when it can be; whatever was added, evicted or
+     * left dangling, it must equal the full rebuild of the window.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 3, 6, 20})
+    void should_serve_the_same_view_as_a_full_rebuild_after_every_change(int maxMessages) {
+        Random random = new Random(maxMessages);
+        for (int run = 0; run < 200; run++) {
+            MessageWindow window = MessageWindow.ofMessages(maxMessages);
+            List<String> open = new ArrayList<>();
+            for (int step = 0; step < 60; step++) {
+                window.add(randomMessage(random, open, run * 100 + step));
+                List<ChatMessage> expected = MessageWindow.consistent(window.all());
+                assertThat(window.view()).as("run %d step %d: %s", run, step, window.all()).isEqualTo(expected);
+                assertThat(window.view()).isEqualTo(expected); // the cached view, read again
+            }
+        }
+    }
+
+    /** Mostly well-formed turns with single and parallel calls, sometimes a dangling request, an orphan or an id-less call. */
+    private static ChatMessage randomMessage(Random random, List<String> open, int n) {
+        int pick = random.nextInt(20);
+        if (!open.isEmpty() && pick < 12) {
+            String id = open.remove(random.nextInt(open.size()));
+            return id.isEmpty()
+                    ? ToolExecutionResultMessage.builder().toolName("getPage").text("no id").build()
+                    : result(id);
+        }
+        if (pick < 4) {
+            open.clear(); // a new turn: whatever is still open stays dangling
+            return UserMessage.from("u" + n);
+        }
+        if (pick < 7) {
+            int calls = 1 + (random.nextInt(4) == 0 ? random.nextInt(3) : 0);
+            List<ToolExecutionRequest> requests = new ArrayList<>();
+            for (int c = 0; c < calls; c++) {
+                boolean withoutId = random.nextInt(10) == 0;
+                String id = withoutId ? "" : n + "-" + c;
+                requests.add(withoutId ? ToolExecutionRequest.builder().name("getPage").arguments("{}").build() : request(id));
+                open.add(id);
+            }
+            return AiMessage.from(requests);
+        }
+        if (pick < 8) {
+            return result("orphan-" + n);
+        }
+        return AiMessage.from("a" + n);
     }
 }
