@@ -48,9 +48,13 @@ public final class WorkingMemory {
 
     private long renderedThreadVersion = -1;
     private long renderedResourceVersion = -1;
-    private String block = "";
+    /** The block's lines as last rendered; empty when every layer is empty. */
+    private List<String> blockLines = List.of();
+    /** The block as text, joined from {@link #blockLines} when first asked for. */
+    private String block;
+    /** The system message {@link #systemWithBlock} was built from ({@code null}: none). */
     private SystemMessage systemSource;
-    private String systemBlock;
+    /** The system message with the current block appended; {@code null} until built for the current lines. */
     private SystemMessage systemWithBlock;
 
     WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, MessageWindow window,
@@ -91,7 +95,13 @@ public final class WorkingMemory {
      * every layer is empty. Rendered again only when a layer changed.
      */
     public String render() {
-        return thread.read(this::renderIfChanged);
+        return thread.read(() -> {
+            renderIfChanged();
+            if (block == null) {
+                block = BlockRenderer.join(null, blockLines);
+            }
+            return block;
+        });
     }
 
     /** The tracked entities, most recent first; empty when entity tracking is disabled. */
@@ -153,10 +163,10 @@ public final class WorkingMemory {
 
     List<ChatMessage> messages() {
         return thread.read(() -> {
-            String current = renderIfChanged();
+            renderIfChanged();
             List<ChatMessage> view = window.view();
             List<ChatMessage> out = new ArrayList<>(view.size() + 1);
-            SystemMessage system = systemMessage(current);
+            SystemMessage system = systemMessage();
             if (system != null) {
                 out.add(system);
             }
@@ -210,28 +220,35 @@ public final class WorkingMemory {
         chatMemoryStore.updateMessages(memoryId, window.all());
     }
 
-    /** Called holding the thread lock. */
-    private String renderIfChanged() {
+    /** Renders the block again if a layer changed since the last time. Called holding the thread lock. */
+    private void renderIfChanged() {
         long threadVersion = thread.version();
         long resourceVersion = resource.version();
         if (threadVersion != renderedThreadVersion || resourceVersion != renderedResourceVersion) {
-            block = renderer.render(slots);
+            List<String> lines = renderer.render(slots);
+            // Layers hand back their cached parts when unchanged, so equal lines are usually the same strings.
+            if (!lines.equals(blockLines)) {
+                blockLines = lines;
+                block = null;
+                systemWithBlock = null;
+            }
             renderedThreadVersion = threadVersion;
             renderedResourceVersion = resourceVersion;
         }
-        return block;
     }
 
-    /** The system message with the block appended, cached while neither changes. Called holding the thread lock. */
-    private SystemMessage systemMessage(String currentBlock) {
+    /**
+     * The system message with the block appended (the block alone without a system message), built once per block and
+     * system message. Called holding the thread lock.
+     */
+    private SystemMessage systemMessage() {
         SystemMessage system = window.system();
-        if (currentBlock.isEmpty()) {
+        if (blockLines.isEmpty()) {
             return system;
         }
-        if (system != systemSource || !currentBlock.equals(systemBlock) || systemWithBlock == null) {
-            systemWithBlock = SystemMessage.from(system == null ? currentBlock : system.text() + "\n\n" + currentBlock);
+        if (systemWithBlock == null || system != systemSource) {
+            systemWithBlock = SystemMessage.from(BlockRenderer.join(system == null ? null : system.text(), blockLines));
             systemSource = system;
-            systemBlock = currentBlock;
         }
         return systemWithBlock;
     }

@@ -17,9 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Entity tracking (seed 001): the entities met in tool results, most recent first, bounded.
@@ -44,12 +42,14 @@ public final class EntityMemory implements MemoryLayer {
 
     private final LayerContext context;
     private final EntityMemoryConfig config;
+    private final String escapedGuidance;
     /** Most recent first. */
     private final List<Entity> entities = new ArrayList<>();
 
     private EntityMemory(LayerContext context, EntityMemoryConfig config) {
         this.context = Ensure.notNull(context, "context");
         this.config = Ensure.notNull(config, "config");
+        this.escapedGuidance = BlockText.escape(config.referenceGuidance());
     }
 
     public static MemoryLayerFactory factory(EntityMemoryConfig config) {
@@ -188,28 +188,46 @@ public final class EntityMemory implements MemoryLayer {
         return "";
     }
 
+    /**
+     * The element listing the {@code shown} most recent entities, grouped by type in order of each type's most recent
+     * entity. Built in one buffer: this runs on every entity change, before the next model call.
+     */
     private String renderFirst(int shown) {
-        Map<String, StringBuilder> byType = new LinkedHashMap<>();
+        StringBuilder out = new StringBuilder(64 * shown + 256).append('<').append(NAME).append('>');
+        int start = out.length();
         for (int i = 0; i < shown; i++) {
-            Entity entity = entities.get(i);
-            byType.computeIfAbsent(entity.type(), type -> new StringBuilder())
-                    .append("\n  - \"").append(BlockText.escape(entity.name()))
-                    .append("\" (").append(BlockText.escape(entity.id())).append(')');
-        }
-        StringBuilder body = new StringBuilder(64 * shown + 256);
-        byType.forEach((type, lines) -> {
-            if (!body.isEmpty()) {
-                body.append('\n');
+            String type = entities.get(i).type();
+            if (firstOfType(i, type)) {
+                if (out.length() > start) {
+                    out.append('\n');
+                }
+                out.append(BlockText.escape(plural(type))).append(':');
+                for (int j = i; j < shown; j++) {
+                    Entity entity = entities.get(j);
+                    if (entity.type().equals(type)) {
+                        out.append("\n  - \"").append(BlockText.escape(entity.name()))
+                                .append("\" (").append(BlockText.escape(entity.id())).append(')');
+                    }
+                }
             }
-            body.append(BlockText.escape(plural(type))).append(':').append(lines);
-        });
+        }
         if (shown < entities.size()) {
-            body.append("\n[... ").append(entities.size() - shown).append(" older entities cut]");
+            out.append("\n[... ").append(entities.size() - shown).append(" older entities cut]");
         }
-        if (!config.referenceGuidance().isEmpty()) {
-            body.append('\n').append(BlockText.escape(config.referenceGuidance()));
+        if (!escapedGuidance.isEmpty()) {
+            out.append('\n').append(escapedGuidance);
         }
-        return BlockText.element(NAME, body.toString());
+        return out.append("</").append(NAME).append('>').toString();
+    }
+
+    /** Whether no entity before index {@code i} has {@code type}. */
+    private boolean firstOfType(int i, String type) {
+        for (int j = 0; j < i; j++) {
+            if (entities.get(j).type().equals(type)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     static String plural(String type) {

@@ -5,7 +5,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
@@ -37,9 +36,11 @@ public final class BlockRenderer {
 
     /**
      * @param slots the layers, sorted by order
-     * @return the block, or {@code ""} when every layer is empty
+     * @return the lines of the block: {@code OPEN}, each non-empty layer's part, {@code CLOSE}; empty when every layer
+     * is empty. Joined with {@code "\n"} they are the block; the caller joins them once, together with whatever
+     * precedes the block (see {@link #join}).
      */
-    public String render(List<LayerSlot> slots) {
+    public List<String> render(List<LayerSlot> slots) {
         int count = slots.size();
         String[] parts = new String[count];
         int used = 0;
@@ -52,32 +53,38 @@ public final class BlockRenderer {
             }
         }
         if (nonEmpty == 0) {
-            return "";
+            return List.of();
         }
         int available = totalChars - OPEN.length() - CLOSE.length() - nonEmpty - 1;
         if (used > available) {
             fitByPriority(slots, parts, available);
         }
-        return joinLines(parts);
+        List<String> lines = new ArrayList<>(count + 2);
+        lines.add(OPEN);
+        for (String part : parts) {
+            if (!part.isEmpty()) {
+                lines.add(part);
+            }
+        }
+        lines.add(CLOSE);
+        return lines;
     }
 
     /**
-     * {@code OPEN}, the non-empty parts and {@code CLOSE}, one per line. {@link String#join} sizes the result and
-     * picks its coder up front; a {@code StringBuilder} holding a non-Latin-1 character (the {@code …} of a cut
-     * marker) would first try to compress all its characters in {@code toString()}, a cost that showed up in every
-     * re-render (see benchmarks/README.md).
+     * {@code prefix} (when not {@code null}), an empty line, then {@code lines} one per line: the text of the system
+     * message with the block appended, built with a single copy. {@link String#join} sizes the result and picks its
+     * coder up front; a {@code StringBuilder} would copy the 6,000 characters of a full block again in
+     * {@code toString()} (see benchmarks/README.md).
      */
-    private static String joinLines(String[] parts) {
-        String[] lines = new String[parts.length + 2];
-        int n = 0;
-        lines[n++] = OPEN;
-        for (String part : parts) {
-            if (!part.isEmpty()) {
-                lines[n++] = part;
-            }
+    public static String join(String prefix, List<String> lines) {
+        if (prefix == null) {
+            return String.join("\n", lines);
         }
-        lines[n++] = CLOSE;
-        return String.join("\n", n == lines.length ? lines : Arrays.copyOf(lines, n));
+        List<String> all = new ArrayList<>(lines.size() + 2);
+        all.add(prefix);
+        all.add("");
+        all.addAll(lines);
+        return String.join("\n", all);
     }
 
     private static void fitByPriority(List<LayerSlot> slots, String[] parts, int available) {
