@@ -186,6 +186,10 @@ public final class WorkingMemory {
         thread.close();
     }
 
+    ScopeState threadState() {
+        return thread;
+    }
+
     ScopeState resourceState() {
         return resource;
     }
