@@ -196,6 +196,10 @@ public final class WorkingMemory {
         thread.close();
     }
 
+    ScopeState threadState() {
+        return thread;
+    }
+
     ScopeState resourceState() {
         return resource;
     }

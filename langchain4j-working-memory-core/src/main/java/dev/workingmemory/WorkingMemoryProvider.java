@@ -16,6 +16,7 @@ import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MessageWindow;
+import dev.workingmemory.internal.SaveScheduler;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayerFactory;
@@ -24,10 +25,12 @@ import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -52,9 +55,14 @@ import java.util.function.Function;
  *
  * <p>Memories are kept in a bounded cache ({@link Builder#maxCachedMemories}); an evicted memory is saved
  * first and loaded again from the stores on its next use, so nothing is lost. Layer state is saved to the
- * {@link WorkingMemoryStore} whenever it changes; messages go to the {@link ChatMemoryStore}.
+ * {@link WorkingMemoryStore} behind the turn: one save per scope (a thread, or a resource) a
+ * {@linkplain Builder#saveDelay save delay} after its first unsaved change, on the provider's daemon thread
+ * {@code working-memory-saver}, so that the changes made meanwhile cost one save. {@link #flush()} saves what is
+ * pending now; {@link #close()} saves it and stops the saver, so close the provider before the JVM exits.
+ * Messages go to the {@link ChatMemoryStore} synchronously on every change, as LangChain4j expects.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. The saver thread and callers contend only on the lock of the scope being saved; a save never
+ * runs inside a write.
  */
 public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoCloseable {
 
@@ -75,8 +83,12 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final CoreMemoryConfig coreMemory;
     private final ScratchpadConfig scratchpad;
     private final Cache<MemoryKey, WorkingMemory> memories;
-    /** Weak values: a resource's state lives while any of its thread memories does, and is saved on every change. */
+    /**
+     * Weak values: a resource's state lives while any of its thread memories does, or while a save of it is
+     * scheduled (the queued task holds it strongly), so unsaved changes are never collected.
+     */
     private final Cache<String, ScopeState> resources;
+    private final SaveScheduler saver;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -95,6 +107,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.entities = builder.entities;
         this.coreMemory = builder.coreMemory;
         this.scratchpad = builder.scratchpad;
+        this.saver = new SaveScheduler(builder.saveDelay);
         List<MemoryLayerFactory> all = new ArrayList<>();
         if (entities != null) {
             all.add(EntityMemory.factory(entities));
@@ -188,7 +201,37 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return renderer.totalChars();
     }
 
-    /** Saves every cached memory and releases them. The provider cannot be used afterwards. */
+    /**
+     * Saves the pending layer state of every cached memory, thread-scoped and resource-scoped, now, on the calling
+     * thread, and returns when it is saved. Use it where the state must be in the store at a known point (before
+     * another process reads it, in a shutdown step that runs before {@link #close()}); otherwise the saver does this
+     * {@linkplain Builder#saveDelay a delay} after each change. Does nothing after {@link #close()}, which saved
+     * everything.
+     *
+     * @throws WorkingMemoryStoreException when some state could not be saved (each failure is logged); that state
+     *                                     stays in memory and is saved again as after any failed save
+     */
+    public void flush() {
+        if (closed) {
+            return;
+        }
+        int failed = 0;
+        for (WorkingMemory memory : memories.asMap().values()) {
+            failed += memory.threadState().flush() ? 0 : 1;
+        }
+        for (ScopeState resource : resources.asMap().values()) {
+            failed += resource.flush() ? 0 : 1;
+        }
+        if (failed > 0) {
+            throw new WorkingMemoryStoreException("Could not save the working memory state of " + failed
+                    + " scope(s); see the log. It stays in memory and is saved again later");
+        }
+    }
+
+    /**
+     * Saves every cached memory, releases them and stops the saver thread; returns when all of it is done. The
+     * provider cannot be used afterwards.
+     */
     @Override
     public void close() {
         closed = true;
@@ -196,6 +239,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         memories.invalidateAll();
         resources.asMap().values().forEach(ScopeState::close);
         resources.invalidateAll();
+        // Every scope is saved and closed, so the saves still queued would do nothing: drop them.
+        saver.close();
     }
 
     /**
@@ -221,8 +266,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private WorkingMemory load(Object memoryId, MemoryKey key) {
         ScopeState resource = resources.get(key.resource(), r -> new ScopeState(LayerScope.RESOURCE, key,
-                key.resourceStoreKey(), store, resourceLayers, clock));
-        ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock);
+                key.resourceStoreKey(), store, resourceLayers, clock, saver));
+        ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock, saver);
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
@@ -238,7 +283,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /**
      * Builds a {@link WorkingMemoryProvider}. By default: everything in memory, a window of 20 messages,
      * a block budget for a 128K-token context window, entity tracking, core memory and a free-text
-     * thread-scoped scratchpad. Not thread-safe.
+     * thread-scoped scratchpad, layer state saved a second after it changes. Not thread-safe.
      */
     public static final class Builder {
 
@@ -256,6 +301,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private Function<Object, MemoryKey> keyMapper = id -> MemoryKey.of(String.valueOf(id));
         private int maxCachedMemories = 10_000;
         private Clock clock = Clock.systemUTC();
+        private Duration saveDelay = Duration.ofSeconds(1);
 
         private Builder() {
         }
@@ -347,6 +393,26 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
         public Builder clock(Clock clock) {
             this.clock = Ensure.notNull(clock, "clock");
+            return this;
+        }
+
+        /**
+         * How long after its first unsaved change a scope's layer state is saved to the {@link WorkingMemoryStore};
+         * default one second. The save runs on the provider's daemon thread {@code working-memory-saver} and saves
+         * every change made until then, so a turn does not wait for serializing and saving. It takes the scope's
+         * lock like any caller: calls on that scope wait while it saves, calls on other scopes do not. A save that
+         * fails is logged and tried again after the same delay. Changes not yet saved live only in memory:
+         * {@link WorkingMemoryProvider#flush()} and {@link WorkingMemoryProvider#close()} save them, and evicting a
+         * memory saves its thread-scoped state. {@link Duration#ZERO} saves synchronously at the end of each call
+         * that changed something, on the caller's thread, with no saver thread (a failed save is then tried again on
+         * the next change). Messages are not affected: they are saved on every change.
+         *
+         * @throws IllegalArgumentException when {@code delay} is null or negative
+         */
+        public Builder saveDelay(Duration delay) {
+            Ensure.notNull(delay, "saveDelay");
+            Ensure.that(!delay.isNegative(), "saveDelay must not be negative, was " + delay);
+            this.saveDelay = delay;
             return this;
         }
 

@@ -28,10 +28,11 @@ import java.util.function.Supplier;
 
 /**
  * The layers of one scope (one thread, or one resource), the lock that guards them, and their
- * persistence: the scope's layers are saved together as one snapshot when the outermost
- * {@link #write} that changed something ends.
+ * persistence: the scope's layers are saved together as one snapshot, either when the outermost
+ * {@link #write} that changed something ends, or, when the {@link SaveScheduler} defers saves, by one task
+ * scheduled at the first unsaved change, which saves every change made until it runs.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe: the saver thread takes the same lock as callers.
  */
 public final class ScopeState {
 
@@ -44,6 +45,7 @@ public final class ScopeState {
     private final LayerScope scope;
     private final String storeKey;
     private final WorkingMemoryStore store;
+    private final SaveScheduler saver;
     private final List<LayerSlot> slots;
     /** Incremented on every change of any layer; read without the lock to validate render caches. */
     private final AtomicLong version = new AtomicLong();
@@ -54,13 +56,16 @@ public final class ScopeState {
      */
     private String foreignMembers = "";
     private boolean dirty;
+    /** A scheduled save is queued and has not started; while true, writes leave saving to it. */
+    private boolean saveScheduled;
     private boolean closed;
 
     public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
-                      List<MemoryLayerFactory> factories, Clock clock) {
+                      List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver) {
         this.scope = scope;
         this.storeKey = storeKey;
         this.store = store;
+        this.saver = saver;
         List<LayerSlot> created = new ArrayList<>(factories.size());
         for (MemoryLayerFactory factory : factories) {
             LayerSlot slot = new LayerSlot(this, key, clock);
@@ -111,8 +116,8 @@ public final class ScopeState {
             return action.get();
         } finally {
             try {
-                if (dirty && lock.getHoldCount() == 1) {
-                    persist();
+                if (dirty && !saveScheduled && lock.getHoldCount() == 1) {
+                    persist("will retry on the next change");
                 }
             } finally {
                 lock.unlock();
@@ -127,6 +132,52 @@ public final class ScopeState {
         slot.bumpVersion();
         version.incrementAndGet();
         dirty = true;
+        if (!saveScheduled) {
+            // The queued task references this scope strongly until it has run: the provider holds resource
+            // scopes weakly, and a dirty one must not be collected before it is saved.
+            saveScheduled = saver.schedule(this::scheduledSave);
+        }
+    }
+
+    /** The scheduled save, on the saver thread. A failed save is tried again after the delay. */
+    private void scheduledSave() {
+        lock.lock();
+        try {
+            saveScheduled = false;
+            if (!dirty || closed) {
+                return;
+            }
+            String retry = "will retry in " + saver.delay();
+            try {
+                persist(retry);
+            } catch (RuntimeException e) {
+                // Not a store failure (a layer's snapshot failed?); the executor would swallow it silently.
+                log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
+            }
+            if (dirty) {
+                saveScheduled = saver.schedule(this::scheduledSave);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Saves pending changes now, on the calling thread. Does nothing when nothing is pending, when the scope is
+     * closed, or inside a write of the calling thread (whose end, or the scheduled save, saves them).
+     *
+     * @return false when the save failed (logged); the changes stay pending and are saved later as usual
+     */
+    public boolean flush() {
+        lock.lock();
+        try {
+            if (!dirty || closed || lock.getHoldCount() > 1) {
+                return true;
+            }
+            return persist(saveScheduled ? "will retry in " + saver.delay() : "will retry on the next change");
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Saves pending changes and refuses further writes: a new instance will load the saved state. */
@@ -134,7 +185,7 @@ public final class ScopeState {
         lock.lock();
         try {
             if (dirty) {
-                persist();
+                persist("its changes since the last save are lost");
             }
             closed = true;
         } finally {
@@ -218,8 +269,11 @@ public final class ScopeState {
      * stored snapshots of layers this configuration lacks) in such a document. Each layer's part is cached in its
      * slot until the layer changes, so that a change of one layer serializes that layer only (benchmarks/README.md:
      * a new entity re-serialized kilobytes of core memory).
+     *
+     * @param retry what happens to the changes when the store fails, for the log
+     * @return false when the store failed; the state stays dirty
      */
-    private void persist() {
+    private boolean persist(String retry) {
         StringJoiner document = new StringJoiner(",", DOCUMENT_START, "}}");
         if (!foreignMembers.isEmpty()) {
             document.add(foreignMembers);
@@ -231,9 +285,11 @@ public final class ScopeState {
         try {
             storedVersion = save(text);
             dirty = false;
+            return true;
         } catch (WorkingMemoryStoreException e) {
-            // The state stays in memory and dirty: the next change or close() tries again.
-            log.error("Could not save the working memory state '{}'; will retry on the next change", storeKey, e);
+            // The state stays in memory and dirty, to be saved again as retry says.
+            log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
+            return false;
         }
     }
 

@@ -1,0 +1,267 @@
+package dev.workingmemory;
+
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.scratchpad.ScratchpadConfig;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.Snapshot;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.NullSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.lang.ref.WeakReference;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Layer state saved behind the turn: {@code saveDelay}, {@code flush()}, {@code close()} and eviction. */
+class WriteBehindTest {
+
+    private static final Duration LONG = Duration.ofMinutes(1);
+    private static final MemoryKey ALICE = MemoryKey.of("alice");
+    private static final ScratchpadConfig RESOURCE_SCRATCHPAD = ScratchpadConfig.builder().scope(LayerScope.RESOURCE).build();
+
+    /** Records every save, with the thread that made it; can be switched to fail. */
+    static final class RecordingStore implements WorkingMemoryStore {
+
+        record Save(String key, String document, Thread thread) {
+        }
+
+        private final InMemoryWorkingMemoryStore delegate = new InMemoryWorkingMemoryStore();
+        final List<Save> saves = new CopyOnWriteArrayList<>();
+        final AtomicInteger failures = new AtomicInteger();
+        volatile boolean failing;
+
+        List<Save> savesOf(String key) {
+            return saves.stream().filter(save -> save.key().equals(key)).toList();
+        }
+
+        @Override
+        public Optional<Snapshot> load(String key) {
+            return delegate.load(key);
+        }
+
+        @Override
+        public Snapshot save(String key, long expectedVersion, String document) {
+            if (failing) {
+                failures.incrementAndGet();
+                throw new WorkingMemoryStoreException("the store is down (test)");
+            }
+            Snapshot saved = delegate.save(key, expectedVersion, document);
+            saves.add(new Save(key, document, Thread.currentThread()));
+            return saved;
+        }
+
+        @Override
+        public void delete(String key) {
+            delegate.delete(key);
+        }
+
+        @Override
+        public List<String> keys() {
+            return delegate.keys();
+        }
+    }
+
+    /** Polls until {@code condition} holds; fails after two seconds, far longer than the delays used here. */
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("Timed out waiting until " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void should_save_a_change_after_the_delay_on_the_saver_thread_and_messages_at_once() throws Exception {
+        RecordingStore store = new RecordingStore();
+        InMemoryChatMemoryStore messages = new InMemoryChatMemoryStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .store(store).chatMemoryStore(messages).saveDelay(Duration.ofMillis(200)).build();
+
+        memories.get(ALICE).add(UserMessage.from("hello"));
+        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+
+        assertThat(store.saves).isEmpty();
+        assertThat(messages.getMessages(ALICE)).containsExactly(UserMessage.from("hello"));
+        await("the thread state is saved", () -> !store.savesOf(ALICE.threadStoreKey()).isEmpty());
+        assertThat(store.savesOf(ALICE.threadStoreKey())).singleElement().satisfies(save -> {
+            assertThat(save.document()).contains("Ship");
+            assertThat(save.thread().getName()).isEqualTo("working-memory-saver");
+        });
+        memories.close();
+    }
+
+    @Test
+    void should_coalesce_the_changes_made_within_the_delay_into_one_save_of_the_latest_state() throws Exception {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ofMillis(200)).build();
+
+        for (int i = 0; i < 20; i++) {
+            memories.memory(ALICE).coreMemory().append("progress", "step " + i);
+        }
+        await("the thread state is saved", () -> !store.saves.isEmpty());
+
+        assertThat(store.saves).singleElement().satisfies(save -> assertThat(save.document()).contains("step 19"));
+        memories.close();
+        assertThat(store.saves).as("close() finds nothing left to save").hasSize(1);
+    }
+
+    @Test
+    void should_save_pending_thread_and_resource_state_on_flush() {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .store(store).scratchpad(RESOURCE_SCRATCHPAD).saveDelay(LONG).build();
+        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+        memories.memory(ALICE).scratchpad().update("shared plan");
+        assertThat(store.saves).isEmpty();
+
+        memories.flush();
+
+        assertThat(store.savesOf(ALICE.threadStoreKey())).singleElement()
+                .satisfies(save -> assertThat(save.document()).contains("Ship"));
+        assertThat(store.savesOf(ALICE.resourceStoreKey())).singleElement()
+                .satisfies(save -> assertThat(save.document()).contains("shared plan"));
+        assertThat(store.saves).allSatisfy(save -> assertThat(save.thread()).isSameAs(Thread.currentThread()));
+        memories.close();
+        assertThat(store.saves).hasSize(2);
+    }
+
+    @Test
+    void should_save_pending_state_on_close() {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(LONG).build();
+        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+
+        memories.close();
+
+        assertThat(store.saves).singleElement().satisfies(save -> {
+            assertThat(save.document()).contains("Ship");
+            assertThat(save.thread()).isSameAs(Thread.currentThread());
+        });
+    }
+
+    @Test
+    void should_stop_the_saver_thread_on_close() throws Exception {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ofMillis(50)).build();
+        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+        await("the change is saved", () -> !store.saves.isEmpty());
+        Thread saver = store.saves.get(0).thread();
+
+        memories.close();
+
+        saver.join(1_000); // an idle saver of an open provider lives for seconds
+        assertThat(saver.isAlive()).isFalse();
+    }
+
+    @Test
+    void should_save_pending_state_of_an_evicted_memory_and_reload_it() {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .store(store).maxCachedMemories(1).saveDelay(LONG).build();
+        WorkingMemory stale = memories.memory("alice");
+        stale.coreMemory().replace("goal", "kept");
+
+        memories.memory("bob");
+        memories.memory("carol");
+
+        assertThatThrownBy(() -> stale.coreMemory().read("goal")).as("alice was evicted").isInstanceOf(IllegalStateException.class);
+        assertThat(store.savesOf(ALICE.threadStoreKey())).singleElement()
+                .satisfies(save -> assertThat(save.document()).contains("kept"));
+        assertThat(memories.memory("alice").coreMemory().read("goal").content()).isEqualTo("kept");
+        memories.close();
+    }
+
+    @Test
+    void should_keep_a_dirty_resource_state_that_no_memory_references_until_it_is_saved() throws Exception {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .store(store).scratchpad(RESOURCE_SCRATCHPAD).maxCachedMemories(1).saveDelay(LONG).build();
+        memories.memory("alice").scratchpad().update("alice's plan");
+        WeakReference<WorkingMemory> alice = new WeakReference<>(memories.memory("alice"));
+        memories.memory("bob");
+        memories.memory("carol");
+
+        for (int i = 0; i < 20 && alice.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertThat(alice.get()).as("alice's memory was evicted and collected").isNull();
+        assertThat(store.savesOf(ALICE.resourceStoreKey())).isEmpty();
+
+        memories.flush();
+
+        assertThat(store.savesOf(ALICE.resourceStoreKey())).singleElement()
+                .satisfies(save -> assertThat(save.document()).contains("alice's plan"));
+        memories.close();
+    }
+
+    @Test
+    void should_keep_the_state_when_the_store_fails_and_save_it_once_the_store_works_again() throws Exception {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ofMillis(50)).build();
+        store.failing = true;
+
+        memories.memory(ALICE).coreMemory().replace("goal", "survive");
+        await("the saver tried again after a failure", () -> store.failures.get() >= 2);
+        assertThatThrownBy(memories::flush).isInstanceOf(WorkingMemoryStoreException.class).hasMessageContaining("1 scope");
+
+        assertThat(store.saves).isEmpty();
+        assertThat(memories.memory(ALICE).render()).contains("survive");
+        store.failing = false;
+        await("the state is saved", () -> !store.saves.isEmpty());
+        assertThat(store.saves).singleElement().satisfies(save -> assertThat(save.document()).contains("survive"));
+        memories.close();
+    }
+
+    @Test
+    void should_save_within_the_call_with_a_zero_delay() {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ZERO).build();
+
+        memories.memory(ALICE).coreMemory().replace("goal", "now");
+
+        assertThat(store.saves).singleElement().satisfies(save -> {
+            assertThat(save.document()).contains("now");
+            assertThat(save.thread()).isSameAs(Thread.currentThread());
+        });
+    }
+
+    @Test
+    void should_retry_a_failed_save_on_the_next_change_with_a_zero_delay() {
+        RecordingStore store = new RecordingStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ZERO).build();
+        store.failing = true;
+        memories.memory(ALICE).coreMemory().replace("goal", "first");
+        assertThat(store.failures).hasValue(1);
+
+        store.failing = false;
+        memories.memory(ALICE).coreMemory().append("progress", "second");
+
+        assertThat(store.saves).singleElement()
+                .satisfies(save -> assertThat(save.document()).contains("first").contains("second"));
+    }
+
+    @ParameterizedTest
+    @NullSource
+    @ValueSource(strings = {"PT-0.001S", "PT-1H"})
+    void should_reject_a_missing_or_negative_save_delay(Duration delay) {
+        assertThatThrownBy(() -> WorkingMemoryProvider.builder().saveDelay(delay))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("saveDelay");
+    }
+}
