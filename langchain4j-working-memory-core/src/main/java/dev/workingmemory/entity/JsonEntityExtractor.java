@@ -3,6 +3,8 @@ package dev.workingmemory.entity;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -10,8 +12,6 @@ import org.slf4j.LoggerFactory;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentMap;
 
 /**
  * Finds the entities (pages, sections, images, ...) in JSON tool results, in the spirit of the entity
@@ -92,10 +92,12 @@ import java.util.concurrent.ConcurrentMap;
  * At most {@link Builder#maxPerList(int) maxPerList} (default 3) elements of any array are examined; at most
  * {@link Builder#maxEntities(int) maxEntities} (default 10) entities are returned, deduplicated by id (the first
  * occurrence wins), in document order; the walk stops when that many are found, below {@code maxDepth} levels,
- * and after examining 10,000 nodes (containers, array elements, object fields).
+ * and after examining 10,000 nodes (containers, array elements, object fields). The containers of a resource that
+ * follow its id are skipped without being examined: they cannot hold entities.
  *
  * <p>Thread-safe: the configuration is immutable, the Jackson {@code JsonFactory} is shared (it is thread-safe),
- * and the types inferred for the first 1,024 distinct tool names are cached in a concurrent map.
+ * and two Caffeine caches remember the type of up to 1,024 tool names and what a key holding a container means
+ * (bookkeeping, wrapper, the types it names) for up to 512 keys of at most 64 characters.
  */
 public final class JsonEntityExtractor implements EntityExtractor {
 
@@ -107,7 +109,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
     public static final int MAX_DEPTH_LIMIT = 1_000;
 
     private static final Logger LOG = LoggerFactory.getLogger(JsonEntityExtractor.class);
-    /** Tool names are few: the type of the first this many is remembered. */
+    /** Tool names are few: the types of this many are remembered. */
     private static final int TOOL_TYPE_CACHE_SIZE = 1_024;
     /** Cached for tools without a type; types are never blank. */
     private static final String NO_TYPE = "";
@@ -118,8 +120,12 @@ public final class JsonEntityExtractor implements EntityExtractor {
     private final int maxChars;
     private final int maxEntities;
     private final EntityTypeNames typeNames;
+    private final ContainerKeys containerKeys;
     private final JsonFactory jsonFactory;
-    private final ConcurrentMap<String, String> toolTypeCache = new ConcurrentHashMap<>();
+    private final Cache<String, String> toolTypeCache = Caffeine.newBuilder()
+            .maximumSize(TOOL_TYPE_CACHE_SIZE)
+            .executor(Runnable::run)
+            .build();
 
     private JsonEntityExtractor(Builder builder) {
         this.toolTypes = copyToolTypes(builder.toolTypes);
@@ -130,6 +136,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
         this.maxChars = Ensure.positive(orDefault(builder.maxChars, DEFAULT_MAX_CHARS), "maxChars");
         this.maxEntities = Ensure.positive(orDefault(builder.maxEntities, DEFAULT_MAX_ENTITIES), "maxEntities");
         this.typeNames = new EntityTypeNames(toolTypes.values());
+        this.containerKeys = new ContainerKeys(typeNames);
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxNestingDepth(maxDepth)
                 .maxDocumentLength(maxChars)
@@ -153,8 +160,9 @@ public final class JsonEntityExtractor implements EntityExtractor {
             return List.of();
         }
         try (JsonParser parser = jsonFactory.createParser(resultText)) {
-            List<Entity> entities =
-                    new ResourceWalk(typeNames, typeOfTool(toolName), maxPerList, maxDepth, maxEntities).run(parser);
+            ResourceWalk walk =
+                    new ResourceWalk(containerKeys, typeOfTool(toolName), maxPerList, maxDepth, maxEntities);
+            List<Entity> entities = walk.run(parser);
             return entities.isEmpty() ? List.of() : Collections.unmodifiableList(entities);
         } catch (Exception e) {
             if (LOG.isDebugEnabled()) { // e.toString() formats the parser's location and a source excerpt
@@ -169,16 +177,14 @@ public final class JsonEntityExtractor implements EntityExtractor {
         if (toolName == null) {
             return null;
         }
-        String cached = toolTypeCache.get(toolName);
-        if (cached != null) {
-            return cached.isEmpty() ? null : cached;
-        }
+        String type = toolTypeCache.get(toolName, this::inferTypeOfTool);
+        return type.isEmpty() ? null : type;
+    }
+
+    private String inferTypeOfTool(String toolName) {
         String configured = toolTypes.get(toolName);
         String type = configured != null ? configured : typeNames.typeOfToolName(toolName);
-        if (toolTypeCache.size() < TOOL_TYPE_CACHE_SIZE) {
-            toolTypeCache.put(toolName, type == null ? NO_TYPE : type);
-        }
-        return type;
+        return type == null ? NO_TYPE : type;
     }
 
     private static boolean startsLikeJsonContainer(String text) {

@@ -13,10 +13,11 @@ import java.util.Set;
  * One bounded depth-first walk over the token stream of a tool result, collecting the resources it holds as
  * {@link Entity entities}. The rules are documented on {@link JsonEntityExtractor}.
  *
- * <p>The walk reads the JSON once with a streaming {@link JsonParser} and builds no tree: only the values of id and
- * name keys become strings, everything else is skipped by the tokenizer. Because an object is known to be a resource
- * only at its end, the entities found inside it are provisional and dropped if it turns out to be one (a resource is
- * a leaf); the result is the same as a pre-order walk over the tree.
+ * <p>The walk reads the JSON once with a streaming {@link JsonParser} and builds no tree: only id values and names
+ * better than the best so far become strings, everything else is skipped by the tokenizer. An object is sure to be a
+ * resource once it has a type and an id no later key can displace, often only at its end: the entities found in its
+ * containers before that are provisional and dropped if it turns out to be one (a resource is a leaf), its containers
+ * after that are skipped without being examined. The entities are those a pre-order walk over the tree finds.
  *
  * <p>Not thread-safe: create one per result.
  */
@@ -29,23 +30,23 @@ final class ResourceWalk {
     /** Longer names are cut to this many characters, ending with an ellipsis. */
     static final int MAX_NAME_LENGTH = 256;
 
-    /** Keys that only wrap what they hold: what they hold is typed by the key above them (or the tool). */
-    static final Set<String> WRAPPER_KEYS = Set.of(
-            "data", "result", "results", "items", "item", "matches", "match", "hits", "records", "record",
-            "rows", "row", "content", "contents", "payload", "response", "body", "value", "values", "list",
-            "nodes", "node", "edges", "objects", "object", "output", "resource", "resources", "elements");
-
-    /** Keys whose values are bookkeeping, never resources: they are not walked into. */
-    static final Set<String> IGNORED_KEYS = Set.of(
-            "meta", "metadata", "_meta", "pagination", "paging", "pageinfo", "page_info", "links", "_links",
-            "error", "errors", "debug", "headers", "request", "usage");
-
     /** Prefixes of {@code *_id} keys that never identify an entity ({@code request_id}, {@code parentId}, ...). */
     static final Set<String> IGNORED_ID_PREFIXES = Set.of(
             "request", "trace", "span", "correlation", "session", "tenant", "parent", "cursor",
             "next", "prev", "previous");
 
-    private final EntityTypeNames typeNames;
+    /** Ranks of the name keys, best first. */
+    private static final int TITLE = 0;
+    private static final int NAME = 1;
+    private static final int HEADING = 2;
+    private static final int TYPED_NAME = 3;
+    private static final int OTHER_NAME = 4;
+    private static final int SLUG = 5;
+    private static final int FILENAME = 6;
+    private static final int LABEL = 7;
+    private static final int NO_NAME = 8;
+
+    private final ContainerKeys keys;
     private final String toolType;
     private final int maxPerList;
     private final int maxDepth;
@@ -53,17 +54,13 @@ final class ResourceWalk {
     private final List<Entity> found;
     private int remaining = MAX_NODES;
 
-    private String lastContext;
-    private String lastContextType;
-    private boolean lastContextResolved;
-
-    ResourceWalk(EntityTypeNames typeNames, String toolType, int maxPerList, int maxDepth, int maxEntities) {
-        this.typeNames = typeNames;
+    ResourceWalk(ContainerKeys keys, String toolType, int maxPerList, int maxDepth, int maxEntities) {
+        this.keys = keys;
         this.toolType = toolType;
         this.maxPerList = maxPerList;
         this.maxDepth = maxDepth;
         this.maxEntities = maxEntities;
-        this.found = new ArrayList<>(Math.min(maxEntities, 16));
+        this.found = new ArrayList<>(Math.min(maxEntities, 4)); // most results hold one to three
     }
 
     /**
@@ -93,7 +90,8 @@ final class ResourceWalk {
         return remaining <= 0 || found.size() >= maxEntities;
     }
 
-    private void readContainer(JsonParser parser, JsonToken start, String context, int depth) throws IOException {
+    private void readContainer(JsonParser parser, JsonToken start, ContainerKeys.Key context, int depth)
+            throws IOException {
         if (depth > maxDepth || saturated()) {
             parser.skipChildren();
         } else if (start == JsonToken.START_OBJECT) {
@@ -104,7 +102,7 @@ final class ResourceWalk {
     }
 
     /** Reads an array up to its end; only the first {@code maxPerList} elements are examined. */
-    private void readArray(JsonParser parser, String context, int depth) throws IOException {
+    private void readArray(JsonParser parser, ContainerKeys.Key context, int depth) throws IOException {
         remaining--;
         int index = 0;
         JsonToken token;
@@ -126,28 +124,26 @@ final class ResourceWalk {
 
     /**
      * Reads an object up to its end: walks its containers (their entities are provisional), notes its id and name
-     * candidates, and at the end adds it as an entity if it is a resource.
+     * candidates, and at the end adds it as an entity if it is a resource. Once the object is sure to be a resource
+     * (it has a type and an id no later key can displace), its remaining containers are skipped: a resource is a
+     * leaf, so nothing found in them would be kept.
      */
-    private void readObject(JsonParser parser, String context, int depth) throws IOException {
+    private void readObject(JsonParser parser, ContainerKeys.Key context, int depth) throws IOException {
         remaining--;
         String type = typeOfContext(context);
         int mark = found.size();
 
         String id = null;
         String uuid = null;
-        String key = null;
         String typedId = null;
         String otherId = null;
         String otherIdKey = null;
         int otherIdSuffix = 0;
-        String title = null;
+        String key = null;
+        // Only the best name so far is kept: a name key of a worse rank is not even read.
         String name = null;
-        String heading = null;
-        String typedName = null;
-        String otherName = null;
-        String slug = null;
-        String filename = null;
-        String label = null;
+        int nameRank = NO_NAME;
+        boolean leaf = false;
 
         JsonToken token;
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
@@ -157,34 +153,37 @@ final class ResourceWalk {
                 break;
             }
             if (token.isStructStart()) {
-                String lower = field.toLowerCase(Locale.ROOT);
-                if (IGNORED_KEYS.contains(lower)) {
+                if (leaf) {
                     parser.skipChildren();
                 } else {
-                    readContainer(parser, token, WRAPPER_KEYS.contains(lower) ? context : field, depth + 1);
+                    readField(parser, token, field, context, depth);
                 }
                 continue;
             }
-            if (--remaining < 0 || field.isEmpty()) {
+            // Ids and names are strings or integers; other scalars only count as examined nodes.
+            if (--remaining < 0 || field.isEmpty()
+                    || (token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NUMBER_INT)) {
                 continue;
             }
+            boolean strongId = id != null || uuid != null || typedId != null;
+            int rank = NO_NAME;
             switch (field) {
                 case "id", "ID", "Id" -> id = id != null ? id : idText(parser, token);
-                case "uuid" -> uuid = uuid != null ? uuid : idText(parser, token);
-                case "key" -> key = key != null ? key : idText(parser, token);
-                case "title" -> title = title != null ? title : nameText(parser, token);
-                case "name" -> name = name != null ? name : nameText(parser, token);
-                case "heading" -> heading = heading != null ? heading : nameText(parser, token);
-                case "slug" -> slug = slug != null ? slug : nameText(parser, token);
-                case "filename" -> filename = filename != null ? filename : nameText(parser, token);
-                case "label" -> label = label != null ? label : nameText(parser, token);
+                case "uuid" -> uuid = id != null || uuid != null ? uuid : idText(parser, token);
+                case "key" -> key = strongId || key != null ? key : idText(parser, token);
+                case "title" -> rank = TITLE;
+                case "name" -> rank = NAME;
+                case "heading" -> rank = HEADING;
+                case "slug" -> rank = SLUG;
+                case "filename" -> rank = FILENAME;
+                case "label" -> rank = LABEL;
                 default -> {
                     char last = field.charAt(field.length() - 1);
                     if (last == 'd' || last == 'D') {
-                        int idSuffix = idSuffixLength(field);
+                        int idSuffix = strongId ? 0 : idSuffixLength(field);
                         if (idSuffix > 0) {
                             if (type != null && hasPrefix(field, idSuffix, type)) {
-                                typedId = typedId != null ? typedId : idText(parser, token);
+                                typedId = idText(parser, token);
                             } else if (otherId == null && !IGNORED_ID_PREFIXES.contains(
                                     field.substring(0, field.length() - idSuffix).toLowerCase(Locale.ROOT))) {
                                 otherId = idText(parser, token);
@@ -197,15 +196,19 @@ final class ResourceWalk {
                     } else if (last == 'e' && token == JsonToken.VALUE_STRING) {
                         int nameSuffix = nameSuffixLength(field);
                         if (nameSuffix > 0) {
-                            if (type != null && hasPrefix(field, nameSuffix, type)) {
-                                typedName = typedName != null ? typedName : nameText(parser, token);
-                            } else {
-                                otherName = otherName != null ? otherName : nameText(parser, token);
-                            }
+                            rank = type != null && hasPrefix(field, nameSuffix, type) ? TYPED_NAME : OTHER_NAME;
                         }
                     }
                 }
             }
+            if (rank < nameRank) {
+                String text = nameText(parser, token);
+                if (text != null) {
+                    name = text;
+                    nameRank = rank;
+                }
+            }
+            leaf = type != null && (id != null || uuid != null || typedId != null);
         }
         if (token != JsonToken.END_OBJECT) {
             throw new IOException("unexpected " + token + " in object");
@@ -235,19 +238,22 @@ final class ResourceWalk {
         if (entityId == null || entityType == null) {
             return;
         }
-        String entityName = title != null ? title
-                : name != null ? name
-                : heading != null ? heading
-                : typedName != null ? typedName
-                : otherName != null ? otherName
-                : slug != null ? slug
-                : filename != null ? filename
-                : label;
         // A resource is a leaf: what was found inside it belongs to it.
         while (found.size() > mark) {
             found.remove(found.size() - 1);
         }
-        add(new Entity(entityId, entityName, entityType));
+        add(new Entity(entityId, name, entityType));
+    }
+
+    /** Walks the container held by {@code field}, unless the key is bookkeeping; wrapper keys pass on the context. */
+    private void readField(JsonParser parser, JsonToken start, String field, ContainerKeys.Key context, int depth)
+            throws IOException {
+        ContainerKeys.Key key = keys.of(field);
+        if (key.ignored()) {
+            parser.skipChildren();
+        } else {
+            readContainer(parser, start, key.wrapper() ? context : key, depth + 1);
+        }
     }
 
     private void add(Entity entity) {
@@ -266,29 +272,19 @@ final class ResourceWalk {
      * The type of a resource held (directly or through wrapper keys) by {@code context}: a known type the key
      * names wins, then the tool's type, then a type made from the key itself.
      */
-    private String typeOfContext(String context) {
-        if (lastContextResolved && context == lastContext) {
-            return lastContextType;
+    private String typeOfContext(ContainerKeys.Key context) {
+        if (context == null) {
+            return toolType;
         }
-        String type = null;
-        if (context != null) {
-            type = typeNames.knownTypeOfKey(context);
+        if (context.knownType() != null) {
+            return context.knownType();
         }
-        if (type == null) {
-            type = toolType;
-        }
-        if (type == null && context != null) {
-            type = EntityTypeNames.typeOfKey(context);
-        }
-        lastContext = context;
-        lastContextType = type;
-        lastContextResolved = true;
-        return type;
+        return toolType != null ? toolType : context.ownType();
     }
 
     private String typeOfIdPrefix(String key, int suffix) {
         String prefix = key.substring(0, key.length() - suffix);
-        String known = typeNames.knownTypeOfKey(prefix);
+        String known = keys.typeNames().knownTypeOfKey(prefix);
         return known != null ? known : EntityTypeNames.typeOfKey(prefix);
     }
 

@@ -416,6 +416,20 @@ class JsonEntityExtractorTest {
     }
 
     @Test
+    void should_not_spend_the_node_budget_inside_a_resource_after_its_id() {
+        String fields = IntStream.range(0, ResourceWalk.MAX_NODES + 1)
+                .mapToObj(i -> "\"f" + i + "\":1")
+                .collect(joining(",", "{", "}"));
+
+        assertThat(extractor.extract("cms_getPage",
+                "{\"page\":{\"id\":\"p-1\",\"body\":" + fields + "},\"post\":{\"id\":\"post-1\"}}"))
+                .extracting(Entity::id).containsExactly("p-1", "post-1");
+        assertThat(extractor.extract("cms_getPage",
+                "{\"page\":{\"body\":" + fields + ",\"id\":\"p-1\"},\"post\":{\"id\":\"post-1\"}}"))
+                .isEmpty();
+    }
+
+    @Test
     void should_respect_max_depth_for_resources() {
         String nested = "{\"a\":".repeat(70) + "{\"page\":{\"id\":\"p-1\"}}" + "}".repeat(70);
         String shallow = "{\"a\":".repeat(5) + "{\"page\":{\"id\":\"p-1\"}}" + "}".repeat(5);
@@ -533,6 +547,39 @@ class JsonEntityExtractorTest {
                     .toList();
             for (Future<List<Entity>> future : futures) {
                 assertThat(future.get()).isEqualTo(expected);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void should_give_same_results_from_many_threads_with_many_distinct_keys() throws Exception {
+        // More distinct container keys than the extractor remembers, so that threads keep replacing entries.
+        List<String> results = IntStream.range(0, 4 * ContainerKeys.SLOTS)
+                .mapToObj(i -> "{\"k" + i + "Images\":[{\"id\":\"a-" + i + "\"}],\"Data\":{\"w" + i + "_things\":"
+                        + "{\"id\":\"b-" + i + "\",\"name\":\"B\"}},\"META\":{\"pages\":[{\"id\":\"c\"}]}}")
+                .toList();
+        List<List<Entity>> expected = results.stream()
+                .map(json -> JsonEntityExtractor.create().extract("lookup", json))
+                .toList();
+        assertThat(expected.get(7)).containsExactly(
+                new Entity("a-7", "a-7", "image"), new Entity("b-7", "B", "w7_thing"));
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<Boolean>> futures = IntStream.range(0, 8).mapToObj(t -> pool.submit(() -> {
+                for (int round = 0; round < 5; round++) {
+                    for (int i = 0; i < results.size(); i++) {
+                        int n = (i * 7 + t * 31 + round) % results.size();
+                        if (!extractor.extract("lookup", results.get(n)).equals(expected.get(n))) {
+                            return false;
+                        }
+                    }
+                }
+                return true;
+            })).toList();
+            for (Future<Boolean> future : futures) {
+                assertThat(future.get()).isTrue();
             }
         } finally {
             pool.shutdownNow();
