@@ -556,7 +556,7 @@ class JsonEntityExtractorTest {
     @Test
     void should_give_same_results_from_many_threads_with_many_distinct_keys() throws Exception {
         // More distinct container keys than the extractor remembers, so that threads keep replacing entries.
-        List<String> results = IntStream.range(0, 4 * ContainerKeys.SLOTS)
+        List<String> results = IntStream.range(0, 4 * ContainerKeys.MAX_REMEMBERED)
                 .mapToObj(i -> "{\"k" + i + "Images\":[{\"id\":\"a-" + i + "\"}],\"Data\":{\"w" + i + "_things\":"
                         + "{\"id\":\"b-" + i + "\",\"name\":\"B\"}},\"META\":{\"pages\":[{\"id\":\"c\"}]}}")
                 .toList();
