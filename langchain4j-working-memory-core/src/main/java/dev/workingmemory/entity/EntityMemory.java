@@ -37,6 +37,8 @@ import java.util.List;
 public final class EntityMemory implements MemoryLayer {
 
     public static final String NAME = "entities";
+    private static final String OPEN_TAG = "<" + NAME + ">";
+    private static final String CLOSE_TAG = "</" + NAME + ">";
     private static final Logger log = LoggerFactory.getLogger(EntityMemory.class);
     private static final int FORMAT_VERSION = 1;
 
@@ -44,7 +46,7 @@ public final class EntityMemory implements MemoryLayer {
     private final EntityMemoryConfig config;
     private final String escapedGuidance;
     /** Most recent first. */
-    private final List<Entity> entities = new ArrayList<>();
+    private final List<Tracked> entities = new ArrayList<>();
 
     private EntityMemory(LayerContext context, EntityMemoryConfig config) {
         this.context = Ensure.notNull(context, "context");
@@ -59,12 +61,12 @@ public final class EntityMemory implements MemoryLayer {
 
     /** All tracked entities, most recent first. */
     public List<Entity> entities() {
-        return context.read(() -> List.copyOf(entities));
+        return context.read(() -> entities.stream().map(Tracked::entity).toList());
     }
 
     /** The tracked entities of {@code type}, most recent first. */
     public List<Entity> entities(String type) {
-        return context.read(() -> entities.stream().filter(e -> e.type().equals(type)).toList());
+        return context.read(() -> entities.stream().map(Tracked::entity).filter(e -> e.type().equals(type)).toList());
     }
 
     /**
@@ -95,7 +97,7 @@ public final class EntityMemory implements MemoryLayer {
     /** Forgets the entity with {@code id}; returns whether there was one. */
     public boolean remove(String id) {
         return context.write(() -> {
-            boolean removed = entities.removeIf(e -> e.id().equals(id));
+            boolean removed = entities.removeIf(t -> t.entity().id().equals(id));
             if (removed) {
                 context.changed();
             }
@@ -119,7 +121,7 @@ public final class EntityMemory implements MemoryLayer {
             return false;
         }
         for (int i = 0; i < found.size(); i++) {
-            if (!found.get(i).equals(entities.get(i))) {
+            if (!found.get(i).equals(entities.get(i).entity())) {
                 return false;
             }
         }
@@ -128,12 +130,12 @@ public final class EntityMemory implements MemoryLayer {
 
     private void moveToFront(Entity entity) {
         for (int i = 0; i < entities.size(); i++) {
-            if (entities.get(i).id().equals(entity.id())) {
+            if (entities.get(i).entity().id().equals(entity.id())) {
                 entities.remove(i);
                 break;
             }
         }
-        entities.add(0, entity);
+        entities.add(0, new Tracked(entity));
     }
 
     @Override
@@ -193,37 +195,37 @@ public final class EntityMemory implements MemoryLayer {
      * entity. Built in one buffer: this runs on every entity change, before the next model call.
      */
     private String renderFirst(int shown) {
-        StringBuilder out = new StringBuilder(64 * shown + 256).append('<').append(NAME).append('>');
-        int start = out.length();
+        // The pieces are joined once: a StringBuilder would grow and then copy again in toString().
+        List<String> pieces = new ArrayList<>(2 * shown + 8);
+        pieces.add(OPEN_TAG);
         for (int i = 0; i < shown; i++) {
-            String type = entities.get(i).type();
+            String type = entities.get(i).entity().type();
             if (firstOfType(i, type)) {
-                if (out.length() > start) {
-                    out.append('\n');
-                }
-                out.append(BlockText.escape(plural(type))).append(':');
+                pieces.add(pieces.size() == 1 ? "" : "\n");
+                pieces.add(BlockText.escape(plural(type)) + ":");
                 for (int j = i; j < shown; j++) {
-                    Entity entity = entities.get(j);
-                    if (entity.type().equals(type)) {
-                        out.append("\n  - \"").append(BlockText.escape(entity.name()))
-                                .append("\" (").append(BlockText.escape(entity.id())).append(')');
+                    Tracked tracked = entities.get(j);
+                    if (tracked.entity().type().equals(type)) {
+                        pieces.add(tracked.line());
                     }
                 }
             }
         }
         if (shown < entities.size()) {
-            out.append("\n[... ").append(entities.size() - shown).append(" older entities cut]");
+            pieces.add("\n[... " + (entities.size() - shown) + " older entities cut]");
         }
         if (!escapedGuidance.isEmpty()) {
-            out.append('\n').append(escapedGuidance);
+            pieces.add("\n");
+            pieces.add(escapedGuidance);
         }
-        return out.append("</").append(NAME).append('>').toString();
+        pieces.add(CLOSE_TAG);
+        return String.join("", pieces);
     }
 
     /** Whether no entity before index {@code i} has {@code type}. */
     private boolean firstOfType(int i, String type) {
         for (int j = 0; j < i; j++) {
-            if (entities.get(j).type().equals(type)) {
+            if (entities.get(j).entity().type().equals(type)) {
                 return false;
             }
         }
@@ -246,7 +248,8 @@ public final class EntityMemory implements MemoryLayer {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("formatVersion", FORMAT_VERSION);
         ArrayNode list = node.putArray("entities");
-        for (Entity entity : entities) {
+        for (Tracked tracked : entities) {
+            Entity entity = tracked.entity();
             list.addObject().put("id", entity.id()).put("name", entity.name()).put("type", entity.type());
         }
         return node;
@@ -262,13 +265,21 @@ public final class EntityMemory implements MemoryLayer {
         }
         for (JsonNode item : list) {
             try {
-                entities.add(new Entity(item.path("id").asText(null), item.path("name").asText(null), item.path("type").asText(null)));
+                entities.add(new Tracked(new Entity(item.path("id").asText(null), item.path("name").asText(null),
+                        item.path("type").asText(null))));
             } catch (IllegalArgumentException e) {
                 log.warn("Dropping an unreadable stored entity {} of {}", item, context.key());
             }
             if (entities.size() == config.maxEntities()) {
                 break;
             }
+        }
+    }
+
+    /** A tracked entity with its line of the rendered list, escaped once rather than on every render. */
+    private record Tracked(Entity entity, String line) {
+        Tracked(Entity entity) {
+            this(entity, "\n  - \"" + BlockText.escape(entity.name()) + "\" (" + BlockText.escape(entity.id()) + ")");
         }
     }
 }

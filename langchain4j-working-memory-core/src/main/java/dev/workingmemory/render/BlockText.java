@@ -18,18 +18,12 @@ public final class BlockText {
         if (text == null) {
             return "";
         }
-        int i = 0;
-        int length = text.length();
-        while (i < length) {
-            char c = text.charAt(i);
-            if (c == '&' || c == '<' || c == '>') {
-                break;
-            }
-            i++;
-        }
-        if (i == length) {
+        // indexOf is vectorized: three scans of a short name cost less than one loop over its chars
+        int i = firstOf(text.indexOf('&'), firstOf(text.indexOf('<'), text.indexOf('>')));
+        if (i < 0) {
             return text;
         }
+        int length = text.length();
         StringBuilder out = new StringBuilder(length + 16).append(text, 0, i);
         for (; i < length; i++) {
             char c = text.charAt(i);
@@ -41,6 +35,11 @@ public final class BlockText {
             }
         }
         return out.toString();
+    }
+
+    /** The smaller of two {@code indexOf} results, where -1 means not found. */
+    private static int firstOf(int a, int b) {
+        return a < 0 ? b : b < 0 ? a : Math.min(a, b);
     }
 
     /**
