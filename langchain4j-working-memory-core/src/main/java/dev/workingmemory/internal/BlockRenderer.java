@@ -5,7 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -88,13 +88,7 @@ public final class BlockRenderer {
     }
 
     private static void fitByPriority(List<LayerSlot> slots, String[] parts, int available) {
-        List<Integer> byPriority = new ArrayList<>(slots.size());
-        for (int i = 0; i < slots.size(); i++) {
-            if (!parts[i].isEmpty()) {
-                byPriority.add(i);
-            }
-        }
-        byPriority.sort(Comparator.comparingInt((Integer i) -> slots.get(i).layer().priority()).reversed());
+        int[] byPriority = byPriority(slots, parts);
         int[] share = new int[slots.size()];
         int left = Math.max(available, 0);
         for (int i : byPriority) {
@@ -119,5 +113,27 @@ public final class BlockRenderer {
             }
             parts[i] = cut;
         }
+    }
+
+    /**
+     * The indexes of the non-empty parts, highest priority first, equal priorities in block order. An insertion sort of
+     * a handful of ints: this runs on every re-render of a full block.
+     */
+    private static int[] byPriority(List<LayerSlot> slots, String[] parts) {
+        int[] order = new int[parts.length];
+        int n = 0;
+        for (int i = 0; i < parts.length; i++) {
+            if (parts[i].isEmpty()) {
+                continue;
+            }
+            int priority = slots.get(i).layer().priority();
+            int at = n++;
+            while (at > 0 && slots.get(order[at - 1]).layer().priority() < priority) {
+                order[at] = order[at - 1];
+                at--;
+            }
+            order[at] = i;
+        }
+        return n == order.length ? order : Arrays.copyOf(order, n);
     }
 }
