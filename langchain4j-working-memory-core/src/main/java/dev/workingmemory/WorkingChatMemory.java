@@ -22,10 +22,13 @@ public final class WorkingChatMemory implements ChatMemory {
 
     private final WorkingMemoryProvider provider;
     private final Object memoryId;
+    /** Mapped once: every call looks the memory up by it. */
+    private final MemoryKey key;
 
     WorkingChatMemory(WorkingMemoryProvider provider, Object memoryId) {
         this.provider = provider;
         this.memoryId = memoryId;
+        this.key = provider.keyOf(memoryId);
     }
 
     @Override
@@ -36,7 +39,7 @@ public final class WorkingChatMemory implements ChatMemory {
     @Override
     public void add(ChatMessage message) {
         Ensure.notNull(message, "message");
-        provider.withMemory(memoryId, memory -> {
+        provider.withMemory(memoryId, key, memory -> {
             memory.add(message);
             return null;
         });
@@ -44,7 +47,7 @@ public final class WorkingChatMemory implements ChatMemory {
 
     @Override
     public List<ChatMessage> messages() {
-        return provider.withMemory(memoryId, WorkingMemory::messages);
+        return provider.withMemory(memoryId, key, WorkingMemory::messages);
     }
 
     /**
@@ -57,7 +60,7 @@ public final class WorkingChatMemory implements ChatMemory {
         List<ChatMessage> copy = new ArrayList<>();
         messages.forEach(message -> copy.add(Ensure.notNull(message, "message")));
         Ensure.that(!copy.isEmpty(), "messages must not be empty");
-        provider.withMemory(memoryId, memory -> {
+        provider.withMemory(memoryId, key, memory -> {
             memory.replaceMessages(copy);
             return null;
         });
@@ -66,7 +69,7 @@ public final class WorkingChatMemory implements ChatMemory {
     /** Forgets the messages, system message included. The layers keep their state. */
     @Override
     public void clear() {
-        provider.withMemory(memoryId, memory -> {
+        provider.withMemory(memoryId, key, memory -> {
             memory.clearMessages();
             return null;
         });

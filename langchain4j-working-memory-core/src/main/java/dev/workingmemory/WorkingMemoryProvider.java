@@ -150,8 +150,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /** The {@link WorkingMemory} for {@code memoryId}, loaded from the stores when it is not in the cache. */
     public WorkingMemory memory(Object memoryId) {
         Ensure.notNull(memoryId, "memoryId");
+        return memory(memoryId, keyOf(memoryId));
+    }
+
+    private WorkingMemory memory(Object memoryId, MemoryKey key) {
         ensureOpen();
-        MemoryKey key = keyOf(memoryId);
         return memories.get(key, k -> load(memoryId, k));
     }
 
@@ -250,9 +253,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      * that may race with eviction, such as tool calls.
      */
     public <T> T withMemory(Object memoryId, Function<WorkingMemory, T> operation) {
+        return withMemory(memoryId, keyOf(memoryId), operation);
+    }
+
+    /** {@link #withMemory(Object, Function)} with the key of {@code memoryId} already known ({@link WorkingChatMemory}). */
+    <T> T withMemory(Object memoryId, MemoryKey key, Function<WorkingMemory, T> operation) {
         Ensure.notNull(operation, "operation");
         for (int attempt = 1; ; attempt++) {
-            WorkingMemory memory = memory(memoryId);
+            WorkingMemory memory = memory(memoryId, key);
             try {
                 return operation.apply(memory);
             } catch (MemoryClosedException e) {
