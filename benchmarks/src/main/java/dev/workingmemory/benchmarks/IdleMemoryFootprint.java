@@ -104,6 +104,9 @@ public final class IdleMemoryFootprint {
         return chat;
     }
 
+    /** The provider's default {@code saveDelay}. */
+    private static final long SAVE_DELAY_MILLIS = 1_000;
+
     private static final SystemMessage SYSTEM = SystemMessage.from(Fixtures.SYSTEM_PROMPT);
 
     /** Five turns of four messages, each with its own texts: a full window. */
@@ -127,6 +130,11 @@ public final class IdleMemoryFootprint {
             if (held.isEmpty() || held.get(held.size() - 1) != o) {
                 held.add(o);
             }
+        }
+        if (provider != null) {
+            // Idle means saved: the state is in the store and the saves queued behind the turns have run.
+            provider.flush();
+            Thread.sleep(SAVE_DELAY_MILLIS + 500);
         }
         long after = usedAfterGc();
         long total = after - before;

@@ -1,5 +1,7 @@
 package dev.workingmemory.benchmarks;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -22,6 +24,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
+import java.io.IOException;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -43,11 +47,19 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code unchanged}: the tool re-fetches the page that is already the most recent entity. The result is
  *       parsed and its entity extracted, but nothing changes, so the block is served from the render cache;</li>
- *   <li>{@code changed}: every turn's tool result names a page never seen before, so the entity layer changes,
- *       its state is saved to the store and the block is rendered again;</li>
+ *   <li>{@code changed}: every turn's tool result names a page never seen before, so the entity layer changes and
+ *       the block and the system message are rendered again; the state is saved behind the turn (the provider's
+ *       default {@code saveDelay} of one second coalesces the changes of many turns into one save on its saver
+ *       thread);</li>
+ *   <li>{@code changedSavedNow}: like {@code changed}, with {@code saveDelay(Duration.ZERO)}: every change is also
+ *       serialized and saved to the store within the turn;</li>
  *   <li>{@code unchangedText}: like {@code unchanged}, but the tool returns a line of plain text, which the
  *       extractor skips without parsing: the memory's own cost apart from parsing the result.</li>
  * </ul>
+ *
+ * <p>{@code jacksonParseOfResult} is neither memory: it only runs Jackson's streaming parser over the turn's tool
+ * result, token by token, building nothing. It is the least any extractor that reads the result with Jackson pays,
+ * measured in the same run as the two memories.</p>
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -55,8 +67,9 @@ import java.util.concurrent.TimeUnit;
 public class PerTurnBenchmark {
 
     private static final int RESULTS = 1024; // a power of two, far more than the 10 entities kept
+    private static final JsonFactory JSON = new JsonFactory();
 
-    @Param({"unchanged", "changed", "unchangedText"})
+    @Param({"unchanged", "changed", "changedSavedNow", "unchangedText"})
     public String scenario;
 
     private WorkingMemoryProvider provider;
@@ -79,14 +92,18 @@ public class PerTurnBenchmark {
         for (int i = 0; i < RESULTS; i++) {
             String text = switch (scenario) {
                 case "unchanged" -> Fixtures.pageResult(0);
-                case "changed" -> Fixtures.pageResult(i + 1);
+                case "changed", "changedSavedNow" -> Fixtures.pageResult(i + 1);
                 case "unchangedText" -> "Saved page-0: the headline now reads \"Build pages in minutes\".";
                 default -> throw new IllegalArgumentException(scenario);
             };
             results[i] = Fixtures.toolResult(request, text);
         }
 
-        provider = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW).build();
+        WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW);
+        if (scenario.equals("changedSavedNow")) {
+            builder.saveDelay(Duration.ZERO);
+        }
+        provider = builder.build();
         working = provider.get("bench");
         WorkingMemory memory = provider.memory("bench");
         Fixtures.fill(memory, "bench");
@@ -108,7 +125,7 @@ public class PerTurnBenchmark {
             throw new IllegalStateException("not a full state: " + memory.entities().size() + " entities, block of "
                     + memory.render().length() + " chars");
         }
-        if (!scenario.equals("changed") && !memory.entities().get(0).id().equals("page-0")) {
+        if (scenario.startsWith("unchanged") && !memory.entities().get(0).id().equals("page-0")) {
             throw new IllegalStateException("the unchanged scenario changed the entities: " + memory.entities().get(0));
         }
         List<ChatMessage> a = working.messages();
@@ -131,6 +148,20 @@ public class PerTurnBenchmark {
     @Benchmark
     public void messageWindowChatMemory(Blackhole blackhole) {
         turn(baseline, blackhole);
+    }
+
+    @Benchmark
+    public int jacksonParseOfResult() {
+        String text = results[turn++ & (RESULTS - 1)].text();
+        int tokens = 0;
+        try (JsonParser parser = JSON.createParser(text)) {
+            while (parser.nextToken() != null) {
+                tokens++;
+            }
+        } catch (IOException e) {
+            return -tokens; // unchangedText: not JSON, the parser fails at once
+        }
+        return tokens;
     }
 
     private void turn(ChatMemory memory, Blackhole blackhole) {
