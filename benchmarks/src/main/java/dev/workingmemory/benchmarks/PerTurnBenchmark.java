@@ -59,7 +59,9 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>{@code jacksonParseOfResult} is neither memory: it only runs Jackson's streaming parser over the turn's tool
  * result, token by token, building nothing. It is the least any extractor that reads the result with Jackson pays,
- * measured in the same run as the two memories.</p>
+ * measured in the same run as the two memories. {@code systemMessageWithBlock} only builds a new
+ * {@code SystemMessage} of the system prompt with the full state's block appended (about 6,200 characters): what any
+ * memory that puts its state into the system message pays once for every change of that state.</p>
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -81,6 +83,7 @@ public class PerTurnBenchmark {
     private ToolExecutionResultMessage[] results;
     private AiMessage answer;
     private int turn;
+    private String block;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -117,6 +120,7 @@ public class PerTurnBenchmark {
             turn(baseline, null);
         }
         check(memory);
+        block = memory.render();
     }
 
     /** Fails the run if the setup does not measure what it claims to. */
@@ -148,6 +152,11 @@ public class PerTurnBenchmark {
     @Benchmark
     public void messageWindowChatMemory(Blackhole blackhole) {
         turn(baseline, blackhole);
+    }
+
+    @Benchmark
+    public SystemMessage systemMessageWithBlock() {
+        return SystemMessage.from(Fixtures.SYSTEM_PROMPT + "\n\n" + block);
     }
 
     @Benchmark

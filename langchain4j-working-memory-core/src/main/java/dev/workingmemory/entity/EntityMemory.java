@@ -202,7 +202,7 @@ public final class EntityMemory implements MemoryLayer {
             String type = entities.get(i).entity().type();
             if (firstOfType(i, type)) {
                 pieces.add(pieces.size() == 1 ? "" : "\n");
-                pieces.add(BlockText.escape(plural(type)) + ":");
+                pieces.add(entities.get(i).header());
                 for (int j = i; j < shown; j++) {
                     Tracked tracked = entities.get(j);
                     if (tracked.entity().type().equals(type)) {
@@ -276,10 +276,14 @@ public final class EntityMemory implements MemoryLayer {
         }
     }
 
-    /** A tracked entity with its line of the rendered list, escaped once rather than on every render. */
-    private record Tracked(Entity entity, String line) {
+    /**
+     * A tracked entity with its line of the rendered list and the heading of its type's group, escaped once rather
+     * than on every render.
+     */
+    private record Tracked(Entity entity, String line, String header) {
         Tracked(Entity entity) {
-            this(entity, "\n  - \"" + BlockText.escape(entity.name()) + "\" (" + BlockText.escape(entity.id()) + ")");
+            this(entity, "\n  - \"" + BlockText.escape(entity.name()) + "\" (" + BlockText.escape(entity.id()) + ")",
+                    BlockText.escape(plural(entity.type())) + ":");
         }
     }
 }
