@@ -37,10 +37,6 @@ public final class LayerSlot implements LayerContext {
         return layer;
     }
 
-    ScopeState scope() {
-        return scope;
-    }
-
     @Override
     public MemoryKey key() {
         return key;

@@ -42,13 +42,8 @@ public final class SaveScheduler {
         executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
 
-    public Duration delay() {
+    Duration delay() {
         return delay;
-    }
-
-    /** Whether changes are saved by a scheduled task rather than at the end of the changing write. */
-    public boolean deferred() {
-        return executor != null;
     }
 
     /**

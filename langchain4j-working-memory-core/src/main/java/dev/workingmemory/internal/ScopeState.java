@@ -193,15 +193,6 @@ public final class ScopeState {
         }
     }
 
-    public boolean isClosed() {
-        lock.lock();
-        try {
-            return closed;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** The snapshots of this scope's layers, by layer name. */
     public ObjectNode snapshotLayers() {
         return read(() -> {
