@@ -34,6 +34,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -68,6 +70,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private static final Logger log = LoggerFactory.getLogger(WorkingMemoryProvider.class);
     private static final int MAX_RETRIES = 16;
+    /** The n-th retry of {@link #withMemory} pauses up to n times this (at most about 12 ms over all retries). */
+    private static final long RETRY_PAUSE_NANOS = 100_000;
 
     private final WorkingMemoryStore store;
     private final ChatMemoryStore chatMemoryStore;
@@ -249,8 +253,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /**
      * Runs {@code operation} on the memory of {@code memoryId}. When the provider evicts that memory between
      * the lookup and the operation (the evicted instance refuses use before changing anything), the operation
-     * runs again on the memory loaded from the store. Use this rather than {@link #memory(Object)} for work
-     * that may race with eviction, such as tool calls.
+     * runs again on the memory loaded from the store, after a short random pause from the second retry on (callers
+     * that keep evicting each other's memories would otherwise retry in step). Use this rather than
+     * {@link #memory(Object)} for work that may race with eviction, such as tool calls.
+     *
+     * @throws IllegalStateException when the memory was evicted on each of 16 attempts
      */
     public <T> T withMemory(Object memoryId, Function<WorkingMemory, T> operation) {
         return withMemory(memoryId, keyOf(memoryId), operation);
@@ -267,6 +274,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 // Evicted between lookup and use: the next lookup loads the saved state.
                 if (attempt == MAX_RETRIES) {
                     throw e;
+                }
+                if (attempt > 1) {
+                    // Twice in a row: callers are evicting each other's memories (more in use than the cache holds).
+                    // A random pause lets one of them finish instead of all retrying in step.
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(attempt * RETRY_PAUSE_NANOS));
                 }
             }
         }
