@@ -44,7 +44,11 @@ public final class WorkingMemory {
     private final List<LayerSlot> slots;
     private final MessageWindow window;
     private final ChatMemoryStore chatMemoryStore;
+    /** Whether every change of the window goes to {@link #chatMemoryStore} at once, rather than at {@link #close()}. */
+    private final boolean saveMessagesOnChange;
     private final BlockRenderer renderer;
+    /** The window changed since it was last given to {@link #chatMemoryStore} (only when not saved on every change). */
+    private boolean messagesUnsaved;
 
     private long renderedThreadVersion = -1;
     private long renderedResourceVersion = -1;
@@ -58,13 +62,14 @@ public final class WorkingMemory {
     private SystemMessage systemWithBlock;
 
     WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, MessageWindow window,
-                  ChatMemoryStore chatMemoryStore, BlockRenderer renderer) {
+                  ChatMemoryStore chatMemoryStore, boolean saveMessagesOnChange, BlockRenderer renderer) {
         this.memoryId = memoryId;
         this.key = key;
         this.thread = thread;
         this.resource = resource;
         this.window = window;
         this.chatMemoryStore = chatMemoryStore;
+        this.saveMessagesOnChange = saveMessagesOnChange;
         this.renderer = renderer;
         List<LayerSlot> all = new ArrayList<>(thread.slots());
         all.addAll(resource.slots());
@@ -188,12 +193,19 @@ public final class WorkingMemory {
         thread.write(() -> {
             window.clear();
             chatMemoryStore.deleteMessages(memoryId);
+            messagesUnsaved = false;
             return null;
         });
     }
 
+    /** Saves what is unsaved (messages, then layer state) and refuses further use. */
     void close() {
-        thread.close();
+        thread.close(() -> {
+            if (messagesUnsaved) {
+                chatMemoryStore.updateMessages(memoryId, window.all());
+                messagesUnsaved = false;
+            }
+        });
     }
 
     ScopeState threadState() {
@@ -221,7 +233,11 @@ public final class WorkingMemory {
     }
 
     private void saveMessages() {
-        chatMemoryStore.updateMessages(memoryId, window.all());
+        if (saveMessagesOnChange) {
+            chatMemoryStore.updateMessages(memoryId, window.all());
+        } else {
+            messagesUnsaved = true;
+        }
     }
 
     /** Renders the block again if a layer changed since the last time. Called holding the thread lock. */

@@ -61,7 +61,9 @@ import java.util.function.Function;
  * {@linkplain Builder#saveDelay save delay} after its first unsaved change, on the provider's daemon thread
  * {@code working-memory-saver}, so that the changes made meanwhile cost one save. {@link #flush()} saves what is
  * pending now; {@link #close()} saves it and stops the saver, so close the provider before the JVM exits.
- * Messages go to the {@link ChatMemoryStore} synchronously on every change, as LangChain4j expects.
+ * Messages go to a {@link Builder#chatMemoryStore ChatMemoryStore} you configure synchronously on every change, as
+ * LangChain4j expects; without one, the memory holds them and gives them to its own in-memory store only when it is
+ * evicted or closed (that store lives in the same heap, so saving sooner would guard against nothing).
  *
  * <p>Thread-safe. The saver thread and callers contend only on the lock of the scope being saved; a save never
  * runs inside a write.
@@ -75,6 +77,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private final WorkingMemoryStore store;
     private final ChatMemoryStore chatMemoryStore;
+    /** False with the default in-memory store: see the class comment. */
+    private final boolean saveMessagesOnChange;
     private final Integer maxMessages;
     private final Integer maxTokens;
     private final TokenCountEstimator tokenCountEstimator;
@@ -101,6 +105,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         this.store = builder.store != null ? builder.store : new InMemoryWorkingMemoryStore();
         this.chatMemoryStore = builder.chatMemoryStore != null ? builder.chatMemoryStore : new InMemoryChatMemoryStore();
+        this.saveMessagesOnChange = builder.chatMemoryStore != null;
         this.maxTokens = builder.maxTokens;
         this.tokenCountEstimator = builder.tokenCountEstimator;
         this.maxMessages = builder.maxTokens == null && builder.maxMessages == null ? Integer.valueOf(20) : builder.maxMessages;
@@ -291,7 +296,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
-        return new WorkingMemory(memoryId, key, thread, resource, window, chatMemoryStore, renderer);
+        return new WorkingMemory(memoryId, key, thread, resource, window, chatMemoryStore, saveMessagesOnChange, renderer);
     }
 
     private void ensureOpen() {
@@ -332,7 +337,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return this;
         }
 
-        /** Where messages are saved; default LangChain4j's {@link InMemoryChatMemoryStore}. */
+        /**
+         * Where messages are saved, synchronously on every change of a memory's window. Without one, the provider
+         * keeps them in a LangChain4j {@link InMemoryChatMemoryStore} of its own, to which a memory gives its window
+         * only when it is evicted or closed.
+         */
         public Builder chatMemoryStore(ChatMemoryStore chatMemoryStore) {
             this.chatMemoryStore = Ensure.notNull(chatMemoryStore, "chatMemoryStore");
             return this;
@@ -425,7 +434,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
          * {@link WorkingMemoryProvider#flush()} and {@link WorkingMemoryProvider#close()} save them, and evicting a
          * memory saves its thread-scoped state. {@link Duration#ZERO} saves synchronously at the end of each call
          * that changed something, on the caller's thread, with no saver thread (a failed save is then tried again on
-         * the next change). Messages are not affected: they are saved on every change.
+         * the next change). Messages are not affected: see {@link #chatMemoryStore}.
          *
          * @throws IllegalArgumentException when {@code delay} is null or negative
          */

@@ -16,7 +16,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -113,6 +119,47 @@ class PersistenceTest {
         assertThat(memories.memory("bob").coreMemory().read("progress").content()).startsWith("step 1\nstep 3").endsWith("step 49");
         // a handle taken before the evictions still works
         assertThat(alice.messages()).isNotEmpty();
+    }
+
+    @Test
+    void should_keep_every_message_of_memories_evicted_after_each_add_without_a_chat_memory_store() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxMessages(100).maxCachedMemories(1).build();
+        for (int i = 0; i < 40; i++) {
+            String user = i % 2 == 0 ? "alice" : "bob";
+            memories.get(user).add(UserMessage.from(user + " " + i));
+        }
+
+        assertThat(memories.get("alice").messages()).extracting(m -> ((UserMessage) m).singleText())
+                .containsExactlyElementsOf(IntStream.range(0, 20).mapToObj(i -> "alice " + 2 * i).toList());
+        assertThat(memories.get("bob").messages()).hasSize(20);
+    }
+
+    @Test
+    void should_keep_every_message_added_concurrently_while_memories_are_evicted_without_a_chat_memory_store()
+            throws Exception {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxMessages(1_000).maxCachedMemories(1).build();
+        List<String> users = List.of("alice", "bob", "carol");
+        ExecutorService pool = Executors.newFixedThreadPool(users.size());
+        try {
+            List<Future<?>> runs = new ArrayList<>();
+            for (String user : users) {
+                runs.add(pool.submit(() -> {
+                    for (int i = 0; i < 300; i++) {
+                        memories.get(user).add(UserMessage.from(user + " " + i));
+                    }
+                }));
+            }
+            for (Future<?> run : runs) {
+                run.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        for (String user : users) {
+            assertThat(memories.get(user).messages()).extracting(m -> ((UserMessage) m).singleText())
+                    .containsExactlyElementsOf(IntStream.range(0, 300).mapToObj(i -> user + " " + i).toList());
+        }
     }
 
     @Test

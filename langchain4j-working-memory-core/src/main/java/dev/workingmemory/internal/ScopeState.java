@@ -182,8 +182,20 @@ public final class ScopeState {
 
     /** Saves pending changes and refuses further writes: a new instance will load the saved state. */
     public void close() {
+        close(() -> { });
+    }
+
+    /**
+     * {@link #close()}, running {@code lastWrite} first, holding the lock, unless the scope is already closed: what
+     * the owner of the scope saves along with it, with no write of another thread in between.
+     */
+    public void close(Runnable lastWrite) {
         lock.lock();
         try {
+            if (closed) {
+                return;
+            }
+            lastWrite.run();
             if (dirty) {
                 persist("its changes since the last save are lost");
             }
