@@ -245,7 +245,9 @@ public final class WorkingMemory {
         long threadVersion = thread.version();
         long resourceVersion = resource.version();
         if (threadVersion != renderedThreadVersion || resourceVersion != renderedResourceVersion) {
-            List<String> lines = renderer.render(slots);
+            // The thread lock is held; the resource scope's layers render under their lock too (taken in the same
+            // order as when a message reaches them).
+            List<String> lines = resource.read(() -> renderer.render(slots));
             // Layers hand back their cached parts when unchanged, so equal lines are usually the same strings.
             if (!lines.equals(blockLines)) {
                 blockLines = lines;

@@ -35,6 +35,8 @@ public final class BlockRenderer {
     }
 
     /**
+     * Called holding the locks of every scope the slots belong to.
+     *
      * @param slots the layers, sorted by order
      * @return the lines of the block: {@code OPEN}, each non-empty layer's part, {@code CLOSE}; empty when every layer
      * is empty. Joined with {@code "\n"} they are the block; the caller joins them once, together with whatever

@@ -75,14 +75,14 @@ public final class LayerSlot implements LayerContext {
         return snapshotMember;
     }
 
-    /** Renders at the layer's own maximum, cached until the layer changes. */
+    /** Renders at the layer's own maximum, cached until the layer changes. Called holding the scope's lock. */
     String renderAtMax() {
-        return scope.read(() -> atMax.get(version, layer.budget().maxChars(), layer));
+        return atMax.get(version, layer.budget().maxChars(), layer);
     }
 
-    /** Renders within {@code maxChars}, cached until the layer changes. */
+    /** Renders within {@code maxChars}, cached until the layer changes. Called holding the scope's lock. */
     String renderWithin(int maxChars) {
-        return scope.read(() -> cut.get(version, maxChars, layer));
+        return cut.get(version, maxChars, layer);
     }
 
     private static final class RenderCache {
