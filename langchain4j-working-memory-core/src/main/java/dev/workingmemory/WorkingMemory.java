@@ -10,7 +10,6 @@ import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ScopeState;
-import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
 import org.slf4j.Logger;
@@ -168,6 +167,7 @@ public final class WorkingMemory {
 
     List<ChatMessage> messages() {
         return thread.read(() -> {
+            resource.refresh();
             renderIfChanged();
             List<ChatMessage> view = window.view();
             List<ChatMessage> out = new ArrayList<>(view.size() + 1);
@@ -219,14 +219,11 @@ public final class WorkingMemory {
     private void observe(LayerSlot slot, ChatMessage message) {
         MemoryLayer layer = slot.layer();
         try {
-            if (layer.scope() == LayerScope.THREAD) {
+            // A write of the layer, so that it runs again on a state another instance saved meanwhile.
+            slot.write(() -> {
                 layer.onMessage(message);
-            } else {
-                slot.write(() -> {
-                    layer.onMessage(message);
-                    return null;
-                });
-            }
+                return null;
+            });
         } catch (RuntimeException e) {
             log.warn("Layer '{}' failed to observe a {} message of {}", layer.name(), message.type(), key, e);
         }

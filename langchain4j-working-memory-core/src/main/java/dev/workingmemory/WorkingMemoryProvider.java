@@ -18,6 +18,7 @@ import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.SaveScheduler;
 import dev.workingmemory.internal.ScopeState;
+import dev.workingmemory.internal.StoreCheck;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayerFactory;
 import dev.workingmemory.render.BlockBudget;
@@ -56,11 +57,15 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Memories are kept in a bounded cache ({@link Builder#maxCachedMemories}); an evicted memory is saved
- * first and loaded again from the stores on its next use, so nothing is lost. Layer state is saved to the
- * {@link WorkingMemoryStore} behind the turn: one save per scope (a thread, or a resource) a
- * {@linkplain Builder#saveDelay save delay} after its first unsaved change, on the provider's daemon thread
- * {@code working-memory-saver}, so that the changes made meanwhile cost one save. {@link #flush()} saves what is
- * pending now; {@link #close()} saves it and stops the saver, so close the provider before the JVM exits.
+ * first and loaded again from the stores on its next use, so nothing is lost. Writes a caller is told were made
+ * (core memory, scratchpad: {@link dev.workingmemory.layer.LayerContext#writeDurably}) are in the
+ * {@link WorkingMemoryStore} when they return. State the memory derives by itself (entities) is saved behind the
+ * turn: one save per scope (a thread, or a resource) a {@linkplain Builder#saveDelay save delay} after its first
+ * unsaved change, on the provider's daemon thread {@code working-memory-saver}, so that the changes made meanwhile
+ * cost one save. {@link #flush()} saves what is pending now; {@link #close()} saves it and stops the saver, so close
+ * the provider before the JVM exits. Several providers (application instances) may share one store: a memory takes
+ * in what another saved before it renders or writes ({@link Builder#storeCheckInterval}), and a save that conflicts
+ * reloads the stored state and applies its own unsaved writes to it again, so no update is lost.
  * Messages go to a {@link Builder#chatMemoryStore ChatMemoryStore} you configure synchronously on every change, as
  * LangChain4j expects; without one, the memory holds them and gives them to its own in-memory store only when it is
  * evicted or closed (that store lives in the same heap, so saving sooner would guard against nothing).
@@ -97,6 +102,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      */
     private final Cache<String, ScopeState> resources;
     private final SaveScheduler saver;
+    private final StoreCheck storeCheck;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -117,6 +123,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.coreMemory = builder.coreMemory;
         this.scratchpad = builder.scratchpad;
         this.saver = new SaveScheduler(builder.saveDelay);
+        this.storeCheck = new StoreCheck(builder.storeCheckInterval);
         List<MemoryLayerFactory> all = new ArrayList<>();
         if (entities != null) {
             all.add(EntityMemory.factory(entities));
@@ -291,8 +298,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private WorkingMemory load(Object memoryId, MemoryKey key) {
         ScopeState resource = resources.get(key.resource(), r -> new ScopeState(LayerScope.RESOURCE, key,
-                key.resourceStoreKey(), store, resourceLayers, clock, saver));
-        ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock, saver);
+                key.resourceStoreKey(), store, resourceLayers, clock, saver, storeCheck));
+        ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock, saver,
+                storeCheck);
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
@@ -327,6 +335,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private int maxCachedMemories = 10_000;
         private Clock clock = Clock.systemUTC();
         private Duration saveDelay = Duration.ofSeconds(1);
+        private Duration storeCheckInterval = Duration.ZERO;
 
         private Builder() {
         }
@@ -426,8 +435,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
 
         /**
-         * How long after its first unsaved change a scope's layer state is saved to the {@link WorkingMemoryStore};
-         * default one second. The save runs on the provider's daemon thread {@code working-memory-saver} and saves
+         * How long after its first unsaved change a scope's derived layer state (entities; writes made with
+         * {@link dev.workingmemory.layer.LayerContext#write}) is saved to the {@link WorkingMemoryStore}; default one
+         * second. Durable writes (core memory, scratchpad) do not wait for it. The save runs on the provider's daemon thread {@code working-memory-saver} and saves
          * every change made until then, so a turn does not wait for serializing and saving. It takes the scope's
          * lock like any caller: calls on that scope wait while it saves, calls on other scopes do not. A save that
          * fails is logged and tried again after the same delay. Changes not yet saved live only in memory:
@@ -442,6 +452,23 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             Ensure.notNull(delay, "saveDelay");
             Ensure.that(!delay.isNegative(), "saveDelay must not be negative, was " + delay);
             this.saveDelay = delay;
+            return this;
+        }
+
+        /**
+         * How often a cached memory asks the {@link WorkingMemoryStore} whether another application instance saved
+         * its state since this one last loaded or saved it; when so, the stored state is loaded and this instance's
+         * unsaved changes are applied to it again before the memory renders or writes. Default {@link Duration#ZERO}:
+         * before every use ({@link WorkingMemoryStore#version} is one map lookup in memory and one {@code stat} for
+         * the file store). A longer interval saves those checks for stores where they cost a round trip, at the
+         * price of rendering a state up to that old; writes never lose an update either way (compare-and-set).
+         *
+         * @throws IllegalArgumentException when {@code interval} is null or negative
+         */
+        public Builder storeCheckInterval(Duration interval) {
+            Ensure.notNull(interval, "storeCheckInterval");
+            Ensure.that(!interval.isNegative(), "storeCheckInterval must not be negative, was " + interval);
+            this.storeCheckInterval = interval;
             return this;
         }
 

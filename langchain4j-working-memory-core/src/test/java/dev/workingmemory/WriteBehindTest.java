@@ -3,11 +3,8 @@ package dev.workingmemory;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.layer.LayerScope;
-import dev.workingmemory.scratchpad.ScratchpadConfig;
-import dev.workingmemory.store.InMemoryWorkingMemoryStore;
-import dev.workingmemory.store.Snapshot;
-import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
+import dev.workingmemory.testing.TestStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.NullSource;
@@ -15,64 +12,38 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.ref.WeakReference;
 import java.time.Duration;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** Layer state saved behind the turn: {@code saveDelay}, {@code flush()}, {@code close()} and eviction. */
+/**
+ * State the memory derives by itself saved behind the turn: {@code saveDelay}, {@code flush()}, {@code close()} and
+ * eviction. (Writes a caller is told were saved do not wait: {@link DurableWritesTest}.)
+ */
 class WriteBehindTest {
+
+    private static void derive(WorkingMemoryProvider memories, Object id, String text) {
+        derived(memories.memory(id)).add(text);
+    }
+
+    private static void deriveShared(WorkingMemoryProvider memories, Object id, String text) {
+        DerivedLayer.of(memories.memory(id), LayerScope.RESOURCE).add(text);
+    }
+
+    private static DerivedLayer derived(WorkingMemory memory) {
+        return DerivedLayer.of(memory, LayerScope.THREAD);
+    }
+
+    private static WorkingMemoryProvider.Builder withDerivedLayers() {
+        return WorkingMemoryProvider.builder()
+                .layer(DerivedLayer.factory(LayerScope.THREAD))
+                .layer(DerivedLayer.factory(LayerScope.RESOURCE));
+    }
 
     private static final Duration LONG = Duration.ofMinutes(1);
     private static final MemoryKey ALICE = MemoryKey.of("alice");
-    private static final ScratchpadConfig RESOURCE_SCRATCHPAD = ScratchpadConfig.builder().scope(LayerScope.RESOURCE).build();
-
-    /** Records every save, with the thread that made it; can be switched to fail. */
-    static final class RecordingStore implements WorkingMemoryStore {
-
-        record Save(String key, String document, Thread thread) {
-        }
-
-        private final InMemoryWorkingMemoryStore delegate = new InMemoryWorkingMemoryStore();
-        final List<Save> saves = new CopyOnWriteArrayList<>();
-        final AtomicInteger failures = new AtomicInteger();
-        volatile boolean failing;
-
-        List<Save> savesOf(String key) {
-            return saves.stream().filter(save -> save.key().equals(key)).toList();
-        }
-
-        @Override
-        public Optional<Snapshot> load(String key) {
-            return delegate.load(key);
-        }
-
-        @Override
-        public Snapshot save(String key, long expectedVersion, String document) {
-            if (failing) {
-                failures.incrementAndGet();
-                throw new WorkingMemoryStoreException("the store is down (test)");
-            }
-            Snapshot saved = delegate.save(key, expectedVersion, document);
-            saves.add(new Save(key, document, Thread.currentThread()));
-            return saved;
-        }
-
-        @Override
-        public void delete(String key) {
-            delegate.delete(key);
-        }
-
-        @Override
-        public List<String> keys() {
-            return delegate.keys();
-        }
-    }
 
     /** Polls until {@code condition} holds; fails after two seconds, far longer than the delays used here. */
     private static void await(String what, BooleanSupplier condition) throws InterruptedException {
@@ -87,13 +58,13 @@ class WriteBehindTest {
 
     @Test
     void should_save_a_change_after_the_delay_on_the_saver_thread_and_messages_at_once() throws Exception {
-        RecordingStore store = new RecordingStore();
+        TestStore store = new TestStore();
         InMemoryChatMemoryStore messages = new InMemoryChatMemoryStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+        WorkingMemoryProvider memories = withDerivedLayers()
                 .store(store).chatMemoryStore(messages).saveDelay(Duration.ofMillis(200)).build();
 
         memories.get(ALICE).add(UserMessage.from("hello"));
-        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+        derive(memories, ALICE, "Ship");
 
         assertThat(store.saves).isEmpty();
         assertThat(messages.getMessages(ALICE)).containsExactly(UserMessage.from("hello"));
@@ -107,11 +78,12 @@ class WriteBehindTest {
 
     @Test
     void should_coalesce_the_changes_made_within_the_delay_into_one_save_of_the_latest_state() throws Exception {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ofMillis(200)).build();
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers().store(store)
+                .saveDelay(Duration.ofMillis(200)).build();
 
         for (int i = 0; i < 20; i++) {
-            memories.memory(ALICE).coreMemory().append("progress", "step " + i);
+            derive(memories, ALICE, "step " + i);
         }
         await("the thread state is saved", () -> !store.saves.isEmpty());
 
@@ -122,11 +94,11 @@ class WriteBehindTest {
 
     @Test
     void should_save_pending_thread_and_resource_state_on_flush() {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .store(store).scratchpad(RESOURCE_SCRATCHPAD).saveDelay(LONG).build();
-        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
-        memories.memory(ALICE).scratchpad().update("shared plan");
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers()
+                .store(store).saveDelay(LONG).build();
+        derive(memories, ALICE, "Ship");
+        deriveShared(memories, ALICE, "shared plan");
         assertThat(store.saves).isEmpty();
 
         memories.flush();
@@ -142,9 +114,9 @@ class WriteBehindTest {
 
     @Test
     void should_save_pending_state_on_close() {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(LONG).build();
-        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers().store(store).saveDelay(LONG).build();
+        derive(memories, ALICE, "Ship");
 
         memories.close();
 
@@ -156,9 +128,10 @@ class WriteBehindTest {
 
     @Test
     void should_stop_the_saver_thread_on_close() throws Exception {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ofMillis(50)).build();
-        memories.memory(ALICE).coreMemory().replace("goal", "Ship");
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers().store(store)
+                .saveDelay(Duration.ofMillis(50)).build();
+        derive(memories, ALICE, "Ship");
         await("the change is saved", () -> !store.saves.isEmpty());
         Thread saver = store.saves.get(0).thread();
 
@@ -170,28 +143,28 @@ class WriteBehindTest {
 
     @Test
     void should_save_pending_state_of_an_evicted_memory_and_reload_it() {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers()
                 .store(store).maxCachedMemories(1).saveDelay(LONG).build();
         WorkingMemory stale = memories.memory("alice");
-        stale.coreMemory().replace("goal", "kept");
+        derived(stale).add("kept");
 
         memories.memory("bob");
         memories.memory("carol");
 
-        assertThatThrownBy(() -> stale.coreMemory().read("goal")).as("alice was evicted").isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> derived(stale).text()).as("alice was evicted").isInstanceOf(IllegalStateException.class);
         assertThat(store.savesOf(ALICE.threadStoreKey())).singleElement()
                 .satisfies(save -> assertThat(save.document()).contains("kept"));
-        assertThat(memories.memory("alice").coreMemory().read("goal").content()).isEqualTo("kept");
+        assertThat(derived(memories.memory("alice")).text()).isEqualTo("kept");
         memories.close();
     }
 
     @Test
     void should_keep_a_dirty_resource_state_that_no_memory_references_until_it_is_saved() throws Exception {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .store(store).scratchpad(RESOURCE_SCRATCHPAD).maxCachedMemories(1).saveDelay(LONG).build();
-        memories.memory("alice").scratchpad().update("alice's plan");
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers()
+                .store(store).maxCachedMemories(1).saveDelay(LONG).build();
+        deriveShared(memories, "alice", "alice's plan");
         WeakReference<WorkingMemory> alice = new WeakReference<>(memories.memory("alice"));
         memories.memory("bob");
         memories.memory("carol");
@@ -212,11 +185,12 @@ class WriteBehindTest {
 
     @Test
     void should_keep_the_state_when_the_store_fails_and_save_it_once_the_store_works_again() throws Exception {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ofMillis(50)).build();
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers().store(store)
+                .saveDelay(Duration.ofMillis(50)).build();
         store.failing = true;
 
-        memories.memory(ALICE).coreMemory().replace("goal", "survive");
+        derive(memories, ALICE, "survive");
         await("the saver tried again after a failure", () -> store.failures.get() >= 2);
         assertThatThrownBy(memories::flush).isInstanceOf(WorkingMemoryStoreException.class).hasMessageContaining("1 scope");
 
@@ -230,10 +204,10 @@ class WriteBehindTest {
 
     @Test
     void should_save_within_the_call_with_a_zero_delay() {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ZERO).build();
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers().store(store).saveDelay(Duration.ZERO).build();
 
-        memories.memory(ALICE).coreMemory().replace("goal", "now");
+        derive(memories, ALICE, "now");
 
         assertThat(store.saves).singleElement().satisfies(save -> {
             assertThat(save.document()).contains("now");
@@ -243,14 +217,14 @@ class WriteBehindTest {
 
     @Test
     void should_retry_a_failed_save_on_the_next_change_with_a_zero_delay() {
-        RecordingStore store = new RecordingStore();
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).saveDelay(Duration.ZERO).build();
+        TestStore store = new TestStore();
+        WorkingMemoryProvider memories = withDerivedLayers().store(store).saveDelay(Duration.ZERO).build();
         store.failing = true;
-        memories.memory(ALICE).coreMemory().replace("goal", "first");
+        derive(memories, ALICE, "first");
         assertThat(store.failures).hasValue(1);
 
         store.failing = false;
-        memories.memory(ALICE).coreMemory().append("progress", "second");
+        derive(memories, ALICE, "second");
 
         assertThat(store.saves).singleElement()
                 .satisfies(save -> assertThat(save.document()).contains("first").contains("second"));

@@ -2,6 +2,8 @@ package dev.workingmemory.benchmarks;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -54,8 +56,15 @@ import java.util.concurrent.TimeUnit;
  *   <li>{@code changedSavedNow}: like {@code changed}, with {@code saveDelay(Duration.ZERO)}: every change is also
  *       serialized and saved to the store within the turn;</li>
  *   <li>{@code unchangedText}: like {@code unchanged}, but the tool returns a line of plain text, which the
- *       extractor skips without parsing: the memory's own cost apart from parsing the result.</li>
+ *       extractor skips without parsing: the memory's own cost apart from parsing the result;</li>
+ *   <li>{@code toolWrite}: like {@code unchanged}, and the tool also replaces the goal block (as
+ *       {@code core_memory_update} does): a durable write, serialized and saved to the in-memory store before the
+ *       tool returns, and a new block.</li>
  * </ul>
+ *
+ * <p>{@code messageWindowChatMemoryAndReadTree} is the fair peer of a turn with a JSON tool result (issue 9): the
+ * same turn through {@link MessageWindowChatMemory} plus Jackson's {@code readTree} of the result, what an
+ * application would otherwise write to learn what the tool returned.
  *
  * <p>{@code jacksonParseOfResult} is neither memory: it only runs Jackson's streaming parser over the turn's tool
  * result, token by token, building nothing. It is the least any extractor that reads the result with Jackson pays,
@@ -70,8 +79,9 @@ public class PerTurnBenchmark {
 
     private static final int RESULTS = 1024; // a power of two, far more than the 10 entities kept
     private static final JsonFactory JSON = new JsonFactory();
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    @Param({"unchanged", "changed", "changedSavedNow", "unchangedText"})
+    @Param({"unchanged", "changed", "changedSavedNow", "unchangedText", "toolWrite"})
     public String scenario;
 
     private WorkingMemoryProvider provider;
@@ -84,6 +94,8 @@ public class PerTurnBenchmark {
     private AiMessage answer;
     private int turn;
     private String block;
+    /** Two goals the toolWrite scenario alternates between, each as long as the full state's goal. */
+    private String[] goals;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -94,7 +106,7 @@ public class PerTurnBenchmark {
         results = new ToolExecutionResultMessage[RESULTS];
         for (int i = 0; i < RESULTS; i++) {
             String text = switch (scenario) {
-                case "unchanged" -> Fixtures.pageResult(0);
+                case "unchanged", "toolWrite" -> Fixtures.pageResult(0);
                 case "changed", "changedSavedNow" -> Fixtures.pageResult(i + 1);
                 case "unchangedText" -> "Saved page-0: the headline now reads \"Build pages in minutes\".";
                 default -> throw new IllegalArgumentException(scenario);
@@ -110,6 +122,7 @@ public class PerTurnBenchmark {
         working = provider.get("bench");
         WorkingMemory memory = provider.memory("bench");
         Fixtures.fill(memory, "bench");
+        goals = new String[] {Fixtures.text("first goal", 950), Fixtures.text("second goal", 950)};
         baseline = MessageWindowChatMemory.withMaxMessages(Fixtures.WINDOW + 1);
         SystemMessage system = SystemMessage.from(Fixtures.SYSTEM_PROMPT);
         working.add(system);
@@ -129,7 +142,8 @@ public class PerTurnBenchmark {
             throw new IllegalStateException("not a full state: " + memory.entities().size() + " entities, block of "
                     + memory.render().length() + " chars");
         }
-        if (scenario.startsWith("unchanged") && !memory.entities().get(0).id().equals("page-0")) {
+        if ((scenario.startsWith("unchanged") || scenario.equals("toolWrite"))
+                && !memory.entities().get(0).id().equals("page-0")) {
             throw new IllegalStateException("the unchanged scenario changed the entities: " + memory.entities().get(0));
         }
         List<ChatMessage> a = working.messages();
@@ -154,6 +168,17 @@ public class PerTurnBenchmark {
         turn(baseline, blackhole);
     }
 
+    /**
+     * The peer of a turn that carries a JSON tool result: what an application without this memory would write,
+     * {@link MessageWindowChatMemory} and Jackson's {@code readTree} of the result to find what it returned.
+     */
+    @Benchmark
+    public void messageWindowChatMemoryAndReadTree(Blackhole blackhole) {
+        ToolExecutionResultMessage result = results[turn & (RESULTS - 1)];
+        turn(baseline, blackhole);
+        blackhole.consume(readTree(result.text()));
+    }
+
     @Benchmark
     public SystemMessage systemMessageWithBlock() {
         return SystemMessage.from(Fixtures.SYSTEM_PROMPT + "\n\n" + block);
@@ -173,12 +198,25 @@ public class PerTurnBenchmark {
         return tokens;
     }
 
+    private static JsonNode readTree(String text) {
+        try {
+            return MAPPER.readTree(text);
+        } catch (IOException e) {
+            return null; // unchangedText: not JSON
+        }
+    }
+
     private void turn(ChatMemory memory, Blackhole blackhole) {
-        ToolExecutionResultMessage result = results[turn++ & (RESULTS - 1)];
+        int n = turn++;
+        ToolExecutionResultMessage result = results[n & (RESULTS - 1)];
         memory.add(user);
         consume(blackhole, memory.messages());
         memory.add(toolCall);
         consume(blackhole, memory.messages());
+        if (memory == working && scenario.equals("toolWrite")) {
+            // the tool's write, durable before the tool returns: what core_memory_update does
+            provider.withMemory("bench", m -> m.coreMemory().replace("goal", goals[n & 1]));
+        }
         memory.add(result);
         consume(blackhole, memory.messages());
         memory.add(answer);

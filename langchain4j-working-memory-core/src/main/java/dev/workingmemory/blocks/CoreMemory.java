@@ -47,10 +47,16 @@ public final class CoreMemory implements MemoryLayer {
         return context -> new CoreMemory(context, config);
     }
 
-    /** Replaces the content of {@code block}. */
+    /**
+     * Replaces the content of {@code block}. Saved in the store when it returns; when another instance changed this
+     * memory meanwhile, the replace applies to the state it saved.
+     *
+     * @throws IllegalArgumentException for an unknown block or content over the block's limit (nothing changed)
+     * @throws dev.workingmemory.store.WorkingMemoryStoreException when it could not be saved (nothing changed)
+     */
     public CoreBlock replace(String block, String content) {
         Ensure.notNull(content, "content");
-        return context.write(() -> {
+        return context.writeDurably(() -> {
             int limit = limitOf(block);
             rejectOverflow(block, content.length(), limit);
             store(block, content);
@@ -58,10 +64,16 @@ public final class CoreMemory implements MemoryLayer {
         });
     }
 
-    /** Appends {@code content} to {@code block} on a new line. */
+    /**
+     * Appends {@code content} to {@code block} on a new line. Saved in the store when it returns; when another
+     * instance changed this memory meanwhile, the line is appended to the content it saved.
+     *
+     * @throws IllegalArgumentException for an unknown block or when the block would exceed its limit (nothing changed)
+     * @throws dev.workingmemory.store.WorkingMemoryStoreException when it could not be saved (nothing changed)
+     */
     public CoreBlock append(String block, String content) {
         Ensure.notNull(content, "content");
-        return context.write(() -> {
+        return context.writeDurably(() -> {
             int limit = limitOf(block);
             String current = contents.get(block);
             String next = current.isEmpty() ? content : current + "\n" + content;

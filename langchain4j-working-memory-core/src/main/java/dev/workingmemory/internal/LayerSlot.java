@@ -3,6 +3,7 @@ package dev.workingmemory.internal;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.MemoryLayerFactory;
 
 import java.time.Clock;
 import java.util.function.Supplier;
@@ -16,6 +17,7 @@ public final class LayerSlot implements LayerContext {
     private final ScopeState scope;
     private final MemoryKey key;
     private final Clock clock;
+    private final MemoryLayerFactory factory;
     private MemoryLayer layer;
     private long version;
     private final RenderCache atMax = new RenderCache();
@@ -23,10 +25,11 @@ public final class LayerSlot implements LayerContext {
     private long snapshotVersion = -1;
     private String snapshotMember;
 
-    LayerSlot(ScopeState scope, MemoryKey key, Clock clock) {
+    LayerSlot(ScopeState scope, MemoryKey key, Clock clock, MemoryLayerFactory factory) {
         this.scope = scope;
         this.key = key;
         this.clock = clock;
+        this.factory = factory;
     }
 
     void bind(MemoryLayer layer) {
@@ -49,7 +52,12 @@ public final class LayerSlot implements LayerContext {
 
     @Override
     public <T> T write(Supplier<T> action) {
-        return scope.write(action);
+        return scope.layerWrite(this, action, false);
+    }
+
+    @Override
+    public <T> T writeDurably(Supplier<T> action) {
+        return scope.layerWrite(this, action, true);
     }
 
     @Override
@@ -59,6 +67,18 @@ public final class LayerSlot implements LayerContext {
 
     void bumpVersion() {
         version++;
+    }
+
+    long version() {
+        return version;
+    }
+
+    /**
+     * Puts the layer back to the state a new memory starts with (the stored state of this scope is gone): the state
+     * of a layer the factory creates afresh. Called holding the lock.
+     */
+    void reset() {
+        layer.restore(factory.create(new DetachedContext(key, clock)).snapshot());
     }
 
     @Override
@@ -97,6 +117,30 @@ public final class LayerSlot implements LayerContext {
                 limit = maxChars;
             }
             return text;
+        }
+    }
+
+    /** The context of a layer created only to read its initial state; it is never changed. */
+    private record DetachedContext(MemoryKey key, Clock clock) implements LayerContext {
+
+        @Override
+        public <T> T read(Supplier<T> action) {
+            return action.get();
+        }
+
+        @Override
+        public <T> T write(Supplier<T> action) {
+            throw new IllegalStateException("A layer created to read its initial state cannot be changed");
+        }
+
+        @Override
+        public <T> T writeDurably(Supplier<T> action) {
+            return write(action);
+        }
+
+        @Override
+        public void changed() {
+            throw new IllegalStateException("A layer created to read its initial state cannot be changed");
         }
     }
 }

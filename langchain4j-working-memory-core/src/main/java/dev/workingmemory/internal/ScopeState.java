@@ -27,10 +27,16 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The layers of one scope (one thread, or one resource), the lock that guards them, and their
- * persistence: the scope's layers are saved together as one snapshot, either when the outermost
- * {@link #write} that changed something ends, or, when the {@link SaveScheduler} defers saves, by one task
- * scheduled at the first unsaved change, which saves every change made until it runs.
+ * The layers of one scope (one thread, or one resource), the lock that guards them, and their persistence.
+ *
+ * <p><b>Saving.</b> The scope's layers are saved together as one snapshot: at once when a layer writes durably
+ * ({@link #layerWrite} with {@code durable}), else when the outermost write that changed something ends (no save
+ * delay), or by one task the {@link SaveScheduler} runs a delay after the first unsaved change.
+ *
+ * <p><b>No lost updates.</b> Every layer write that changed something and is not saved yet is kept in an
+ * {@link OperationJournal}. When a save meets a version conflict (another instance saved the scope), and when a
+ * use finds that the stored version moved ({@link #refresh}), the stored state is loaded and the journal's
+ * operations run again on it before anything is rendered or saved.
  *
  * <p>Thread-safe: the saver thread takes the same lock as callers.
  */
@@ -40,13 +46,17 @@ public final class ScopeState {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int FORMAT_VERSION = 1;
     private static final String DOCUMENT_START = "{\"formatVersion\":" + FORMAT_VERSION + ",\"layers\":{";
+    /** Conflicts in a row before a save gives up: other instances keep saving this scope faster than it reloads. */
+    private static final int MAX_CONFLICTS = 32;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final LayerScope scope;
     private final String storeKey;
     private final WorkingMemoryStore store;
     private final SaveScheduler saver;
+    private final StoreCheck storeCheck;
     private final List<LayerSlot> slots;
+    private final OperationJournal journal;
     /** Incremented on every change of any layer; read without the lock to validate render caches. */
     private final AtomicLong version = new AtomicLong();
     private long storedVersion;
@@ -59,16 +69,24 @@ public final class ScopeState {
     /** A scheduled save is queued and has not started; while true, writes leave saving to it. */
     private boolean saveScheduled;
     private boolean closed;
+    /** Layer writes under way on this scope (nested ones included); only the outermost is journaled. */
+    private int layerWriteDepth;
+    /** The journal is being replayed on reloaded state: nothing is journaled or saved meanwhile. */
+    private boolean replaying;
+    /** When this scope last compared its version with the store's ({@link StoreCheck#now()}). */
+    private long checkedAt;
 
     public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
-                      List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver) {
+                      List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver, StoreCheck storeCheck) {
         this.scope = scope;
         this.storeKey = storeKey;
         this.store = store;
         this.saver = saver;
+        this.storeCheck = storeCheck;
+        this.journal = new OperationJournal(storeKey);
         List<LayerSlot> created = new ArrayList<>(factories.size());
         for (MemoryLayerFactory factory : factories) {
-            LayerSlot slot = new LayerSlot(this, key, clock);
+            LayerSlot slot = new LayerSlot(this, key, clock, factory);
             MemoryLayer layer = factory.create(slot);
             if (layer == null || layer.scope() != scope) {
                 throw new IllegalStateException("Layer factory " + factory + " declared scope " + scope
@@ -78,7 +96,14 @@ public final class ScopeState {
             created.add(slot);
         }
         this.slots = Collections.unmodifiableList(created);
-        load();
+        Optional<Snapshot> stored;
+        try {
+            stored = store.load(storeKey);
+        } catch (WorkingMemoryStoreException e) {
+            throw new WorkingMemoryStoreException("Cannot load the working memory state '" + storeKey + "'", e);
+        }
+        stored.ifPresent(this::restore);
+        checkedAt = storeCheck.now();
     }
 
     public List<LayerSlot> slots() {
@@ -89,7 +114,7 @@ public final class ScopeState {
         return scope;
     }
 
-    /** Changes whenever a layer of this scope changes. */
+    /** Changes whenever a layer of this scope changes, also by a reload. */
     public long version() {
         return version.get();
     }
@@ -98,25 +123,60 @@ public final class ScopeState {
     public <T> T read(Supplier<T> action) {
         lock.lock();
         try {
-            if (closed) {
-                throw new MemoryClosedException(storeKey);
-            }
+            enter();
             return action.get();
         } finally {
             lock.unlock();
         }
     }
 
+    /**
+     * Runs {@code action} holding the lock; saves at its end (when saves are not deferred) what layer writes inside
+     * it changed. What {@code action} itself changes outside the layers (the message window) is not journaled.
+     */
     public <T> T write(Supplier<T> action) {
         lock.lock();
         try {
-            if (closed) {
-                throw new MemoryClosedException(storeKey);
-            }
+            enter();
             return action.get();
         } finally {
             try {
                 if (dirty && !saveScheduled && lock.getHoldCount() == 1) {
+                    persist("will retry on the next change");
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Takes in a state another instance saved meanwhile (the journal replayed on it), when the {@link StoreCheck}
+     * says it is time to look. For a scope used without {@link #read} or {@link #write}, such as a resource scope
+     * whose layers render inside the thread scope's lock.
+     *
+     * @throws MemoryClosedException when the scope is closed
+     */
+    public void refresh() {
+        read(() -> null);
+    }
+
+    /** A write of one layer ({@link LayerSlot#write}, {@link LayerSlot#writeDurably}). */
+    <T> T layerWrite(LayerSlot slot, Supplier<T> action, boolean durable) {
+        lock.lock();
+        try {
+            enter();
+            if (durable && layerWriteDepth == 0 && !replaying) {
+                return durableWrite(slot, action);
+            }
+            T result = journaledWrite(slot, action);
+            if (durable && layerWriteDepth == 0 && dirty && !replaying) {
+                persistOrThrow(); // a durable write nested in another's action: saved when the outermost ends
+            }
+            return result;
+        } finally {
+            try {
+                if (dirty && !saveScheduled && !replaying && lock.getHoldCount() == 1) {
                     persist("will retry on the next change");
                 }
             } finally {
@@ -132,33 +192,10 @@ public final class ScopeState {
         slot.bumpVersion();
         version.incrementAndGet();
         dirty = true;
-        if (!saveScheduled) {
+        if (!saveScheduled && !replaying) {
             // The queued task references this scope strongly until it has run: the provider holds resource
             // scopes weakly, and a dirty one must not be collected before it is saved.
             saveScheduled = saver.schedule(this::scheduledSave);
-        }
-    }
-
-    /** The scheduled save, on the saver thread. A failed save is tried again after the delay. */
-    private void scheduledSave() {
-        lock.lock();
-        try {
-            saveScheduled = false;
-            if (!dirty || closed) {
-                return;
-            }
-            String retry = "will retry in " + saver.delay();
-            try {
-                persist(retry);
-            } catch (RuntimeException e) {
-                // Not a store failure (a layer's snapshot failed?); the executor would swallow it silently.
-                log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
-            }
-            if (dirty) {
-                saveScheduled = saver.schedule(this::scheduledSave);
-            }
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -216,34 +253,222 @@ public final class ScopeState {
         });
     }
 
-    /** Replaces the state of the layers named in {@code layers} (used by fork). */
+    /** Replaces the state of the layers named in {@code layers} (used by fork), one journaled write per layer. */
     public void restoreLayers(ObjectNode layers) {
         write(() -> {
             for (LayerSlot slot : slots) {
                 JsonNode snapshot = layers.get(slot.layer().name());
                 if (snapshot != null) {
-                    slot.layer().restore(snapshot.deepCopy());
-                    slot.changed();
+                    slot.write(() -> {
+                        slot.layer().restore(snapshot.deepCopy());
+                        slot.changed();
+                        return null;
+                    });
                 }
             }
             return null;
         });
     }
 
-    private void load() {
-        Optional<Snapshot> stored;
-        try {
-            stored = store.load(storeKey);
-        } catch (WorkingMemoryStoreException e) {
-            throw new WorkingMemoryStoreException("Cannot load the working memory state '" + storeKey + "'", e);
+    // ---- writes ----------------------------------------------------------------------------------------------
+
+    /** Checks the scope is open and, on the outermost use, whether another instance saved it. Holding the lock. */
+    private void enter() {
+        if (closed) {
+            throw new MemoryClosedException(storeKey);
         }
-        if (stored.isEmpty()) {
+        if (lock.getHoldCount() == 1 && storeCheck.due(checkedAt)) {
+            checkStore();
+        }
+    }
+
+    /** Runs a layer's write and journals it when it is the outermost one and changed the layer. */
+    private <T> T journaledWrite(LayerSlot slot, Supplier<T> action) {
+        long before = slot.version();
+        layerWriteDepth++;
+        T result;
+        try {
+            result = action.get();
+        } finally {
+            layerWriteDepth--;
+        }
+        if (layerWriteDepth == 0 && !replaying && slot.version() != before) {
+            journal.add(slot, action);
+            if (journal.isFull()) {
+                // Bounds the journal without giving up replay: a scope changed this often is saved now.
+                persist("will retry on the next change");
+            }
+        }
+        return result;
+    }
+
+    /** A durable write: saved before returning, applied again on the stored state after each conflict. */
+    private <T> T durableWrite(LayerSlot slot, Supplier<T> action) {
+        JsonNode before = slot.layer().snapshot();
+        for (int conflicts = 0; ; conflicts++) {
+            long versionBefore = slot.version();
+            T result = journaledWrite(slot, action);
+            boolean changedLayer = slot.version() != versionBefore;
+            if (!dirty) {
+                return result;
+            }
+            try {
+                save();
+                return result;
+            } catch (VersionConflictException e) {
+                if (changedLayer) {
+                    journal.removeLast(); // runs again below, on the reloaded state, so that its result is returned
+                }
+                if (conflicts + 1 >= MAX_CONFLICTS) {
+                    undo(slot, before, false);
+                    throw new WorkingMemoryStoreException("Could not save '" + storeKey + "': " + MAX_CONFLICTS
+                            + " conflicts in a row with other instances saving it", e);
+                }
+                reload();
+                before = slot.layer().snapshot();
+            } catch (WorkingMemoryStoreException e) {
+                undo(slot, before, changedLayer);
+                throw e;
+            }
+        }
+    }
+
+    /** Puts {@code slot}'s layer back as it was before a durable write that could not be saved. */
+    private void undo(LayerSlot slot, JsonNode before, boolean journaled) {
+        if (journaled) {
+            journal.removeLast();
+        }
+        slot.layer().restore(before);
+        slot.bumpVersion();
+        version.incrementAndGet();
+        dirty = !journal.isEmpty();
+    }
+
+    // ---- loading and saving ----------------------------------------------------------------------------------
+
+    /** The scheduled save, on the saver thread. A failed save is tried again after the delay. */
+    private void scheduledSave() {
+        lock.lock();
+        try {
+            saveScheduled = false;
+            if (!dirty || closed) {
+                return;
+            }
+            String retry = "will retry in " + saver.delay();
+            try {
+                persist(retry);
+            } catch (RuntimeException e) {
+                // Not a store failure (a layer's snapshot failed?); the executor would swallow it silently.
+                log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
+            }
+            if (dirty) {
+                saveScheduled = saver.schedule(this::scheduledSave);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Saves, reloading and replaying on conflicts.
+     *
+     * @param retry what happens to the changes when the store fails, for the log
+     * @return false when the store failed; the state stays dirty
+     */
+    private boolean persist(String retry) {
+        try {
+            persistOrThrow();
+            return true;
+        } catch (WorkingMemoryStoreException e) {
+            // The state stays in memory and dirty, to be saved again as retry says.
+            log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
+            return false;
+        }
+    }
+
+    private void persistOrThrow() {
+        for (int conflicts = 0; ; conflicts++) {
+            try {
+                save();
+                return;
+            } catch (VersionConflictException e) {
+                if (conflicts + 1 >= MAX_CONFLICTS) {
+                    throw new WorkingMemoryStoreException("Could not save '" + storeKey + "': " + MAX_CONFLICTS
+                            + " conflicts in a row with other instances saving it", e);
+                }
+                reload();
+            }
+        }
+    }
+
+    /** One compare-and-set save of the current state. */
+    private void save() {
+        storedVersion = store.save(storeKey, storedVersion, document()).version();
+        checkedAt = storeCheck.now();
+        dirty = false;
+        journal.clear();
+    }
+
+    /** Takes in the stored state if its version is not the one this scope last loaded or saved. */
+    private void checkStore() {
+        try {
+            long stored = store.version(storeKey);
+            checkedAt = storeCheck.now();
+            if (stored != storedVersion) {
+                reload();
+            }
+        } catch (WorkingMemoryStoreException e) {
+            // A read must not fail a model call: the state held here is served, and saves retry as usual.
+            log.warn("Cannot check whether '{}' was saved elsewhere; using the state held here", storeKey, e);
+        }
+    }
+
+    /**
+     * Loads the stored state (another instance saved it) and replays the journal on it: an append appends to what
+     * is stored now. A journal that overflowed cannot be replayed; then this instance's state is kept and saved over
+     * the stored one, with a warning.
+     */
+    private void reload() {
+        Optional<Snapshot> stored = store.load(storeKey);
+        long found = stored.map(Snapshot::version).orElse(0L);
+        if (!journal.isReplayable()) {
+            log.warn("State '{}' was saved elsewhere (version {}, expected {}), but too many unsaved changes were made "
+                    + "here to apply them again; keeping this instance's state", storeKey, found, storedVersion);
+            storedVersion = found;
+            journal.clear();
             return;
         }
-        storedVersion = stored.get().version();
+        log.debug("State '{}' was saved elsewhere (version {}, held {}); reloading and applying {} unsaved change(s) again",
+                storeKey, found, storedVersion, journal.size());
+        for (LayerSlot slot : slots) {
+            slot.reset();
+        }
+        foreignMembers = "";
+        storedVersion = 0;
+        stored.ifPresent(this::restore);
+        replaying = true;
+        try {
+            journal.replay();
+        } finally {
+            replaying = false;
+        }
+        for (LayerSlot slot : slots) {
+            slot.bumpVersion();
+        }
+        version.incrementAndGet();
+        dirty = !journal.isEmpty();
+        if (dirty && !saveScheduled) {
+            saveScheduled = saver.schedule(this::scheduledSave);
+        }
+        checkedAt = storeCheck.now();
+    }
+
+    /** Restores the layers from a stored snapshot. Holding the lock, or in the constructor. */
+    private void restore(Snapshot stored) {
+        storedVersion = stored.version();
         JsonNode layers;
         try {
-            layers = JSON.readTree(stored.get().document()).get("layers");
+            layers = JSON.readTree(stored.document()).get("layers");
         } catch (JsonProcessingException e) {
             layers = null;
         }
@@ -268,15 +493,12 @@ public final class ScopeState {
     }
 
     /**
-     * Saves {@code {"formatVersion":1,"layers":{...}}}: the text Jackson writes for the layers' snapshots (and the
-     * stored snapshots of layers this configuration lacks) in such a document. Each layer's part is cached in its
-     * slot until the layer changes, so that a change of one layer serializes that layer only (benchmarks/README.md:
-     * a new entity re-serialized kilobytes of core memory).
-     *
-     * @param retry what happens to the changes when the store fails, for the log
-     * @return false when the store failed; the state stays dirty
+     * {@code {"formatVersion":1,"layers":{...}}}: the text Jackson writes for the layers' snapshots (and the stored
+     * snapshots of layers this configuration lacks) in such a document. Each layer's part is cached in its slot until
+     * the layer changes, so that a change of one layer serializes that layer only (benchmarks/README.md: a new entity
+     * re-serialized kilobytes of core memory).
      */
-    private boolean persist(String retry) {
+    private String document() {
         StringJoiner document = new StringJoiner(",", DOCUMENT_START, "}}");
         if (!foreignMembers.isEmpty()) {
             document.add(foreignMembers);
@@ -284,32 +506,11 @@ public final class ScopeState {
         for (LayerSlot slot : slots) {
             document.add(slot.snapshotMember());
         }
-        String text = document.toString();
-        try {
-            storedVersion = save(text);
-            dirty = false;
-            return true;
-        } catch (WorkingMemoryStoreException e) {
-            // The state stays in memory and dirty, to be saved again as retry says.
-            log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
-            return false;
-        }
+        return document.toString();
     }
 
     /** {@code "name":snapshot}, a member of the {@code layers} object as Jackson writes it. */
     static String member(String name, JsonNode snapshot) {
         return TextNode.valueOf(name) + ":" + (snapshot == null ? "null" : snapshot.toString());
-    }
-
-    private long save(String text) {
-        try {
-            return store.save(storeKey, storedVersion, text).version();
-        } catch (VersionConflictException e) {
-            // Another provider instance saved this key. This instance holds the state its users just changed,
-            // so it wins; shared multi-instance stores coordinate through their own locking (see the store docs).
-            log.warn("State '{}' was saved elsewhere (stored version {}, expected {}); overwriting with this instance's state",
-                    storeKey, e.actualVersion(), storedVersion);
-            return store.save(storeKey, e.actualVersion(), text).version();
-        }
     }
 }

@@ -10,9 +10,16 @@ import java.util.function.Supplier;
  * a way to report changes, and the clock.
  *
  * <p>Each scope ({@link LayerScope}) of a memory has one lock shared by all its layers. A layer
- * reads its state inside {@link #read} and changes it inside {@link #write}, calling
- * {@link #changed()} when something did change: the block is then re-rendered and the scope's
- * state is persisted when the outermost {@code write} ends.
+ * reads its state inside {@link #read} and changes it inside {@link #write} or {@link #writeDurably},
+ * calling {@link #changed()} when something did change: the block is then re-rendered and the scope's
+ * state is saved, behind the turn ({@code write}) or before the call returns ({@code writeDurably}).
+ *
+ * <p><b>Writes are operations that may run again.</b> When another instance of the application saved the
+ * same scope in between, the memory reloads the stored state and runs the write actions it has not saved yet
+ * again on it, in their order, so that an append appends to what is stored now and nothing is lost
+ * (DESIGN.md, "No lost updates"). A write action must therefore be a function of the layer's state and of
+ * the arguments it captured, with no effect outside the layer; the value it returns the second time is not
+ * seen by anybody, except for {@code writeDurably}, which returns the value of the run that was saved.
  *
  * <p>Thread-safe.
  */
@@ -24,8 +31,23 @@ public interface LayerContext {
     /** Runs {@code action} holding the scope's lock. */
     <T> T read(Supplier<T> action);
 
-    /** Runs {@code action} holding the scope's lock and persists the scope afterwards if {@link #changed()} was called. */
+    /**
+     * Runs {@code action} holding the scope's lock. When it called {@link #changed()}, the scope is saved behind
+     * the turn (the provider's save delay bounds what a crash can lose): use it for state the layer derives by
+     * itself, such as entities found in tool results.
+     */
     <T> T write(Supplier<T> action);
+
+    /**
+     * Runs {@code action} holding the scope's lock and returns once the scope's state, this change included, is
+     * in the store: use it for what a tool or a caller is told was saved. On a conflict with another instance
+     * the stored state is reloaded and {@code action} runs again on it (an exception it then throws, such as a
+     * limit now exceeded, reaches the caller and nothing is saved).
+     *
+     * @throws dev.workingmemory.store.WorkingMemoryStoreException when the store fails; the layer is then put
+     *                                                             back as it was before {@code action}
+     */
+    <T> T writeDurably(Supplier<T> action);
 
     /** Marks the layer's state as changed. Call it inside {@link #write}. */
     void changed();

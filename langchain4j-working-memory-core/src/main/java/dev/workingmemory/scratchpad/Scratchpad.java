@@ -45,6 +45,10 @@ import java.util.Objects;
  * pad.update("{\"blockers\": null}");                // removes blockers
  * }</pre>
  *
+ * <p>Every write ({@link #update}, {@link #merge}, {@link #clear}) is in the store when it returns, and
+ * applies to the state another instance saved meanwhile (a merge merges into it); a write that cannot be saved
+ * throws {@link dev.workingmemory.store.WorkingMemoryStoreException} and changes nothing.
+ *
  * <p>A read-only scratchpad rejects every write with an {@link IllegalStateException} but still
  * renders, snapshots and restores.
  *
@@ -171,10 +175,10 @@ public final class Scratchpad implements MemoryLayer {
     public String update(String update) {
         ensureWritable();
         if (!config.json()) {
-            return context.write(() -> replaceText(update));
+            return context.writeDurably(() -> replaceText(update));
         }
         ObjectNode patch = parseUpdate(update);
-        return context.write(() -> apply(patch));
+        return context.writeDurably(() -> apply(patch));
     }
 
     /**
@@ -191,7 +195,7 @@ public final class Scratchpad implements MemoryLayer {
             throw new IllegalStateException("The scratchpad holds free text; merge needs a JSON scratchpad, use update(String)");
         }
         ObjectNode patch = asPatch(update);
-        context.write(() -> apply(patch));
+        context.writeDurably(() -> apply(patch));
     }
 
     /**
@@ -201,7 +205,7 @@ public final class Scratchpad implements MemoryLayer {
      */
     public void clear() {
         ensureWritable();
-        context.write(() -> {
+        context.writeDurably(() -> {
             if (config.json()) {
                 ObjectNode initial = config.initialJson();
                 if (!initial.equals(state)) {

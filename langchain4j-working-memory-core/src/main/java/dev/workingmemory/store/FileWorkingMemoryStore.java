@@ -1,6 +1,8 @@
 package dev.workingmemory.store;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -22,6 +24,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -100,6 +103,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private static final ConcurrentHashMap<Path, ReentrantLock> JVM_LOCKS = new ConcurrentHashMap<>();
 
     private final Path root;
+    /** The state file last read for a key by {@link #version}, and the version it held. */
+    private final Cache<String, FileStamp> seen = Caffeine.newBuilder().maximumSize(10_000).build();
 
     /**
      * @param root the directory holding the keys' directories; created when missing
@@ -127,6 +132,33 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         } catch (IOException e) {
             throw failure("load", location, e);
         }
+    }
+
+    /**
+     * The stored version, read from {@code state.json} only when the file is not the one last seen for this key:
+     * every save replaces the file by an atomic move, so its identity (file key, modification time, size) changes,
+     * and an unchanged file costs one {@code stat}.
+     */
+    @Override
+    public long version(String key) {
+        Location location = locate(key);
+        BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(location.stateFile(), BasicFileAttributes.class);
+        } catch (NoSuchFileException e) {
+            seen.invalidate(key);
+            return 0;
+        } catch (IOException e) {
+            throw failure("check the version of", location, e);
+        }
+        FileStamp stamp = new FileStamp(attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size(), 0);
+        FileStamp known = seen.getIfPresent(key);
+        if (known != null && known.sameFile(stamp)) {
+            return known.version();
+        }
+        long version = load(key).map(Snapshot::version).orElse(0L);
+        seen.put(key, stamp.withVersion(version));
+        return version;
     }
 
     @Override
@@ -335,6 +367,19 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             channel.force(true);
         } catch (IOException | RuntimeException e) {
             log.trace("Cannot force directory {} to disk: {}", directory, e.toString());
+        }
+    }
+
+    /** What identifies one state file written by one save, and the version it holds. */
+    private record FileStamp(Object fileKey, long modifiedMillis, long size, long version) {
+
+        boolean sameFile(FileStamp other) {
+            return fileKey != null && fileKey.equals(other.fileKey) && modifiedMillis == other.modifiedMillis
+                    && size == other.size;
+        }
+
+        FileStamp withVersion(long version) {
+            return new FileStamp(fileKey, modifiedMillis, size, version);
         }
     }
 

@@ -45,6 +45,13 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     @Override
+    public long version(String key) {
+        Ensure.notNull(key, "key");
+        Snapshot snapshot = snapshots.get(key);
+        return snapshot == null ? 0 : snapshot.version();
+    }
+
+    @Override
     public void delete(String key) {
         Ensure.notNull(key, "key");
         snapshots.remove(key);

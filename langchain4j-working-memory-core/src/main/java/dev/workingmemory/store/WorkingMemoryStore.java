@@ -31,6 +31,16 @@ public interface WorkingMemoryStore {
     Snapshot save(String key, long expectedVersion, String document);
 
     /**
+     * The version of the latest snapshot under {@code key}, {@code 0} when there is none. A cached memory calls it
+     * before each use to notice that another application instance saved its state, so implementations should
+     * answer it more cheaply than {@link #load} where they can. It may lag behind a save made at the same moment:
+     * the compare-and-set of {@link #save}, not this method, is what keeps two writers from losing updates.
+     */
+    default long version(String key) {
+        return load(key).map(Snapshot::version).orElse(0L);
+    }
+
+    /**
      * Removes the state under {@code key}; does nothing when there is none.
      */
     void delete(String key);

@@ -48,6 +48,11 @@ public final class TestLayerContext implements LayerContext {
     }
 
     @Override
+    public <T> T writeDurably(Supplier<T> action) {
+        return read(action);
+    }
+
+    @Override
     public void changed() {
         if (!lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("changed() must be called inside write()");

@@ -2,6 +2,7 @@ package dev.workingmemory.tools;
 
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -10,7 +11,8 @@ import java.util.function.Function;
 /**
  * Runs one tool call against the memory of one memory id and guarantees a text answer: whatever the input,
  * the call never throws. Validation problems ({@link ToolInputException}) and rejections by the memory
- * ({@link IllegalArgumentException}, {@link IllegalStateException}) become {@code "Error: … How to fix: …"};
+ * ({@link IllegalArgumentException}, {@link IllegalStateException}) and a store that cannot save (then nothing
+ * changed: the memory undoes a write it cannot save) become {@code "Error: … How to fix: …"};
  * any other failure is logged and reported the same way. The memory is used through
  * {@link WorkingMemoryProvider#withMemory}, which runs the call again when the memory was evicted meanwhile.
  *
@@ -46,6 +48,11 @@ final class ToolRunner {
         } catch (IllegalArgumentException e) {
             log.debug("Tool '{}' was rejected by the memory of {}: {}", tool, memoryId, e.getMessage());
             return error(sentence(e.getMessage()), fixForRejection);
+        } catch (WorkingMemoryStoreException e) {
+            log.warn("Tool '{}' could not save the memory of {}", tool, memoryId, e);
+            return error("The memory could not be saved (" + sentence(e.getMessage()) + ") Nothing was changed.",
+                    "Call " + tool + " again in a moment; if it fails again, tell the user that the memory cannot be saved"
+                            + " right now and continue without it.");
         } catch (IllegalStateException e) {
             log.debug("Tool '{}' cannot run for {}: {}", tool, memoryId, e.getMessage());
             return error(sentence(e.getMessage()) + " Nothing was changed.",

@@ -1,0 +1,66 @@
+package dev.workingmemory.testing;
+
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.Snapshot;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it, counts version
+ * checks, and can be switched to fail its saves. Thread-safe.
+ */
+public final class TestStore implements WorkingMemoryStore {
+
+    /** One successful save. */
+    public record Save(String key, String document, Thread thread) {
+    }
+
+    private final InMemoryWorkingMemoryStore delegate = new InMemoryWorkingMemoryStore();
+    public final List<Save> saves = new CopyOnWriteArrayList<>();
+    /** Saves refused while {@link #failing}. */
+    public final AtomicInteger failures = new AtomicInteger();
+    public final AtomicInteger versionChecks = new AtomicInteger();
+    /** While true, every save throws a {@link WorkingMemoryStoreException}. */
+    public volatile boolean failing;
+
+    public List<Save> savesOf(String key) {
+        return saves.stream().filter(save -> save.key().equals(key)).toList();
+    }
+
+    @Override
+    public Optional<Snapshot> load(String key) {
+        return delegate.load(key);
+    }
+
+    @Override
+    public long version(String key) {
+        versionChecks.incrementAndGet();
+        return delegate.version(key);
+    }
+
+    @Override
+    public Snapshot save(String key, long expectedVersion, String document) {
+        if (failing) {
+            failures.incrementAndGet();
+            throw new WorkingMemoryStoreException("the store is down (test)");
+        }
+        Snapshot saved = delegate.save(key, expectedVersion, document);
+        saves.add(new Save(key, document, Thread.currentThread()));
+        return saved;
+    }
+
+    @Override
+    public void delete(String key) {
+        delegate.delete(key);
+    }
+
+    @Override
+    public List<String> keys() {
+        return delegate.keys();
+    }
+}
