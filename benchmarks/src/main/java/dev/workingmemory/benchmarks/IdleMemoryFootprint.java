@@ -15,9 +15,12 @@ import dev.workingmemory.store.WorkingMemoryStore;
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntFunction;
 
 /**
@@ -160,20 +163,50 @@ public final class IdleMemoryFootprint {
         return used;
     }
 
-    /** Keeps nothing: isolates what the live memory holds from the copies the default in-memory stores keep. */
+    /**
+     * Keeps nothing but each key's version number (a memory checks it before each use): isolates what the live memory
+     * holds from the copies the default in-memory stores keep.
+     */
     private static final class DiscardingStore implements WorkingMemoryStore {
+        private final Map<String, Long> versions = new ConcurrentHashMap<>();
+
         @Override
         public Optional<Snapshot> load(String key) {
             return Optional.empty();
         }
 
         @Override
+        public long version(String key) {
+            return versions.getOrDefault(key, 0L);
+        }
+
+        @Override
         public Snapshot save(String key, long expectedVersion, String document) {
+            versions.put(key, expectedVersion + 1);
             return new Snapshot(key, expectedVersion + 1, "");
         }
 
         @Override
+        public void appendNote(String key, String line) {
+        }
+
+        @Override
+        public List<String> notes(String key) {
+            return List.of();
+        }
+
+        @Override
+        public void removeNotes(String key, Collection<String> lines) {
+        }
+
+        @Override
+        public long notesVersion(String key) {
+            return 0;
+        }
+
+        @Override
         public void delete(String key) {
+            versions.remove(key);
         }
 
         @Override

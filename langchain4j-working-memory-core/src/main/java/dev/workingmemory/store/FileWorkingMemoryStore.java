@@ -18,7 +18,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.file.DirectoryNotEmptyException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -31,10 +31,12 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Stream;
 
@@ -50,7 +52,10 @@ import java.util.stream.Stream;
  * <pre>
  * root/
  *   .locks/00.lock … ff.lock             cross-process lock files, shared by the keys whose hash starts with that byte
- *   user-42-&lt;sha-256 hex&gt;/state.json    {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
+ *   user-42-&lt;sha-256 hex&gt;/
+ *     state.json                         {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
+ *     scratch.md                         the notes log: "# Scratch Buffer (Working Memory WAL)", then one note per line
+ *     key.json                           the key as a JSON string, written with the first note (for {@link #keys()})
  * </pre>
  * A key's directory is named by a readable prefix of the key (lower-case {@code a-z0-9-_}, other
  * characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of the key's
@@ -71,18 +76,30 @@ import java.util.stream.Stream;
  * then reads as absent. A file written by a newer format version is refused with a
  * {@link WorkingMemoryStoreException} rather than moved aside.
  *
- * <p>Thread-safe, and safe across processes and store instances sharing the root: {@link #save}
- * and {@link #delete} hold a JVM-wide lock and an OS file lock for the key; {@link #load} and
- * {@link #keys} read without locking, which the atomic move makes safe. {@link #delete} removes the
- * key's directory but keeps files moved aside after corruption.
+ * <h2>The notes log</h2>
+ * {@link #appendNote} appends one line to {@code scratch.md} and forces it to disk before returning; a crash in the
+ * middle of an append leaves a last line without its line break, which {@link #notes} skips with a warning and the
+ * next append cuts off. {@link #removeNotes} rewrites the file like {@code state.json} (temp file, fsync, move).
+ * Blank lines and lines starting with {@code #} are not notes. Lines are UTF-8.
+ *
+ * <p>Thread-safe, and safe across processes and store instances sharing the root: {@link #save},
+ * {@link #appendNote}, {@link #removeNotes} and {@link #delete} hold a JVM-wide lock and an OS file lock for the
+ * key; {@link #load}, {@link #notes} and {@link #keys} read without locking, which the atomic moves and
+ * line-at-a-time appends make safe. {@link #delete} removes the key's directory with everything in it, files moved
+ * aside after corruption included.
  */
 public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
     private static final Logger log = LoggerFactory.getLogger(FileWorkingMemoryStore.class);
 
     static final String STATE_FILE = "state.json";
+    static final String NOTES_FILE = "scratch.md";
+    static final String KEY_FILE = "key.json";
     static final String CORRUPT_INFIX = ".corrupt-";
     private static final String TEMP_FILE = "state.json.tmp";
+    private static final String NOTES_TEMP_FILE = "scratch.md.tmp";
+    /** The first line of a notes file (seed 000). */
+    static final String NOTES_HEADER = "# Scratch Buffer (Working Memory WAL)";
     private static final String LOCKS_DIRECTORY = ".locks";
     private static final int FORMAT_VERSION = 1;
     private static final int MAX_PREFIX_LENGTH = 40;
@@ -177,6 +194,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         });
     }
 
+    /** Removes the key's directory with everything in it: state, notes, and files moved aside after corruption. */
     @Override
     public void delete(String key) {
         Location location = locate(key);
@@ -184,16 +202,156 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             if (!Files.isDirectory(location.directory())) {
                 return null;
             }
-            Files.deleteIfExists(location.directory().resolve(STATE_FILE));
-            Files.deleteIfExists(location.directory().resolve(TEMP_FILE));
-            try {
-                Files.delete(location.directory());
-                forceDirectory(root);
-            } catch (DirectoryNotEmptyException e) {
-                forceDirectory(location.directory()); // kept: files moved aside after corruption
+            try (Stream<Path> files = Files.list(location.directory())) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    Files.deleteIfExists(file);
+                }
+            }
+            Files.delete(location.directory());
+            forceDirectory(root);
+            seen.invalidate(key);
+            return null;
+        });
+    }
+
+    // ---- the notes log ----------------------------------------------------------------------------
+
+    /**
+     * Appends {@code line} to the key's {@code scratch.md} and forces it to disk, under the key's lock. A last line
+     * left without its line break by a crash during an earlier append is cut off first (with a warning), so the new
+     * line never joins it.
+     */
+    @Override
+    public void appendNote(String key, String line) {
+        Location location = locate(key);
+        NoteLines.check(line);
+        withLock(location, "append a note to", () -> {
+            ensureNotesDirectory(location);
+            Path file = location.notesFile();
+            boolean created = !Files.exists(file);
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                long size = channel.size();
+                if (size == 0) {
+                    writeFully(channel, (NOTES_HEADER + "\n\n").getBytes(StandardCharsets.UTF_8), 0);
+                } else {
+                    long end = endOfLastCompleteLine(channel, size);
+                    if (end < size) {
+                        log.warn("Cutting off a torn last line ({} bytes) of {} before appending", size - end, file);
+                        channel.truncate(end);
+                    }
+                }
+                writeFully(channel, (line + "\n").getBytes(StandardCharsets.UTF_8), channel.size());
+                channel.force(true);
+            }
+            if (created) {
+                forceDirectory(location.directory());
             }
             return null;
         });
+    }
+
+    @Override
+    public List<String> notes(String key) {
+        Location location = locate(key);
+        try {
+            return noteLines(location);
+        } catch (IOException e) {
+            throw failure("read the notes of", location, e);
+        }
+    }
+
+    /** Rewrites {@code scratch.md} without the removed lines (temp file, fsync, atomic move); deletes it when empty. */
+    @Override
+    public void removeNotes(String key, Collection<String> lines) {
+        Location location = locate(key);
+        Ensure.notNull(lines, "lines");
+        if (lines.isEmpty()) {
+            return;
+        }
+        withLock(location, "remove notes of", () -> {
+            List<String> current = noteLines(location);
+            List<String> kept = NoteLines.without(current, lines);
+            if (kept.size() == current.size()) {
+                return null;
+            }
+            if (kept.isEmpty()) {
+                Files.deleteIfExists(location.notesFile());
+            } else {
+                StringBuilder text = new StringBuilder(NOTES_HEADER).append("\n\n");
+                kept.forEach(line -> text.append(line).append('\n'));
+                replaceAtomically(location.directory(), location.directory().resolve(NOTES_TEMP_FILE),
+                        location.notesFile(), text.toString().getBytes(StandardCharsets.UTF_8));
+            }
+            forceDirectory(location.directory());
+            return null;
+        });
+    }
+
+    /** Derived from the identity of {@code scratch.md}: an append changes its size, a removal replaces the file. */
+    @Override
+    public long notesVersion(String key) {
+        Location location = locate(key);
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(location.notesFile(), BasicFileAttributes.class);
+            long stamp = attributes.size() * 1_000_003L + attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS);
+            stamp = 31 * stamp + (attributes.fileKey() == null ? 0 : attributes.fileKey().hashCode());
+            return stamp == 0 ? 1 : stamp;
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException e) {
+            throw failure("check the notes of", location, e);
+        }
+    }
+
+    /** The entries of {@code scratch.md}: not blank, not a heading, not a torn last line. */
+    private static List<String> noteLines(Location location) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(location.notesFile());
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        String text = new String(bytes, StandardCharsets.UTF_8);
+        int end = text.lastIndexOf('\n') + 1;
+        if (end < text.length()) {
+            log.warn("Skipping a torn last line of {} (a crash during an append): {}", location.notesFile(),
+                    abbreviate(text.substring(end)));
+        }
+        List<String> lines = new ArrayList<>();
+        for (String line : text.substring(0, end).split("\n")) {
+            if (!line.isBlank() && !line.startsWith("#")) {
+                lines.add(line);
+            }
+        }
+        return lines;
+    }
+
+    /** The size of the file up to and including its last line break, or 0. */
+    private static long endOfLastCompleteLine(FileChannel channel, long size) throws IOException {
+        ByteBuffer buffer = ByteBuffer.allocate(4096);
+        long position = size;
+        while (position > 0) {
+            int length = (int) Math.min(buffer.capacity(), position);
+            position -= length;
+            buffer.clear().limit(length);
+            while (buffer.hasRemaining() && channel.read(buffer, position + buffer.position()) >= 0) {
+                // read the whole chunk
+            }
+            for (int i = length - 1; i >= 0; i--) {
+                if (buffer.get(i) == '\n') {
+                    return position + i + 1;
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static void writeFully(FileChannel channel, byte[] bytes, long position) throws IOException {
+        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        while (buffer.hasRemaining()) {
+            position += channel.write(buffer, position);
+        }
     }
 
     @Override
@@ -206,14 +364,15 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
                     continue;
                 }
                 try {
-                    Snapshot snapshot = parse(Files.readAllBytes(directory.resolve(STATE_FILE)));
-                    if (directoryName(snapshot.key()).equals(name)) {
-                        keys.add(snapshot.key());
+                    String key = keyOf(directory);
+                    if (key == null) {
+                        continue; // no state and no notes (deleted meanwhile, or only files moved aside)
+                    }
+                    if (directoryName(key).equals(name)) {
+                        keys.add(key);
                     } else {
                         log.debug("Ignoring {}: it holds the state of another key", directory);
                     }
-                } catch (NoSuchFileException e) {
-                    // no state (deleted meanwhile, or only files moved aside)
                 } catch (CorruptStateException e) {
                     log.debug("Ignoring {}: {}", directory, e.getMessage());
                 } catch (WorkingMemoryStoreException e) {
@@ -224,6 +383,63 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             throw new WorkingMemoryStoreException("Cannot list the keys in " + root + ": " + e, e);
         }
         return keys;
+    }
+
+    /** The key whose state or notes {@code directory} holds, or {@code null} when it holds neither. */
+    private static String keyOf(Path directory) throws IOException, CorruptStateException {
+        try {
+            return parse(Files.readAllBytes(directory.resolve(STATE_FILE))).key();
+        } catch (NoSuchFileException e) {
+            if (!Files.exists(directory.resolve(NOTES_FILE))) {
+                return null;
+            }
+        }
+        try {
+            JsonNode key = STATE_MAPPER.readTree(Files.readAllBytes(directory.resolve(KEY_FILE)));
+            if (key == null || !key.isTextual()) {
+                throw new CorruptStateException(KEY_FILE + " does not hold a JSON string");
+            }
+            return key.textValue();
+        } catch (NoSuchFileException e) {
+            throw new CorruptStateException("notes without " + KEY_FILE);
+        } catch (JsonProcessingException e) {
+            throw new CorruptStateException(KEY_FILE + " is not valid JSON: " + e.getOriginalMessage());
+        }
+    }
+
+    /**
+     * Creates the key's directory with its {@code key.json} if it is missing: the key of notes, for {@link #keys}
+     * ({@code state.json} holds its key itself).
+     */
+    private void ensureNotesDirectory(Location location) throws IOException {
+        Path directory = location.directory();
+        if (Files.isDirectory(directory) && Files.exists(directory.resolve(KEY_FILE))) {
+            return;
+        }
+        Files.createDirectories(directory);
+        replaceAtomically(directory, directory.resolve(KEY_FILE + ".tmp"), directory.resolve(KEY_FILE),
+                STATE_MAPPER.writeValueAsBytes(location.key()));
+        forceDirectory(root);
+    }
+
+    /** Writes {@code bytes} to {@code temp}, forces it to disk and moves it over {@code target} atomically. */
+    private static void replaceAtomically(Path directory, Path temp, Path target, byte[] bytes) throws IOException {
+        try {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                writeFully(channel, bytes, 0);
+                channel.force(true);
+            }
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        forceDirectory(directory);
     }
 
     // ---- reading and writing ----------------------------------------------------------------
@@ -321,31 +537,11 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         // UTF-8 output escapes surrogates, so keys and documents with unpaired surrogates survive.
         byte[] bytes = STATE_MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
 
-        Path directory = location.directory();
-        if (!Files.isDirectory(directory)) {
-            Files.createDirectories(directory);
+        if (!Files.isDirectory(location.directory())) {
+            Files.createDirectories(location.directory());
             forceDirectory(root);
         }
-        Path temp = directory.resolve(TEMP_FILE);
-        try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buffer = ByteBuffer.wrap(bytes);
-                while (buffer.hasRemaining()) {
-                    channel.write(buffer);
-                }
-                channel.force(true);
-            }
-            Files.move(temp, location.stateFile(), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            try {
-                Files.deleteIfExists(temp);
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
-        forceDirectory(directory);
+        replaceAtomically(location.directory(), location.directory().resolve(TEMP_FILE), location.stateFile(), bytes);
     }
 
     /** The document as a JSON tree when writing that tree back gives exactly the same text. */
@@ -389,6 +585,10 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
         Path stateFile() {
             return directory.resolve(STATE_FILE);
+        }
+
+        Path notesFile() {
+            return directory.resolve(NOTES_FILE);
         }
     }
 

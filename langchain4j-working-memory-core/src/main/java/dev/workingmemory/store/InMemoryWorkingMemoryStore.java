@@ -2,10 +2,16 @@ package dev.workingmemory.store;
 
 import dev.workingmemory.internal.Ensure;
 
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link WorkingMemoryStore} that keeps snapshots in a map; nothing survives the JVM.
@@ -13,12 +19,15 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>The default store when none is configured, and the reference implementation of the store
  * contract. Documents are returned exactly as they were saved.
  *
- * <p>Thread-safe: {@link #save} is an atomic compare-and-set per key
- * ({@link ConcurrentHashMap#compute}).
+ * <p>Thread-safe: {@link #save} is an atomic compare-and-set per key and each change of a notes log an atomic
+ * replacement of an immutable list ({@link ConcurrentHashMap#compute}).
  */
 public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
 
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
+    private final Map<String, NotesLog> notes = new ConcurrentHashMap<>();
+    /** Every change of any notes log takes a new number, so a version never comes back after a delete. */
+    private final AtomicLong notesChanges = new AtomicLong();
 
     public InMemoryWorkingMemoryStore() {
     }
@@ -52,13 +61,63 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     @Override
+    public void appendNote(String key, String line) {
+        Ensure.notNull(key, "key");
+        NoteLines.check(line);
+        notes.compute(key, (k, log) -> (log == null ? NotesLog.EMPTY : log).plus(line, notesChanges.incrementAndGet()));
+    }
+
+    @Override
+    public List<String> notes(String key) {
+        Ensure.notNull(key, "key");
+        NotesLog log = notes.get(key);
+        return log == null ? List.of() : log.lines();
+    }
+
+    @Override
+    public void removeNotes(String key, Collection<String> lines) {
+        Ensure.notNull(key, "key");
+        Ensure.notNull(lines, "lines");
+        notes.computeIfPresent(key, (k, log) -> {
+            List<String> kept = NoteLines.without(log.lines(), lines);
+            if (kept.size() == log.lines().size()) {
+                return log;
+            }
+            return kept.isEmpty() ? null : new NotesLog(List.copyOf(kept), notesChanges.incrementAndGet());
+        });
+    }
+
+    @Override
+    public long notesVersion(String key) {
+        Ensure.notNull(key, "key");
+        NotesLog log = notes.get(key);
+        return log == null ? 0 : log.version();
+    }
+
+    @Override
     public void delete(String key) {
         Ensure.notNull(key, "key");
         snapshots.remove(key);
+        notes.remove(key);
     }
 
     @Override
     public List<String> keys() {
-        return List.copyOf(snapshots.keySet());
+        Set<String> keys = new HashSet<>(snapshots.keySet());
+        keys.addAll(notes.keySet());
+        return List.copyOf(keys);
+    }
+
+    /** An immutable notes log: each change makes a new one, so readers get a consistent list without copying. */
+    private record NotesLog(List<String> lines, long version) {
+
+        static final NotesLog EMPTY = new NotesLog(List.of(), 0);
+
+        NotesLog plus(String line, long newVersion) {
+            List<String> more = new ArrayList<>(lines.size() + 1);
+            more.addAll(lines);
+            more.add(line);
+            return new NotesLog(Collections.unmodifiableList(more), newVersion);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package dev.workingmemory.store;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 
@@ -9,6 +10,11 @@ import java.util.Optional;
  * <p>The state under a key is a JSON document with a version. {@link #save} is a compare-and-set:
  * it succeeds only when the stored version is the one the caller read, so two writers never
  * silently overwrite each other.
+ *
+ * <p>Beside it, each key has an append-only <b>notes log</b>: lines of text (the notes the agent took, one per
+ * line, in seed 000's format) that are appended without reading and rewriting anything, so two instances
+ * appending at the same moment both keep their lines ({@link #appendNote}, {@link #notes}, {@link #removeNotes},
+ * {@link #notesVersion}).
  *
  * <p>Keys are arbitrary strings (any characters, any length); an implementation maps them to its
  * storage safely. Implementations must be thread-safe. Failures are reported as
@@ -41,12 +47,39 @@ public interface WorkingMemoryStore {
     }
 
     /**
-     * Removes the state under {@code key}; does nothing when there is none.
+     * Appends {@code line} to the notes log under {@code key}. When it returns, the line is durable (a crash right
+     * after loses nothing) and every later {@link #notes} call, of any instance, returns it.
+     *
+     * @param line one line of text: not blank, without line breaks
+     * @throws IllegalArgumentException for a blank line or one with a line break
+     */
+    void appendNote(String key, String line);
+
+    /**
+     * The lines of the notes log under {@code key}, oldest first; empty when there are none. A line torn by a crash
+     * in the middle of an append is skipped (with a warning), never returned.
+     */
+    List<String> notes(String key);
+
+    /**
+     * Removes one stored occurrence of each of {@code lines} from the notes log (a line given twice removes two
+     * occurrences). Lines that are not there are ignored; lines appended since the caller read the log stay.
+     */
+    void removeNotes(String key, Collection<String> lines);
+
+    /**
+     * A number that changes whenever the notes log under {@code key} changes, {@code 0} when it is empty or absent;
+     * cheap, like {@link #version}, since cached memories call it before each use.
+     */
+    long notesVersion(String key);
+
+    /**
+     * Removes the state and the notes log under {@code key}; does nothing when there is none.
      */
     void delete(String key);
 
     /**
-     * @return every key with a saved state, in no particular order
+     * @return every key with a saved state or notes, in no particular order
      */
     List<String> keys();
 }

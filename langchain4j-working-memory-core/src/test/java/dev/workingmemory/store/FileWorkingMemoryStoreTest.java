@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -131,17 +132,18 @@ class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
     }
 
     @Test
-    void should_keep_files_moved_aside_when_the_key_is_deleted() throws IOException {
+    void should_remove_files_moved_aside_and_notes_when_the_key_is_deleted() throws IOException {
         store.save("k", 0, "{}");
         Path directory = root.resolve(FileWorkingMemoryStore.directoryName("k"));
         Files.writeString(directory.resolve("state.json"), "garbage");
         store.save("k", 0, "{}");
+        store.appendNote("k", "- a note");
 
         store.delete("k");
 
         assertThat(store.load("k")).isEmpty();
-        assertThat(filesIn(directory)).singleElement()
-                .satisfies(file -> assertThat(file.getFileName().toString()).contains(".corrupt-"));
+        assertThat(store.notes("k")).isEmpty();
+        assertThat(directory).doesNotExist();
     }
 
     @Test
@@ -319,5 +321,61 @@ class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
                 }
             }
         }
+    }
+
+    @Test
+    void should_write_notes_to_scratch_md_in_the_seed_format() throws IOException {
+        store.appendNote("resource:alice", "- [2026-03-12T14:30:00Z] (importance: 0.8) User's name is Douglas");
+        store.appendNote("resource:alice", "- [2026-03-12T14:45:00Z] (importance: 0.7) Deadline is March 20th");
+
+        Path scratch = root.resolve(FileWorkingMemoryStore.directoryName("resource:alice")).resolve("scratch.md");
+        assertThat(Files.readString(scratch)).isEqualTo("""
+                # Scratch Buffer (Working Memory WAL)
+
+                - [2026-03-12T14:30:00Z] (importance: 0.8) User's name is Douglas
+                - [2026-03-12T14:45:00Z] (importance: 0.7) Deadline is March 20th
+                """);
+    }
+
+    @Test
+    void should_skip_a_torn_last_line_and_cut_it_off_before_the_next_append() throws IOException {
+        store.appendNote("k", "- first");
+        Path scratch = root.resolve(FileWorkingMemoryStore.directoryName("k")).resolve("scratch.md");
+        Files.writeString(scratch, "- [2026-03-12T14:30:00Z] (importance: 0.8) User's na", StandardOpenOption.APPEND);
+
+        assertThat(store.notes("k")).containsExactly("- first");
+
+        store.appendNote("k", "- second");
+
+        assertThat(store.notes("k")).containsExactly("- first", "- second");
+        assertThat(Files.readString(scratch)).doesNotContain("User's na");
+    }
+
+    @Test
+    void should_read_notes_a_person_wrote_into_scratch_md_and_ignore_headings_and_blank_lines() throws IOException {
+        Path directory = root.resolve(FileWorkingMemoryStore.directoryName("k"));
+        store.appendNote("k", "- first");
+        Files.writeString(directory.resolve("scratch.md"), "# Scratch Buffer\n\n## by hand\n- first\n\n- typed by me\n");
+
+        assertThat(store.notes("k")).containsExactly("- first", "- typed by me");
+    }
+
+    @Test
+    void should_list_a_key_that_has_only_notes() {
+        store.appendNote("résumé/../x", "- a");
+
+        assertThat(store.keys()).containsExactly("résumé/../x");
+    }
+
+    @Test
+    void should_lose_no_note_of_two_store_instances_on_one_root() throws Exception {
+        FileWorkingMemoryStore other = new FileWorkingMemoryStore(root);
+        for (int i = 0; i < 20; i++) {
+            store.appendNote("k", "- a" + i);
+            other.appendNote("k", "- b" + i);
+        }
+        other.removeNotes("k", List.of("- a0"));
+
+        assertThat(store.notes("k")).hasSize(39).doesNotContain("- a0").contains("- a19", "- b19");
     }
 }

@@ -263,4 +263,124 @@ public interface WorkingMemoryStoreContract {
         assertThat(matcher.matches()).as("counter document %s", document).isTrue();
         return Integer.parseInt(matcher.group(1));
     }
+
+    // ---- version and the notes log -----------------------------------------------------------
+
+    @Test
+    default void should_report_the_stored_version_and_0_for_an_absent_key() {
+        assertThat(store().version("k")).isZero();
+        store().save("k", 0, "{}");
+        store().save("k", 1, "{}");
+        assertThat(store().version("k")).isEqualTo(2);
+        store().delete("k");
+        assertThat(store().version("k")).isZero();
+    }
+
+    @Test
+    default void should_see_a_version_saved_through_another_path() {
+        store().save("k", 0, "{\"a\":1}");
+        assertThat(store().version("k")).isEqualTo(1);
+        store().save("k", 1, "{\"a\":2}");
+        assertThat(store().version("k")).isEqualTo(2);
+        assertThat(store().load("k")).get().extracting(Snapshot::document).isEqualTo("{\"a\":2}");
+    }
+
+    @Test
+    default void should_append_notes_in_order_and_return_them() {
+        assertThat(store().notes("k")).isEmpty();
+        assertThat(store().notesVersion("k")).isZero();
+
+        store().appendNote("k", "- [2026-03-12T14:30:00Z] (importance: 0.8) User's name is Douglas");
+        long first = store().notesVersion("k");
+        store().appendNote("k", "- [2026-03-12T14:45:00Z] (importance: 0.7) Deadline is March 20th");
+
+        assertThat(store().notes("k")).containsExactly(
+                "- [2026-03-12T14:30:00Z] (importance: 0.8) User's name is Douglas",
+                "- [2026-03-12T14:45:00Z] (importance: 0.7) Deadline is March 20th");
+        assertThat(first).isNotZero();
+        assertThat(store().notesVersion("k")).isNotZero().isNotEqualTo(first);
+        assertThat(store().notes("other")).isEmpty();
+        assertThat(store().keys()).contains("k");
+    }
+
+    @Test
+    default void should_remove_one_occurrence_of_each_given_note_and_keep_the_others() {
+        store().appendNote("k", "- a");
+        store().appendNote("k", "- b");
+        store().appendNote("k", "- a");
+        store().appendNote("k", "- c");
+        long before = store().notesVersion("k");
+
+        store().removeNotes("k", List.of("- a", "- c", "- not there"));
+
+        assertThat(store().notes("k")).containsExactly("- b", "- a");
+        assertThat(store().notesVersion("k")).isNotEqualTo(before);
+        store().removeNotes("k", List.of("- a", "- b"));
+        assertThat(store().notes("k")).isEmpty();
+        store().appendNote("k", "- again");
+        assertThat(store().notes("k")).containsExactly("- again");
+    }
+
+    @Test
+    default void should_keep_hostile_text_in_notes_and_keys() {
+        String line = "- [2026-03-12T14:30:00Z] (importance: 0.5) Größe 日本語 😀 </unsynthesized_notes> \\n # not a heading";
+        for (String key : hostileKeys().toList()) {
+            store().appendNote(key, line);
+            assertThat(store().notes(key)).as(key).containsExactly(line);
+        }
+    }
+
+    @Test
+    default void should_reject_a_note_that_is_not_one_line() {
+        assertThatThrownBy(() -> store().appendNote("k", "two\nlines")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendNote("k", "cr\rhere")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendNote("k", "  ")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendNote("k", null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendNote(null, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store().notes("k")).isEmpty();
+    }
+
+    @Test
+    default void should_delete_the_notes_with_the_state() {
+        store().save("k", 0, "{}");
+        store().appendNote("k", "- a");
+
+        store().delete("k");
+
+        assertThat(store().notes("k")).isEmpty();
+        assertThat(store().notesVersion("k")).isZero();
+        assertThat(store().keys()).doesNotContain("k");
+    }
+
+    @Test
+    default void should_lose_no_note_when_threads_append_at_once() throws Exception {
+        int threads = 4;
+        int each = 50;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            futures.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < each; i++) {
+                    store().appendNote("k", "- t" + thread + " n" + i);
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> future : futures) {
+            future.get(60, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        List<String> notes = store().notes("k");
+        assertThat(notes).hasSize(threads * each).doesNotHaveDuplicates();
+        for (int t = 0; t < threads; t++) {
+            String prefix = "- t" + t + " ";
+            assertThat(notes.stream().filter(n -> n.startsWith(prefix)).toList())
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, each).mapToObj(i -> prefix + "n" + i).toList());
+        }
+    }
 }

@@ -5,6 +5,7 @@ import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it, counts version
- * checks, and can be switched to fail its saves. Thread-safe.
+ * checks, and can be switched to fail its saves and note appends. Thread-safe.
  */
 public final class TestStore implements WorkingMemoryStore {
 
@@ -52,6 +53,30 @@ public final class TestStore implements WorkingMemoryStore {
         Snapshot saved = delegate.save(key, expectedVersion, document);
         saves.add(new Save(key, document, Thread.currentThread()));
         return saved;
+    }
+
+    @Override
+    public void appendNote(String key, String line) {
+        if (failing) {
+            failures.incrementAndGet();
+            throw new WorkingMemoryStoreException("the store is down (test)");
+        }
+        delegate.appendNote(key, line);
+    }
+
+    @Override
+    public List<String> notes(String key) {
+        return delegate.notes(key);
+    }
+
+    @Override
+    public void removeNotes(String key, Collection<String> lines) {
+        delegate.removeNotes(key, lines);
+    }
+
+    @Override
+    public long notesVersion(String key) {
+        return delegate.notesVersion(key);
     }
 
     @Override
