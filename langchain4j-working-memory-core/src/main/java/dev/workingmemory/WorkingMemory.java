@@ -11,6 +11,7 @@ import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -128,6 +129,11 @@ public final class WorkingMemory {
         return required(Scratchpad.class, "the scratchpad");
     }
 
+    /** The notes not yet consumed by a dream. @throws IllegalStateException when the provider was built without notes */
+    public NotesLayer notes() {
+        return required(NotesLayer.class, "notes");
+    }
+
     /** The layer of the given type, if this memory has one. */
     public <L extends MemoryLayer> Optional<L> layer(Class<L> type) {
         for (LayerSlot slot : slots) {
@@ -167,7 +173,6 @@ public final class WorkingMemory {
 
     List<ChatMessage> messages() {
         return thread.read(() -> {
-            resource.refresh();
             renderIfChanged();
             List<ChatMessage> view = window.view();
             List<ChatMessage> out = new ArrayList<>(view.size() + 1);
@@ -239,6 +244,7 @@ public final class WorkingMemory {
 
     /** Renders the block again if a layer changed since the last time. Called holding the thread lock. */
     private void renderIfChanged() {
+        resource.refresh(); // the thread scope's own check ran when its lock was taken
         long threadVersion = thread.version();
         long resourceVersion = resource.version();
         if (threadVersion != renderedThreadVersion || resourceVersion != renderedResourceVersion) {

@@ -21,6 +21,9 @@ import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.StoreCheck;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.notes.NoteCrystals;
+import dev.workingmemory.notes.NotesConfig;
+import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.render.BlockBudget;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
@@ -95,6 +98,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final EntityMemoryConfig entities;
     private final CoreMemoryConfig coreMemory;
     private final ScratchpadConfig scratchpad;
+    private final NotesConfig notes;
     private final Cache<MemoryKey, WorkingMemory> memories;
     /**
      * Weak values: a resource's state lives while any of its thread memories does, or while a save of it is
@@ -122,6 +126,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.entities = builder.entities;
         this.coreMemory = builder.coreMemory;
         this.scratchpad = builder.scratchpad;
+        this.notes = builder.notes;
         this.saver = new SaveScheduler(builder.saveDelay);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
         List<MemoryLayerFactory> all = new ArrayList<>();
@@ -133,6 +138,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         if (scratchpad != null) {
             all.add(Scratchpad.factory(scratchpad));
+        }
+        if (notes != null) {
+            all.add(NotesLayer.factory(notes, store, NoteCrystals.NONE));
         }
         all.addAll(builder.layers);
         this.threadLayers = all.stream().filter(f -> f.scope() == LayerScope.THREAD).toList();
@@ -213,6 +221,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /** The scratchpad configuration, empty when the provider was built without a scratchpad. */
     public Optional<ScratchpadConfig> scratchpadConfig() {
         return Optional.ofNullable(scratchpad);
+    }
+
+    /** The notes configuration, empty when the provider was built without notes. */
+    public Optional<NotesConfig> notesConfig() {
+        return Optional.ofNullable(notes);
     }
 
     /** The block's size in characters. */
@@ -330,6 +343,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private EntityMemoryConfig entities = EntityMemoryConfig.defaults();
         private CoreMemoryConfig coreMemory = CoreMemoryConfig.defaults();
         private ScratchpadConfig scratchpad = ScratchpadConfig.defaults();
+        private NotesConfig notes = NotesConfig.defaults();
         private final List<MemoryLayerFactory> layers = new ArrayList<>();
         private Function<Object, MemoryKey> keyMapper = id -> MemoryKey.of(String.valueOf(id));
         private int maxCachedMemories = 10_000;
@@ -408,6 +422,17 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
         public Builder withoutScratchpad() {
             this.scratchpad = null;
+            return this;
+        }
+
+        /** How notes are kept (seeds 000 and 004); notes are on by default with {@link NotesConfig#defaults()}. */
+        public Builder notes(NotesConfig config) {
+            this.notes = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        public Builder withoutNotes() {
+            this.notes = null;
             return this;
         }
 

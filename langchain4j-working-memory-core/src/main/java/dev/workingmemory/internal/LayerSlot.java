@@ -65,6 +65,11 @@ public final class LayerSlot implements LayerContext {
         scope.changed(this);
     }
 
+    @Override
+    public void refreshed() {
+        scope.refreshed(this);
+    }
+
     void bumpVersion() {
         version++;
     }
@@ -141,6 +146,11 @@ public final class LayerSlot implements LayerContext {
         @Override
         public void changed() {
             throw new IllegalStateException("A layer created to read its initial state cannot be changed");
+        }
+
+        @Override
+        public void refreshed() {
+            changed();
         }
     }
 }

@@ -103,6 +103,9 @@ public final class ScopeState {
             throw new WorkingMemoryStoreException("Cannot load the working memory state '" + storeKey + "'", e);
         }
         stored.ifPresent(this::restore);
+        for (LayerSlot slot : slots) {
+            slot.layer().refresh(); // state kept outside the snapshot, read once before the first check is due
+        }
         checkedAt = storeCheck.now();
     }
 
@@ -197,6 +200,14 @@ public final class ScopeState {
             // scopes weakly, and a dirty one must not be collected before it is saved.
             saveScheduled = saver.schedule(this::scheduledSave);
         }
+    }
+
+    void refreshed(LayerSlot slot) {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("LayerContext.refreshed() must be called holding the lock (read or write)");
+        }
+        slot.bumpVersion();
+        version.incrementAndGet();
     }
 
     /**
@@ -416,6 +427,11 @@ public final class ScopeState {
             checkedAt = storeCheck.now();
             if (stored != storedVersion) {
                 reload();
+            }
+            for (LayerSlot slot : slots) {
+                if (slot.layer().refresh()) {
+                    refreshed(slot);
+                }
             }
         } catch (WorkingMemoryStoreException e) {
             // A read must not fail a model call: the state held here is served, and saves retry as usual.

@@ -52,5 +52,12 @@ public interface LayerContext {
     /** Marks the layer's state as changed. Call it inside {@link #write}. */
     void changed();
 
+    /**
+     * Marks the layer's rendering as out of date although nothing in its snapshot changed: its state lives outside
+     * the scope's snapshot (a log in the store it appended to) and nothing is to be saved. Call it holding the lock
+     * ({@link #read} or {@link #write}).
+     */
+    void refreshed();
+
     Clock clock();
 }

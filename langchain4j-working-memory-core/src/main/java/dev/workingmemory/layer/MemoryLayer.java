@@ -36,6 +36,17 @@ public interface MemoryLayer {
     }
 
     /**
+     * Takes in state the layer keeps outside its scope's snapshot (a log in the store, such as the notes) that
+     * another instance may have changed: called holding the scope's lock whenever the memory checks its store
+     * (before a use, as often as the provider's {@code storeCheckInterval} allows).
+     *
+     * @return whether the layer changed and must render again; the default keeps nothing outside the snapshot
+     */
+    default boolean refresh() {
+        return false;
+    }
+
+    /**
      * Renders the layer as one complete element ({@code <name>…</name>}) of at most {@code maxChars}
      * characters, or {@code ""} when the layer is empty. When the content does not fit, the layer
      * cuts it and marks the cut (see {@code dev.workingmemory.render.BlockText}). Text that came from

@@ -17,6 +17,7 @@ public final class TestLayerContext implements LayerContext {
     private final MemoryKey key;
     private final Clock clock;
     private int changes;
+    private int refreshes;
 
     public TestLayerContext() {
         this(MemoryKey.of("test-user"), Clock.fixed(Instant.parse("2026-03-12T14:30:00Z"), ZoneOffset.UTC));
@@ -58,6 +59,19 @@ public final class TestLayerContext implements LayerContext {
             throw new IllegalStateException("changed() must be called inside write()");
         }
         changes++;
+    }
+
+    @Override
+    public void refreshed() {
+        if (!lock.isHeldByCurrentThread()) {
+            throw new IllegalStateException("refreshed() must be called holding the lock");
+        }
+        refreshes++;
+    }
+
+    /** How many times the layer said its rendering is out of date without a change to save. */
+    public int refreshes() {
+        return refreshes;
     }
 
     @Override

@@ -11,6 +11,8 @@ import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.notes.NotesLayer;
+import dev.workingmemory.notes.NotesStats;
 import dev.workingmemory.scratchpad.Scratchpad;
 
 import java.util.ArrayList;
@@ -31,6 +33,8 @@ import java.util.Optional;
  *   <li>{@code core_memory}: each block's characters against its limit, and the total;</li>
  *   <li>{@code scratchpad}: structured or free text, read-only or writable, its size against
  *       {@code maxStateChars} (compact JSON for a structured one);</li>
+ *   <li>{@code unsynthesized_notes}: pending notes against the soft and hard limits, utilization and status
+ *       (seed 004);</li>
  *   <li>any other layer: its name only.</li>
  * </ul>
  * Every layer line ends with the characters the layer takes in the block against its budget's maximum, and
@@ -116,6 +120,12 @@ public final class MemoryStatsTools {
         }
         if (layer instanceof Scratchpad scratchpad) {
             return Optional.of(scratchpad(scratchpad));
+        }
+        if (layer instanceof NotesLayer notes) {
+            NotesStats stats = notes.stats();
+            return Optional.of(stats.current() + " notes pending a dream; soft limit " + stats.softLimit()
+                    + " (archives the oldest unprotected), hard limit " + stats.hardLimit() + " (deletes the oldest);"
+                    + " utilization " + Math.round(stats.utilization()) + "%, status: " + stats.status());
         }
         return Optional.empty();
     }

@@ -54,6 +54,8 @@ public final class WorkingMemoryTools {
     public static final String CORE_MEMORY_UPDATE = "core_memory_update";
     /** Reads all core memory blocks with their sizes (seed 003). */
     public static final String CORE_MEMORY_READ = "core_memory_read";
+    /** Takes a note that survives the conversation and is searchable at once (seed 000). */
+    public static final String WORKING_MEMORY_NOTE = "working_memory_note";
     /** Reports what each layer holds against its limits and the block's budget use (seed 004). */
     public static final String WORKING_MEMORY_STATS = "working_memory_stats";
 
@@ -69,6 +71,9 @@ public final class WorkingMemoryTools {
             CORE_MEMORY_UPDATE, "call " + CORE_MEMORY_UPDATE + " again with three strings, like {\"block\": \"goal\","
                     + " \"operation\": \"replace\", \"content\": \"Ship v2\"}",
             CORE_MEMORY_READ, "call " + CORE_MEMORY_READ + " again with no arguments: {}",
+            WORKING_MEMORY_NOTE, "call " + WORKING_MEMORY_NOTE + " again like {\"note\": \"Deadline is March 20th\","
+                    + " \"importance\": 0.8, \"tags\": [\"decision\"]}: note is a string, importance a number from 0 to 1"
+                    + " (optional), tags a list of strings (optional)",
             WORKING_MEMORY_STATS, "call " + WORKING_MEMORY_STATS + " again with no arguments: {}");
 
     private static final ToolArgumentsErrorHandler ARGUMENTS_ERROR_HANDLER = WorkingMemoryTools::argumentsError;
@@ -83,6 +88,7 @@ public final class WorkingMemoryTools {
      *   <li>a scratchpad: {@link ScratchpadTools} when it is structured (JSON), {@link TextScratchpadTools}
      *       when it holds free text;</li>
      *   <li>core memory: {@link CoreMemoryTools};</li>
+     *   <li>notes: {@link NoteTools};</li>
      *   <li>always: {@link MemoryStatsTools}.</li>
      * </ul>
      *
@@ -95,6 +101,9 @@ public final class WorkingMemoryTools {
         provider.scratchpadConfig().ifPresent(config -> tools.add(scratchpadTools(provider, config)));
         if (provider.coreMemoryConfig().isPresent()) {
             tools.add(new CoreMemoryTools(provider));
+        }
+        if (provider.notesConfig().isPresent()) {
+            tools.add(new NoteTools(provider));
         }
         tools.add(new MemoryStatsTools(provider));
         return List.copyOf(tools);

@@ -75,6 +75,7 @@ class MemoryStatsToolsTest {
         memory.entityMemory().track(List.of(new Entity("page-123", "About Us", "page")));
         memory.coreMemory().replace("goal", "Ship v2");
         memory.scratchpad().update("{\"currentGoal\": \"Deploy\"}");
+        memory.notes().note("Deadline is March 20th", 0.8, null);
         int blockChars = memory.render().length();
         ScriptedChatModel model = ScriptedChatModel.script()
                 .thenCallTool("working_memory_stats", "{}")
@@ -86,13 +87,16 @@ class MemoryStatsToolsTest {
         String stats = lastToolResult(model.lastRequest());
         int percent = Math.round(100f * blockChars / 6000);
         assertThat(stats).startsWith("Working memory block: " + blockChars + "/6000 chars (" + percent + "%), status: safe.\n");
-        assertThat(stats.lines().toList()).hasSize(5);
+        assertThat(stats.lines().toList()).hasSize(6);
         assertThat(stats).containsPattern("\n- core_memory: goal 7/1000 chars \\(1%\\), progress 0/2000 chars \\(0%\\),"
                 + " context 0/1500 chars \\(0%\\); total 7/4500 chars \\(0%\\); \\d+ chars in the block \\(layer budget 600-4692 chars\\)\\.");
         assertThat(stats).containsPattern("\n- entities: 1/10 entities tracked \\(10%\\); \\d+ chars in the block"
                 + " \\(layer budget 300-2000 chars\\)\\.");
         assertThat(stats).contains("\n- scratchpad: structured JSON, writable, 24/20000 chars (0%); ");
         assertThat(stats).contains("\n- reminders: 45 chars in the block (layer budget 0-300 chars).");
+        assertThat(stats).containsPattern("\n- unsynthesized_notes: 1 notes pending a dream; soft limit 35 \\(archives the"
+                + " oldest unprotected\\), hard limit 50 \\(deletes the oldest\\); utilization 3%, status: healthy;"
+                + " \\d+ chars in the block \\(layer budget 300-2500 chars\\)\\.");
         assertThat(stats.indexOf("- core_memory")).isLessThan(stats.indexOf("- entities"));
         assertThat(stats.indexOf("- scratchpad")).isLessThan(stats.indexOf("- reminders"));
     }
@@ -105,6 +109,9 @@ class MemoryStatsToolsTest {
 
         assertThat(stats).isEqualTo("""
                 Working memory block: 0/6000 chars (0%), status: safe.
+                - unsynthesized_notes: 0 notes pending a dream; soft limit 35 (archives the oldest unprotected), \
+                hard limit 50 (deletes the oldest); utilization 0%, status: healthy; not in the block (empty) \
+                (layer budget 300-2500 chars).
                 - core_memory: goal 0/1000 chars (0%), progress 0/2000 chars (0%), context 0/1500 chars (0%); \
                 total 0/4500 chars (0%); not in the block (empty) (layer budget 600-4692 chars).
                 - entities: 0/10 entities tracked (0%); not in the block (empty) (layer budget 300-2000 chars).

@@ -60,8 +60,8 @@ class OpenAiChatModelTest {
         // The tool specifications the client sent: exact names, parameter names and JSON types.
         JsonNode tools = requests.get(0).get("tools");
         assertThat(tools).allSatisfy(tool -> assertThat(tool.get("type").asText()).isEqualTo("function"));
-        assertThat(functionNames(tools)).containsExactlyInAnyOrder(
-                "updateWorkingMemory", "core_memory_update", "core_memory_read", "working_memory_stats");
+        assertThat(functionNames(tools)).containsExactlyInAnyOrder("updateWorkingMemory", "core_memory_update",
+                "core_memory_read", "working_memory_note", "working_memory_stats");
         JsonNode update = function(tools, "updateWorkingMemory").at("/parameters/properties/update");
         assertThat(update.get("type").asText()).isEqualTo("object");
         JsonNode coreUpdate = function(tools, "core_memory_update").get("parameters");

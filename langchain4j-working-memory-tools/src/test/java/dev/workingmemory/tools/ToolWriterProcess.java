@@ -2,21 +2,24 @@ package dev.workingmemory.tools;
 
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.blocks.CoreMemoryConfig;
+import dev.workingmemory.notes.NotesConfig;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 
 import java.nio.file.Path;
 
 /**
- * A second application instance for {@link DurableToolWritesTest}: writes core memory through the
- * {@code core_memory_update} tool and prints {@code ack <i> <answer>} after each call returns.
+ * A second application instance for the durability tests: writes core memory through the {@code core_memory_update}
+ * tool, or notes through {@code working_memory_note}, and prints {@code ack <i> <answer>} after each call returns.
  *
- * <p>Arguments: store directory, memory id, line prefix, count, {@code append} or {@code replace}, and {@code hold}
- * (wait to be killed, never flushing nor closing) or {@code close} (close the provider and exit).
+ * <p>Arguments: store directory, memory id, text prefix, count, {@code append}, {@code replace} or {@code note}, and
+ * {@code hold} (wait to be killed, never flushing nor closing) or {@code close} (close the provider and exit).
  */
 public final class ToolWriterProcess {
 
     /** A block roomy enough for the 1,000 lines of two writers. */
     static final CoreMemoryConfig ROOMY = CoreMemoryConfig.builder().block("progress", 100_000).build();
+    /** Limits high enough that no note of two writers is archived. */
+    static final NotesConfig ROOMY_NOTES = NotesConfig.builder().softLimit(1_000).hardLimit(2_000).build();
 
     private ToolWriterProcess() {
     }
@@ -29,10 +32,13 @@ public final class ToolWriterProcess {
         String operation = args[4];
         boolean hold = args[5].equals("hold");
         WorkingMemoryProvider provider = WorkingMemoryProvider.builder()
-                .store(new FileWorkingMemoryStore(directory)).coreMemory(ROOMY).build();
+                .store(new FileWorkingMemoryStore(directory)).coreMemory(ROOMY).notes(ROOMY_NOTES).build();
         CoreMemoryTools tools = new CoreMemoryTools(provider);
+        NoteTools notes = new NoteTools(provider);
         for (int i = 0; i < count; i++) {
-            String answer = tools.coreMemoryUpdate(memoryId, "progress", operation, prefix + i);
+            String answer = operation.equals("note")
+                    ? notes.workingMemoryNote(memoryId, prefix + i, null, null)
+                    : tools.coreMemoryUpdate(memoryId, "progress", operation, prefix + i);
             System.out.println("ack " + i + " " + answer);
             System.out.flush();
         }

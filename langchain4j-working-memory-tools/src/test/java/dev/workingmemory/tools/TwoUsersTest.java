@@ -90,7 +90,7 @@ class TwoUsersTest {
         List<Object> tools = WorkingMemoryTools.all(memories);
         ScratchpadTools scratchpad = (ScratchpadTools) tools.get(0);
         CoreMemoryTools core = (CoreMemoryTools) tools.get(1);
-        MemoryStatsTools stats = (MemoryStatsTools) tools.get(2);
+        MemoryStatsTools stats = (MemoryStatsTools) tools.get(3);
         CyclicBarrier lockstep = new CyclicBarrier(2);
         int rounds = 200;
 
@@ -123,9 +123,9 @@ class TwoUsersTest {
         try {
             joinAll(threads.invokeAll(List.of(
                     rounds(null, (ScratchpadTools) tools.get(0), (CoreMemoryTools) tools.get(1),
-                            (MemoryStatsTools) tools.get(2), lockstep, "alice", rounds),
+                            (MemoryStatsTools) tools.get(3), lockstep, "alice", rounds),
                     rounds(null, (ScratchpadTools) tools.get(0), (CoreMemoryTools) tools.get(1),
-                            (MemoryStatsTools) tools.get(2), lockstep, "bob", rounds)), 60, TimeUnit.SECONDS));
+                            (MemoryStatsTools) tools.get(3), lockstep, "bob", rounds)), 60, TimeUnit.SECONDS));
         } finally {
             threads.shutdownNow();
         }

@@ -27,11 +27,12 @@ class WorkingMemoryToolsTest {
 
     @Test
     void should_return_the_beans_of_the_enabled_layers() {
-        assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder().build()))
-                .hasExactlyElementsOfTypes(TextScratchpadTools.class, CoreMemoryTools.class, MemoryStatsTools.class);
-        assertThat(WorkingMemoryTools.all(ToolTesting.structuredProvider()))
-                .hasExactlyElementsOfTypes(ScratchpadTools.class, CoreMemoryTools.class, MemoryStatsTools.class);
-        assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder().withoutScratchpad().withoutCoreMemory().build()))
+        assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder().build())).hasExactlyElementsOfTypes(
+                TextScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class);
+        assertThat(WorkingMemoryTools.all(ToolTesting.structuredProvider())).hasExactlyElementsOfTypes(
+                ScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class);
+        assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder()
+                .withoutScratchpad().withoutCoreMemory().withoutNotes().build()))
                 .hasExactlyElementsOfTypes(MemoryStatsTools.class);
         List<Object> tools = WorkingMemoryTools.all(WorkingMemoryProvider.builder().build());
         assertThatThrownBy(() -> tools.add(new Object())).isInstanceOf(UnsupportedOperationException.class);
@@ -44,7 +45,8 @@ class WorkingMemoryToolsTest {
                 .toList();
 
         assertThat(specs).extracting(ToolSpecification::name).containsExactlyInAnyOrder(
-                "updateWorkingMemory", "core_memory_update", "core_memory_read", "working_memory_stats");
+                "updateWorkingMemory", "core_memory_update", "core_memory_read", "working_memory_note",
+                "working_memory_stats");
         for (ToolSpecification spec : specs) {
             assertThat(spec.description()).as(spec.name()).hasSizeGreaterThan(100);
             JsonObjectSchema parameters = spec.parameters();
@@ -58,6 +60,8 @@ class WorkingMemoryToolsTest {
                 .allSatisfy((name, schema) -> assertThat(schema).isInstanceOf(JsonStringSchema.class));
         assertThat(byName.get("core_memory_update").parameters().required()).containsExactly("block", "operation", "content");
         assertThat(byName.get("updateWorkingMemory").parameters().properties().get("update")).isInstanceOf(JsonObjectSchema.class);
+        assertThat(byName.get("working_memory_note").parameters().properties()).containsOnlyKeys("note", "importance", "tags");
+        assertThat(byName.get("working_memory_note").parameters().required()).containsExactly("note");
         assertThat(ToolSpecifications.toolSpecificationsFrom(new TextScratchpadTools(WorkingMemoryProvider.builder().build()))
                 .get(0).parameters().properties().get("update")).isInstanceOf(JsonStringSchema.class);
     }

@@ -1,0 +1,153 @@
+package dev.workingmemory.notes;
+
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.layer.LayerBudget;
+
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How the notes layer keeps the notes log (seeds 000 and 004): the budget of pending notes, the tags that protect a
+ * note from archival, the size of a note and of the {@code <unsynthesized_notes>} part of the block.
+ *
+ * <p>Budget, checked on every append: when the log holds {@link #softLimit()} notes or more, the oldest
+ * {@link #batchSize()} notes without a protected tag are <em>archived</em> (they leave the log and the block and stay
+ * searchable as crystals); when it holds {@link #hardLimit()} or more, the oldest {@code batchSize} notes are
+ * <em>deleted</em>, whatever their tags, crystals included.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class NotesConfig {
+
+    /** Seed 004's protected tags. */
+    public static final Set<String> DEFAULT_PROTECTED_TAGS =
+            Set.of("insight", "permanent", "personal", "decision", "architecture", "important");
+
+    private final int softLimit;
+    private final int hardLimit;
+    private final int batchSize;
+    private final Set<String> protectedTags;
+    private final int maxNoteChars;
+    private final double defaultImportance;
+    private final LayerBudget budget;
+
+    private NotesConfig(Builder builder) {
+        Ensure.that(builder.softLimit < builder.hardLimit, "softLimit (" + builder.softLimit
+                + ") must be below hardLimit (" + builder.hardLimit + ")");
+        Ensure.that(builder.batchSize <= builder.softLimit, "batchSize (" + builder.batchSize
+                + ") must not exceed softLimit (" + builder.softLimit + ")");
+        this.softLimit = builder.softLimit;
+        this.hardLimit = builder.hardLimit;
+        this.batchSize = builder.batchSize;
+        this.protectedTags = builder.protectedTags;
+        this.maxNoteChars = builder.maxNoteChars;
+        this.defaultImportance = builder.defaultImportance;
+        this.budget = builder.budget;
+    }
+
+    /** Soft 35, hard 50, batches of 10, seed 004's protected tags, notes of up to 2,000 characters, importance 0.7. */
+    public static NotesConfig defaults() {
+        return builder().build();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    public int softLimit() {
+        return softLimit;
+    }
+
+    public int hardLimit() {
+        return hardLimit;
+    }
+
+    public int batchSize() {
+        return batchSize;
+    }
+
+    public Set<String> protectedTags() {
+        return protectedTags;
+    }
+
+    public int maxNoteChars() {
+        return maxNoteChars;
+    }
+
+    public double defaultImportance() {
+        return defaultImportance;
+    }
+
+    public LayerBudget budget() {
+        return budget;
+    }
+
+    /** Builds a {@link NotesConfig}. Not thread-safe. */
+    public static final class Builder {
+
+        private int softLimit = 35;
+        private int hardLimit = 50;
+        private int batchSize = 10;
+        private Set<String> protectedTags = DEFAULT_PROTECTED_TAGS;
+        private int maxNoteChars = 2_000;
+        private double defaultImportance = 0.7;
+        private LayerBudget budget = LayerBudget.of(300, 2_500);
+
+        private Builder() {
+        }
+
+        /** Notes in the log from which the oldest unprotected ones are archived; default 35. */
+        public Builder softLimit(int softLimit) {
+            this.softLimit = Ensure.positive(softLimit, "softLimit");
+            return this;
+        }
+
+        /** Notes in the log from which the oldest are deleted, protected or not; default 50. */
+        public Builder hardLimit(int hardLimit) {
+            this.hardLimit = Ensure.positive(hardLimit, "hardLimit");
+            return this;
+        }
+
+        /** How many notes one archival or deletion takes; default 10. */
+        public Builder batchSize(int batchSize) {
+            this.batchSize = Ensure.positive(batchSize, "batchSize");
+            return this;
+        }
+
+        /** Tags that keep a note from archival at the soft limit (not from deletion at the hard limit). */
+        public Builder protectedTags(Set<String> tags) {
+            Ensure.notNull(tags, "tags");
+            this.protectedTags = Set.copyOf(tags.stream().map(Note::tag).toList());
+            return this;
+        }
+
+        /** The longest note accepted, in characters; default 2,000. */
+        public Builder maxNoteChars(int maxNoteChars) {
+            this.maxNoteChars = Ensure.positive(maxNoteChars, "maxNoteChars");
+            return this;
+        }
+
+        /** The importance of a note taken without one; default 0.7 (seed 000). */
+        public Builder defaultImportance(double importance) {
+            Ensure.that(importance >= 0 && importance <= 1, "defaultImportance must be between 0 and 1, was " + importance);
+            this.defaultImportance = importance;
+            return this;
+        }
+
+        /** The characters {@code <unsynthesized_notes>} may take in the block; default 300 to 2,500. */
+        public Builder budget(LayerBudget budget) {
+            this.budget = Ensure.notNull(budget, "budget");
+            return this;
+        }
+
+        public NotesConfig build() {
+            return new NotesConfig(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "NotesConfig[soft=" + softLimit + ", hard=" + hardLimit + ", batch=" + batchSize + ", protected="
+                + List.copyOf(protectedTags) + ", maxNoteChars=" + maxNoteChars + "]";
+    }
+}
