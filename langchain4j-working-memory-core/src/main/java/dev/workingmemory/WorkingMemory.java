@@ -10,12 +10,14 @@ import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ScopeState;
+import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -62,7 +64,7 @@ public final class WorkingMemory {
     private SystemMessage systemWithBlock;
 
     WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, MessageWindow window,
-                  ChatMemoryStore chatMemoryStore, boolean saveMessagesOnChange, BlockRenderer renderer) {
+                  ChatMemoryStore chatMemoryStore, boolean saveMessagesOnChange, BlockRenderer renderer, Clock clock) {
         this.memoryId = memoryId;
         this.key = key;
         this.thread = thread;
@@ -81,6 +83,7 @@ public final class WorkingMemory {
             }
         }
         this.slots = List.copyOf(all);
+        window.onEviction(clock, this::evicted);
         for (ChatMessage message : chatMemoryStore.getMessages(memoryId)) {
             window.add(message);
         }
@@ -231,6 +234,18 @@ public final class WorkingMemory {
             });
         } catch (RuntimeException e) {
             log.warn("Layer '{}' failed to observe a {} message of {}", layer.name(), message.type(), key, e);
+        }
+    }
+
+    /** Hands messages that left the window to every layer. Called holding the thread lock, inside an add. */
+    private void evicted(List<EvictedMessage> messages) {
+        for (LayerSlot slot : slots) {
+            try {
+                slot.layer().onEvicted(messages);
+            } catch (RuntimeException e) {
+                log.warn("Layer '{}' failed to take {} message(s) that left the window of {}", slot.layer().name(),
+                        messages.size(), key, e);
+            }
         }
     }
 

@@ -317,7 +317,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
-        return new WorkingMemory(memoryId, key, thread, resource, window, chatMemoryStore, saveMessagesOnChange, renderer);
+        return new WorkingMemory(memoryId, key, thread, resource, window, chatMemoryStore, saveMessagesOnChange, renderer,
+                clock);
     }
 
     private void ensureOpen() {

@@ -8,12 +8,17 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.TokenCountEstimator;
 
+import dev.workingmemory.layer.EvictedMessage;
+
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * The conversation a memory keeps: one system message and a window of the latest messages.
@@ -33,7 +38,11 @@ public final class MessageWindow {
     private final int maxTokens;
     private final TokenCountEstimator estimator;
     private final List<ChatMessage> messages = new ArrayList<>();
+    /** When each message was added (epoch millis), kept only for an eviction listener. */
+    private final List<Long> added = new ArrayList<>();
     private final List<Integer> tokens;
+    private Consumer<List<EvictedMessage>> evictionListener;
+    private Clock clock;
     private int totalTokens;
     private SystemMessage system;
     private List<ChatMessage> view;
@@ -55,6 +64,16 @@ public final class MessageWindow {
         return new MessageWindow(Integer.MAX_VALUE, Ensure.positive(maxTokens, "maxTokens"), Ensure.notNull(estimator, "estimator"));
     }
 
+    /**
+     * Hands every message evicted from now on to {@code listener}, with the time it was added by {@code clock}. Set it
+     * before adding messages.
+     */
+    public void onEviction(Clock clock, Consumer<List<EvictedMessage>> listener) {
+        Ensure.that(messages.isEmpty(), "Set the eviction listener before adding messages");
+        this.clock = Ensure.notNull(clock, "clock");
+        this.evictionListener = Ensure.notNull(listener, "listener");
+    }
+
     public SystemMessage system() {
         return system;
     }
@@ -74,6 +93,9 @@ public final class MessageWindow {
             return;
         }
         messages.add(message);
+        if (evictionListener != null) {
+            added.add(clock.millis());
+        }
         if (tokens != null) {
             int count = estimator.estimateTokenCountInMessage(message);
             tokens.add(count);
@@ -86,6 +108,7 @@ public final class MessageWindow {
     public void clear() {
         system = null;
         messages.clear();
+        added.clear();
         if (tokens != null) {
             tokens.clear();
         }
@@ -185,8 +208,19 @@ public final class MessageWindow {
             }
             removed.clear();
         }
+        List<EvictedMessage> evicted = null;
+        if (evictionListener != null) {
+            evicted = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                evicted.add(new EvictedMessage(messages.get(i), Instant.ofEpochMilli(added.get(i))));
+            }
+            added.subList(0, count).clear();
+        }
         messages.subList(0, count).clear();
         verified = Math.max(0, verified - count);
+        if (evicted != null) {
+            evictionListener.accept(evicted); // after the window is consistent again
+        }
     }
 
     /**

@@ -3,6 +3,8 @@ package dev.workingmemory.layer;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.ChatMessage;
 
+import java.util.List;
+
 /**
  * One part of the {@code <working_memory>} block: entities, scratchpad, core memory, ...
  *
@@ -33,6 +35,15 @@ public interface MemoryLayer {
 
     /** Observes a message added to the memory. The default ignores it. */
     default void onMessage(ChatMessage message) {
+    }
+
+    /**
+     * Observes messages that left the message window (evicted to keep it within its limit, oldest first), so that
+     * what the model no longer sees can be kept elsewhere, such as crystals of past turns. Called holding the
+     * thread's lock, inside the {@code add} that evicted them; a layer that changes its own state here does so inside
+     * its context's {@code write}. The default ignores them.
+     */
+    default void onEvicted(List<EvictedMessage> messages) {
     }
 
     /**

@@ -1,0 +1,20 @@
+package dev.workingmemory.layer;
+
+import dev.langchain4j.data.message.ChatMessage;
+import dev.workingmemory.internal.Ensure;
+
+import java.time.Instant;
+
+/**
+ * A message that left the message window, with the time it was added to the memory (by the provider's clock), for
+ * {@link MemoryLayer#onEvicted}.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public record EvictedMessage(ChatMessage message, Instant added) {
+
+    public EvictedMessage {
+        Ensure.notNull(message, "message");
+        Ensure.notNull(added, "added");
+    }
+}
