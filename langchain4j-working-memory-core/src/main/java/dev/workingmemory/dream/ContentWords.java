@@ -1,0 +1,153 @@
+package dev.workingmemory.dream;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The content words of a text: what the dream's rules compare (a pointer's topic with a search hit, a note with an old
+ * item) and what fallback keywords are made of. A content word is a token of letters and digits with at least three
+ * characters (two when it holds a digit, as in {@code v2}) that is not an English function word. Words are compared by
+ * a light stem (lower case, a plural or {@code -ing}/{@code -ed}/{@code -ion} ending removed), so that "migration" and
+ * "migrated", "tests" and "test" meet.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class ContentWords {
+
+    private static final Set<String> STOPWORDS = Set.of(
+            "the", "and", "for", "are", "but", "not", "you", "your", "yours", "all", "any", "can", "had", "her", "hers",
+            "was", "one", "our", "ours", "out", "has", "have", "him", "his", "how", "its", "may", "new", "now", "old",
+            "see", "two", "way", "who", "did", "does", "doing", "done", "get", "got", "let", "put", "say", "says",
+            "she", "too", "use", "used", "uses", "using", "with", "this", "that", "these", "those", "from", "they",
+            "them", "their", "theirs", "then", "than", "there", "here", "what", "when", "where", "which", "while",
+            "will", "would", "could", "should", "shall", "must", "might", "been", "being", "were", "into", "onto",
+            "upon", "about", "above", "below", "after", "before", "again", "also", "just", "only", "very", "really",
+            "some", "such", "more", "most", "much", "many", "each", "every", "other", "over", "under", "same", "own",
+            "off", "yet", "why", "because", "until", "both", "few", "nor", "via", "per", "itself", "himself",
+            "herself", "myself", "yourself", "themselves", "ourselves", "whom", "whose", "between", "through",
+            "during", "without", "within", "against", "among", "like", "want", "wants", "wanted", "make", "makes",
+            "made", "take", "takes", "took", "know", "knows", "thing", "things", "something", "anything", "nothing",
+            "user", "users", "user's", "always", "never", "still", "even", "well", "back", "down", "ever");
+
+    private static final String[] SUFFIXES = {"ions", "ion", "ings", "ing", "edly", "ied", "ies", "ed", "es", "s"};
+
+    private ContentWords() {
+    }
+
+    /** The content words of {@code text} as written (original case), in order, without repeats of a stem. */
+    static List<String> words(String text) {
+        Map<String, String> byStem = new LinkedHashMap<>();
+        for (String token : tokens(text)) {
+            if (isContentWord(token)) {
+                byStem.putIfAbsent(stem(token), token);
+            }
+        }
+        return List.copyOf(byStem.values());
+    }
+
+    /** The stems of the content words of {@code text}, in order. */
+    static Set<String> stems(String text) {
+        Set<String> stems = new LinkedHashSet<>();
+        for (String token : tokens(text)) {
+            if (isContentWord(token)) {
+                stems.add(stem(token));
+            }
+        }
+        return stems;
+    }
+
+    /** How many stems {@code a} and {@code b} share. */
+    static int shared(Set<String> a, Set<String> b) {
+        int shared = 0;
+        for (String stem : a) {
+            if (b.contains(stem)) {
+                shared++;
+            }
+        }
+        return shared;
+    }
+
+    /**
+     * Up to {@code max} keywords for a search that should find {@code text} again: its longest content words (the most
+     * specific, as a crude stand-in for rarity), in the order they appear in the text.
+     */
+    static List<String> keywords(String text, int max) {
+        List<String> words = words(text);
+        List<String> longest = new ArrayList<>(words);
+        longest.sort(Comparator.comparingInt(String::length).reversed()); // stable: earlier first among equals
+        Set<String> chosen = Set.copyOf(longest.subList(0, Math.min(max, longest.size())));
+        return words.stream().filter(chosen::contains).toList();
+    }
+
+    /** The tokens of letters and digits (apostrophes inside words kept), lower case. */
+    static List<String> tokens(String text) {
+        List<String> tokens = new ArrayList<>();
+        if (text == null) {
+            return tokens;
+        }
+        int start = -1;
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? text.charAt(i) : ' ';
+            boolean inWord = Character.isLetterOrDigit(c)
+                    || (c == '\'' && start >= 0 && i + 1 < text.length() && Character.isLetter(text.charAt(i + 1)));
+            if (inWord && start < 0) {
+                start = i;
+            } else if (!inWord && start >= 0) {
+                tokens.add(text.substring(start, i));
+                start = -1;
+            }
+        }
+        return tokens;
+    }
+
+    static boolean isContentWord(String token) {
+        String lower = token.toLowerCase(Locale.ROOT);
+        boolean hasDigit = lower.chars().anyMatch(Character::isDigit);
+        if (lower.length() < (hasDigit ? 2 : 3) || STOPWORDS.contains(lower)) {
+            return false;
+        }
+        return !lower.chars().allMatch(Character::isDigit) || lower.length() >= 4; // a year is a word, "12" is not
+    }
+
+    /** "es" only after a hissing sound (fixes, matches), "s" not after "s" (class, status stay whole). */
+    private static boolean removable(String word, String suffix) {
+        if (suffix.equals("es")) {
+            String base = word.substring(0, word.length() - 2);
+            return base.endsWith("s") || base.endsWith("x") || base.endsWith("z") || base.endsWith("ch")
+                    || base.endsWith("sh");
+        }
+        if (suffix.equals("s")) {
+            return !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is");
+        }
+        return true;
+    }
+
+    static String stem(String token) {
+        String word = token.toLowerCase(Locale.ROOT);
+        if (word.endsWith("'s")) {
+            word = word.substring(0, word.length() - 2);
+        }
+        for (String suffix : SUFFIXES) {
+            if (word.endsWith(suffix) && word.length() - suffix.length() >= 3 && removable(word, suffix)) {
+                word = word.substring(0, word.length() - suffix.length());
+                if (suffix.equals("ies") || suffix.equals("ied")) {
+                    word += "y";
+                }
+                break;
+            }
+        }
+        // "debugging" → "debugg" → "debug"
+        int n = word.length();
+        if (n >= 4 && word.charAt(n - 1) == word.charAt(n - 2) && "aeiou".indexOf(word.charAt(n - 1)) < 0
+                && word.charAt(n - 1) != 's' && word.charAt(n - 1) != 'l') {
+            word = word.substring(0, n - 1);
+        }
+        return word;
+    }
+}

@@ -1,0 +1,39 @@
+package dev.workingmemory.dream;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ContentWordsTest {
+
+    @Test
+    void should_keep_content_words_in_order() {
+        assertThat(ContentWords.words("The user's P2P bridge had a CORS bug in 2026, fixed it in v2 with 12 tests"))
+                .containsExactly("P2P", "bridge", "CORS", "bug", "2026", "fixed", "v2", "tests");
+    }
+
+    @Test
+    void should_meet_inflected_forms_by_stem() {
+        assertThat(ContentWords.stems("migration migrated")).hasSize(1);
+        assertThat(ContentWords.stems("tests test testing tested")).hasSize(1);
+        assertThat(ContentWords.stems("fixes fixed fix")).hasSize(1);
+        assertThat(ContentWords.stems("issues issue")).hasSize(1);
+        assertThat(ContentWords.stems("libraries library")).hasSize(1);
+        assertThat(ContentWords.stems("debugging debug")).hasSize(1);
+        assertThat(ContentWords.stems("class status")).hasSize(2).contains("class", "status");
+    }
+
+    @Test
+    void should_count_shared_stems() {
+        assertThat(ContentWords.shared(ContentWords.stems("Workspace migration"),
+                ContentWords.stems("We migrated the workspace to WSL2"))).isEqualTo(2);
+        assertThat(ContentWords.shared(ContentWords.stems("the of and"), ContentWords.stems("the of and"))).isZero();
+    }
+
+    @Test
+    void should_choose_the_longest_words_as_keywords_in_text_order() {
+        assertThat(ContentWords.keywords("Fixed the CORS error on the P2P bridge by tuning EigenTrust thresholds", 3))
+                .containsExactly("bridge", "EigenTrust", "thresholds");
+        assertThat(ContentWords.keywords("", 3)).isEmpty();
+    }
+}
