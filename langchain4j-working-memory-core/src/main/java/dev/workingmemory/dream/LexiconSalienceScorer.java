@@ -1,0 +1,121 @@
+package dev.workingmemory.dream;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The default {@link SalienceScorer}: cues from a small lexicon, weighted by intensity (see
+ * {@link SalienceScorer#lexicon()}). Thread-safe (stateless).
+ */
+final class LexiconSalienceScorer implements SalienceScorer {
+
+    static final LexiconSalienceScorer INSTANCE = new LexiconSalienceScorer();
+
+    static final int MAX_CHARS = 8_000;
+    private static final double STRONG = 0.5;
+    private static final double MILD = 0.25;
+    private static final double INTENSITY_STEP = 0.15;
+    /** One message never saturates a level: only a run of them does. */
+    static final double MAX_SCORE = 0.9;
+
+    private static final Pattern DOPAMINE_STRONG = cues(
+            "finally (?:works|working|worked|work|fixed|solved|passing|passes|green)", "it works", "works now",
+            "it(?:'s| is) working", "it worked", "break-?through", "nailed it", "solved it", "fixed it",
+            "(?:all )?tests? (?:are |is )?(?:now )?(?:pass|passing|passed|green)", "build is green", "we did it",
+            "shipped", "that did it", "eureka", "it's alive");
+    private static final Pattern DOPAMINE_MILD = cues("great", "awesome", "amazing", "excellent", "perfect",
+            "brilliant", "fantastic", "yay", "woo+-?hoo+", "hooray", "nice", "solved", "fixed", "works", "working",
+            "passed", "success(?:ful|fully)?", "🎉", "🚀", "✅");
+    private static final Pattern CORTISOL_STRONG = cues("frustrat\\w*", "still (?:failing|broken|not working|fails)",
+            "does(?:n't| not) work", "not working", "keeps? (?:failing|crashing|breaking)", "wasted", "giving up",
+            "fed up", "ugh+", "wtf", "argh+", "sick of", "hate (?:this|it)", "nothing works");
+    private static final Pattern CORTISOL_MILD = cues("errors?", "fail(?:s|ed|ing|ure)?", "broken", "bugs?", "buggy",
+            "stuck", "annoy(?:ing|ed)", "problems?", "crash(?:es|ed|ing)?", "wrong", "again", "confus(?:ed|ing)",
+            "slow", "worse", "ridiculous");
+    private static final Pattern OXYTOCIN_STRONG = cues("thank you so much", "thanks so much", "thanks a lot",
+            "thank you very much", "you(?:'re| are) (?:the best|amazing|awesome|a lifesaver|great)",
+            "(?:really|truly) appreciate(?: it)?", "grateful", "couldn't have done (?:it|this) without you",
+            "love working with you", "life-?saver");
+    private static final Pattern OXYTOCIN_MILD = cues("thank you", "thanks", "thx", "appreciated?", "glad",
+            "pleasure", "kind of you", "friend", "trust you", "happy to");
+    private static final Pattern INTENSIFIER = cues("so", "really", "very", "totally", "extremely", "absolutely",
+            "super", "finally", "incredibly");
+    private static final Pattern SHOUT = Pattern.compile("\\b\\p{Lu}{3,}\\b");
+
+    private static final Pattern STACK_TRACE = Pattern.compile(
+            "(?m)^\\s+at [\\w$.<>]+\\([^)]*\\)\\s*$|Traceback \\(most recent call last\\)");
+    private static final List<Pattern> ERROR_SIGNALS = List.of(Pattern.compile("\\bERROR\\b"),
+            Pattern.compile("\\bFAIL(?:ED|URE)\\b"), Pattern.compile("\\bFATAL\\b"), Pattern.compile("\\w+Exception\\b"),
+            Pattern.compile("(?i)\\berror:"));
+
+    private LexiconSalienceScorer() {
+    }
+
+    @Override
+    public SalienceLevels score(SalienceSource source, String text) {
+        if (source == null || text == null || text.isBlank()) {
+            return SalienceLevels.NONE;
+        }
+        String t = text.length() > MAX_CHARS ? text.substring(0, MAX_CHARS) : text;
+        return switch (source) {
+            case USER_MESSAGE -> words(t, 1.0);
+            case ASSISTANT_MESSAGE -> words(t, 0.5);
+            case TOOL_RESULT -> new SalienceLevels(0, toolErrors(t, 0), 0);
+            case TOOL_ERROR -> new SalienceLevels(0, toolErrors(t, 0.3), 0);
+        };
+    }
+
+    private static SalienceLevels words(String text, double factor) {
+        double intensity = intensity(text) * factor;
+        return new SalienceLevels(level(text, DOPAMINE_STRONG, DOPAMINE_MILD, intensity),
+                level(text, CORTISOL_STRONG, CORTISOL_MILD, intensity),
+                level(text, OXYTOCIN_STRONG, OXYTOCIN_MILD, intensity));
+    }
+
+    private static double level(String text, Pattern strong, Pattern mild, double intensity) {
+        Matcher m = strong.matcher(text);
+        StringBuilder rest = new StringBuilder(text.length());
+        int strongCount = 0;
+        int last = 0;
+        while (m.find()) { // a strong cue's words do not count again as mild cues
+            strongCount++;
+            rest.append(text, last, m.start()).append(' ');
+            last = m.end();
+        }
+        rest.append(text, last, text.length());
+        int mildCount = (int) mild.matcher(rest).results().count();
+        return Math.min(MAX_SCORE, (strongCount * STRONG + mildCount * MILD) * intensity);
+    }
+
+    private static double intensity(String text) {
+        long exclamations = text.chars().filter(c -> c == '!').count();
+        double intensity = 1 + INTENSITY_STEP * Math.min(3, exclamations);
+        if (INTENSIFIER.matcher(text).find()) {
+            intensity += INTENSITY_STEP;
+        }
+        if (SHOUT.matcher(text).find()) {
+            intensity += INTENSITY_STEP;
+        }
+        return intensity;
+    }
+
+    private static double toolErrors(String text, double base) {
+        double level = base;
+        if (STACK_TRACE.matcher(text).find()) {
+            level += 0.4;
+        }
+        for (Pattern signal : ERROR_SIGNALS) {
+            if (signal.matcher(text).find()) {
+                level += 0.2;
+            }
+        }
+        return Math.min(MAX_SCORE, level);
+    }
+
+    /** One case-insensitive pattern matching any of {@code cues} as whole words. */
+    private static Pattern cues(String... cues) {
+        return Pattern.compile("(?<![\\p{L}\\p{N}'])(?:" + String.join("|", cues) + ")(?![\\p{L}\\p{N}])",
+                Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+    }
+}
