@@ -13,8 +13,8 @@ import java.util.Set;
  * The content words of a text: what the dream's rules compare (a pointer's topic with a search hit, a note with an old
  * item) and what fallback keywords are made of. A content word is a token of letters and digits with at least three
  * characters (two when it holds a digit, as in {@code v2}) that is not an English function word. Words are compared by
- * a light stem (lower case, a plural or {@code -ing}/{@code -ed}/{@code -ion} ending removed), so that "migration" and
- * "migrated", "tests" and "test" meet.
+ * a light stem (lower case, a plural or {@code -ing}/{@code -ed}/{@code -ion} ending and a final {@code e} removed), so
+ * that "migration" and "migrated", "tests" and "test", "move" and "moved" meet.
  *
  * <p>Thread-safe (stateless).
  */
@@ -141,6 +141,10 @@ final class ContentWords {
                 }
                 break;
             }
+        }
+        // "move"/"moved", "issue"/"issues", "migrate"/"migration" meet without their final e
+        if (word.length() > 3 && word.endsWith("e")) {
+            word = word.substring(0, word.length() - 1);
         }
         // "debugging" → "debugg" → "debug"
         int n = word.length();

@@ -20,6 +20,8 @@ class ContentWordsTest {
         assertThat(ContentWords.stems("issues issue")).hasSize(1);
         assertThat(ContentWords.stems("libraries library")).hasSize(1);
         assertThat(ContentWords.stems("debugging debug")).hasSize(1);
+        assertThat(ContentWords.stems("move moved moving")).hasSize(1);
+        assertThat(ContentWords.stems("migrate migration")).hasSize(1);
         assertThat(ContentWords.stems("class status")).hasSize(2).contains("class", "status");
     }
 
