@@ -74,13 +74,15 @@ final class ContentWords {
     }
 
     /**
-     * Up to {@code max} keywords for a search that should find {@code text} again: its longest content words (the most
-     * specific, as a crude stand-in for rarity), in the order they appear in the text.
+     * Up to {@code max} keywords for a search that should find {@code text} again: its most specific content words, as
+     * a crude stand-in for rarity — words with digits (ids, versions: {@code ABC-101}, {@code v2}) first, then the
+     * longest — in the order they appear in the text.
      */
     static List<String> keywords(String text, int max) {
         List<String> words = words(text);
         List<String> longest = new ArrayList<>(words);
-        longest.sort(Comparator.comparingInt(String::length).reversed()); // stable: earlier first among equals
+        longest.sort(Comparator.comparing((String w) -> w.chars().noneMatch(Character::isDigit))
+                .thenComparing(Comparator.comparingInt(String::length).reversed())); // stable among equals
         Set<String> chosen = Set.copyOf(longest.subList(0, Math.min(max, longest.size())));
         return words.stream().filter(chosen::contains).toList();
     }
@@ -112,7 +114,7 @@ final class ContentWords {
         if (lower.length() < (hasDigit ? 2 : 3) || STOPWORDS.contains(lower)) {
             return false;
         }
-        return !lower.chars().allMatch(Character::isDigit) || lower.length() >= 4; // a year is a word, "12" is not
+        return !lower.chars().allMatch(Character::isDigit) || lower.length() >= 3; // "404" and a year are words, "12" is not
     }
 
     /** "es" only after a hissing sound (fixes, matches), "s" not after "s" (class, status stay whole). */

@@ -11,7 +11,7 @@ import java.util.List;
 @FunctionalInterface
 public interface KeywordSource {
 
-    /** Knows no keywords: pointers fall back to the longest content words of their text. */
+    /** Knows no keywords: pointers fall back to the most specific content words of their text. */
     KeywordSource NONE = (crystalId, max) -> List.of();
 
     /**

@@ -22,7 +22,7 @@ import java.util.function.Function;
  * <ol>
  *   <li>{@link PointerOutcome.Action#KEPT} when its keywords retrieve a hit about its topic;</li>
  *   <li>otherwise {@link PointerOutcome.Action#REPAIRED} when it has a source crystal whose keywords (from the
- *   {@link KeywordSource}, or else the longest content words of its text) retrieve a hit about the topic: the pointer
+ *   {@link KeywordSource}, or else the most specific content words of its text) retrieve a hit about the topic: the pointer
  *   keeps its topic with those keywords;</li>
  *   <li>otherwise {@link PointerOutcome.Action#DROPPED}.</li>
  * </ol>
@@ -152,7 +152,7 @@ public final class PointerCheck {
             return this;
         }
 
-        /** Where repaired keywords come from; default none (the longest content words of the crystal's text). */
+        /** Where repaired keywords come from; default none (the most specific content words of the crystal's text). */
         public Builder keywordSource(KeywordSource keywordSource) {
             this.keywordSource = Ensure.notNull(keywordSource, "keywordSource");
             return this;

@@ -10,6 +10,7 @@ class ContentWordsTest {
     void should_keep_content_words_in_order() {
         assertThat(ContentWords.words("The user's P2P bridge had a CORS bug in 2026, fixed it in v2 with 12 tests"))
                 .containsExactly("P2P", "bridge", "CORS", "bug", "2026", "fixed", "v2", "tests");
+        assertThat(ContentWords.words("error 404 in 12 places")).containsExactly("error", "404", "places");
     }
 
     @Test
@@ -35,7 +36,7 @@ class ContentWordsTest {
     @Test
     void should_choose_the_longest_words_as_keywords_in_text_order() {
         assertThat(ContentWords.keywords("Fixed the CORS error on the P2P bridge by tuning EigenTrust thresholds", 3))
-                .containsExactly("bridge", "EigenTrust", "thresholds");
+                .containsExactly("P2P", "EigenTrust", "thresholds");
         assertThat(ContentWords.keywords("", 3)).isEmpty();
     }
 }

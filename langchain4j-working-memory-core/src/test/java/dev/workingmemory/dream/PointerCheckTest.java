@@ -99,7 +99,7 @@ class PointerCheckTest {
         PointerOutcome outcome = check.check(List.of(pointer), STORE).outcomes().get(0);
 
         assertThat(outcome.action()).isEqualTo(PointerOutcome.Action.REPAIRED);
-        assertThat(outcome.result().keywords()).isEqualTo("workspace dotfiles");
+        assertThat(outcome.result().keywords()).isEqualTo("workspace WSL2"); // words with digits first
     }
 
     @Test

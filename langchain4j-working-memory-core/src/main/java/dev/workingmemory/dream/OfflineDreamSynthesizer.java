@@ -1,0 +1,444 @@
+package dev.workingmemory.dream;
+
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.notes.Note;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+
+/**
+ * A {@link DreamSynthesizer} without a model, used when no dream model is configured so that a user without an API
+ * key still gets a state document. Extractive and deterministic: the same input gives the same state.
+ *
+ * <ol>
+ *   <li><b>Notes into sections</b>, most important first (then newest), by simple rules: questions and curiosity cues
+ *   → Curiosity Gaps; otherwise a small lexicon per section — who the user is, preferences, feelings, relationship →
+ *   The Bond; goals, deadlines, tasks, decisions, current work, frictions, wins → Active Context; what the assistant
+ *   is and how it works → The Phenotype; tools, environment, ecosystem → The Niche; nothing matched → Active
+ *   Context. {@link Builder#lexicon} replaces a section's cues (or gives a custom section some). A note becomes one
+ *   line {@code - <text>}, cut to {@code maxItemChars}.</li>
+ *   <li><b>Merged with the old state</b>: each section keeps its new lines first, then its old lines, without
+ *   duplicates (same text, case and spacing ignored); placeholder lines go.</li>
+ *   <li><b>Fading topics become pointers</b>: when there are notes, an old Active Context line that no note reinforces
+ *   (shares at least two content words with, or all of them when it has fewer) leaves Active Context as a pointer;
+ *   so do the lines beyond {@code maxActiveItems}. New crystals (other than the input notes' own) become pointers too,
+ *   the most important first, up to half of {@code maxPointers}, one per crystal (none for a crystal an old line's
+ *   pointer already came from): their text is long and already searchable. A
+ *   pointer's topic is the first sentence of its text, cut to 60 characters; its keywords come from the
+ *   {@link KeywordSource} for the crystal it came from (for an old line: the input crystal about the same topic, if
+ *   any), or else are the longest content words of its text. New pointers come first, then the old ones, up to
+ *   {@code maxPointers} (default 12, under the guard's 20).</li>
+ *   <li><b>Emerging Skills</b>: task patterns (a verb and its object, see the notes) seen in at least
+ *   {@code minSkillOccurrences} notes (default 3), with the old section's counts added:
+ *   {@code - fix flaky tests → Confidence: 75% | Occurrences: 3}.</li>
+ *   <li><b>Mood</b> from the salience levels; {@code _Last dream_} is the input's time.</li>
+ *   <li><b>Every configured section is present</b>; one with nothing to say holds {@code - None yet.}, a placeholder:
+ *   the empty-synthesis guard does not count it as substance, and holds a young state only to the substance its notes
+ *   offered (see {@link CollapseGuards}), so the first dream of a user with a few notes commits those notes.</li>
+ *   <li><b>Within the budget</b>: while the state is too long, the last (oldest, least important) line of the longest
+ *   section goes — into a pointer when it is longer than the pointer and there is room — then the last pointers, then
+ *   sections the schema does not know.</li>
+ * </ol>
+ *
+ * <p>Thread-safe (immutable) when the keyword source is.
+ */
+public final class OfflineDreamSynthesizer implements DreamSynthesizer {
+
+    private static final String POINTER_LABEL = "_Use memory_search if the user asks about these topics:_";
+    private static final int TOPIC_CHARS = 60;
+
+    private final KeywordSource keywordSource;
+    private final SectionRules rules;
+    private final int maxPointers;
+    private final int maxKeywords;
+    private final int maxItemChars;
+    private final int maxActiveItems;
+    private final int minSkillOccurrences;
+
+    private OfflineDreamSynthesizer(Builder builder) {
+        this.keywordSource = builder.keywordSource;
+        this.rules = new SectionRules(builder.lexicon);
+        this.maxPointers = builder.maxPointers;
+        this.maxKeywords = builder.maxKeywords;
+        this.maxItemChars = builder.maxItemChars;
+        this.maxActiveItems = builder.maxActiveItems;
+        this.minSkillOccurrences = builder.minSkillOccurrences;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** With the default rules and no keyword index. */
+    public static OfflineDreamSynthesizer create() {
+        return builder().build();
+    }
+
+    @Override
+    public Synthesis synthesize(DreamInput input) {
+        Ensure.notNull(input, "input");
+        Draft draft = new Draft(input);
+        StateDocument state = draft.fit();
+        return new Synthesis(state.render(), OptionalInt.empty(), state.render(), 0);
+    }
+
+    /** One synthesis in progress. */
+    private final class Draft {
+
+        private final DreamInput input;
+        private final StateSchema schema;
+        private final StateDocument old;
+        /** Lines per configured section (Crystal Pointers aside), in order. */
+        private final Map<String, List<String>> items = new LinkedHashMap<>();
+        private final List<CrystalPointer> pointers = new ArrayList<>();
+        /** The crystals a pointer was made from: a crystal gets one pointer. */
+        private final Set<String> pointed = new HashSet<>();
+        /** Sections of the old state that the schema does not know, kept as they were. */
+        private final List<StateDocument.Section> others = new ArrayList<>();
+
+        Draft(DreamInput input) {
+            this.input = input;
+            this.schema = input.schema();
+            this.old = input.oldState().orElse(null);
+            schema.names().stream().filter(name -> !name.equals(StateSchema.CRYSTAL_POINTERS))
+                    .forEach(name -> items.put(name, new ArrayList<>()));
+            List<CrystalPointer> fading = new ArrayList<>();
+            placeNotes();
+            mergeOld(fading);
+            capActiveContext(fading);
+            countSkills();
+            collectPointers(fading);
+        }
+
+        private void placeNotes() {
+            List<Note> notes = new ArrayList<>(input.notes());
+            notes.sort(Comparator.comparingDouble(Note::importance).reversed()
+                    .thenComparing(Note::time, Comparator.reverseOrder()));
+            for (Note note : notes) {
+                List<String> lines = items.get(rules.classify(note, schema));
+                if (lines == null && !items.isEmpty()) { // a schema of Crystal Pointers and special sections only
+                    lines = items.values().iterator().next();
+                }
+                String line = "- " + StateLines.clip(StateLines.oneLine(note.text()), maxItemChars);
+                if (lines != null) {
+                    addUnique(lines, line);
+                } else {
+                    pointers.add(pointerFor(line, null));
+                }
+            }
+        }
+
+        private void mergeOld(List<CrystalPointer> fading) {
+            if (old == null) {
+                return;
+            }
+            List<Set<String>> noteWords = input.notes().stream().map(n -> ContentWords.stems(n.text())).toList();
+            for (StateDocument.Section section : old.sections()) {
+                List<String> lines = items.get(section.name());
+                if (section.name().equals(StateSchema.CRYSTAL_POINTERS)) {
+                    continue;
+                }
+                if (lines == null) {
+                    others.add(section);
+                    continue;
+                }
+                boolean active = section.name().equals(StateSchema.ACTIVE_CONTEXT);
+                for (String line : contentLines(section.body())) {
+                    if (section.name().equals(StateSchema.EMERGING_SKILLS) && SkillPatterns.parse(line).isPresent()) {
+                        continue; // counted with the new ones
+                    }
+                    if (active && !noteWords.isEmpty() && !reinforced(line, noteWords)) {
+                        fading.add(pointerFor(line, null));
+                    } else {
+                        addUnique(lines, line);
+                    }
+                }
+            }
+        }
+
+        private void capActiveContext(List<CrystalPointer> fading) {
+            List<String> lines = items.get(StateSchema.ACTIVE_CONTEXT);
+            if (lines != null && lines.size() > maxActiveItems) {
+                List<String> overflow = lines.subList(maxActiveItems, lines.size());
+                overflow.forEach(line -> fading.add(pointerFor(line, null)));
+                overflow.clear();
+            }
+        }
+
+        private void countSkills() {
+            List<String> lines = items.get(StateSchema.EMERGING_SKILLS);
+            if (lines == null) {
+                return;
+            }
+            Map<String, SkillPatterns.Skill> seen = SkillPatterns.count(input.notes().stream().map(Note::text).toList());
+            Map<String, SkillPatterns.Skill> skills = new LinkedHashMap<>();
+            if (old != null) { // a known skill keeps its name and adds what this dream saw
+                for (String line : contentLines(old.body(StateSchema.EMERGING_SKILLS))) {
+                    SkillPatterns.parse(line).ifPresent(skill -> {
+                        SkillPatterns.Skill now = seen.remove(skill.key());
+                        skills.merge(skill.key(), new SkillPatterns.Skill(skill.name(),
+                                skill.occurrences() + (now == null ? 0 : now.occurrences())), (a, b) -> a);
+                    });
+                }
+            }
+            seen.values().stream().filter(skill -> skill.occurrences() >= minSkillOccurrences)
+                    .forEach(skill -> skills.put(skill.key(), skill));
+            List<String> skillLines = SkillPatterns.ranked(skills).stream().map(SkillPatterns.Skill::line).toList();
+            lines.addAll(0, skillLines);
+        }
+
+        private void collectPointers(List<CrystalPointer> fading) {
+            Set<String> noteCrystals = new HashSet<>();
+            Set<String> noteTexts = new HashSet<>();
+            for (Note note : input.consumedNotes()) {
+                noteCrystals.add(note.crystalId());
+                noteTexts.add(normalized(note.text()));
+            }
+            fading.forEach(this::addPointer);
+            int fromCrystals = 0;
+            for (DreamCrystal crystal : input.crystals()) {
+                if (fromCrystals >= Math.max(1, maxPointers / 2) || pointers.size() >= maxPointers) {
+                    break;
+                }
+                if (noteCrystals.contains(crystal.id()) || noteTexts.contains(normalized(crystal.text()))
+                        || crystal.text().isBlank() || pointed.contains(crystal.id())) {
+                    continue;
+                }
+                if (addPointer(pointerFor(crystal.text(), crystal))) {
+                    fromCrystals++;
+                }
+            }
+            if (old != null) {
+                old.pointers().forEach(this::addPointer);
+            }
+            while (pointers.size() > maxPointers) {
+                pointers.remove(pointers.size() - 1);
+            }
+        }
+
+        private boolean addPointer(CrystalPointer pointer) {
+            String topic = normalized(pointer.topic());
+            boolean known = pointers.stream().anyMatch(p -> normalized(p.topic()).equals(topic));
+            if (!known) {
+                pointers.add(pointer);
+            }
+            return !known;
+        }
+
+        /** A pointer for a line or a crystal's text; keywords from the crystal it came from, if known. */
+        private CrystalPointer pointerFor(String text, DreamCrystal from) {
+            String bare = StateLines.bare(text);
+            String topic = topic(bare);
+            DreamCrystal source = from != null ? from
+                    : PointerCheck.source(new CrystalPointer(topic, topic), input.crystals()).orElse(null);
+            if (source != null) {
+                pointed.add(source.id());
+            }
+            List<String> words = source == null ? List.of() : keywordSource.keywords(source.id(), maxKeywords);
+            if (words == null || words.isEmpty()) {
+                words = ContentWords.keywords(bare, maxKeywords);
+            }
+            String keywords = String.join(" ", words.stream().map(w -> w.replace("`", "").strip())
+                    .filter(w -> !w.isEmpty()).limit(maxKeywords).toList());
+            return new CrystalPointer(topic, keywords.isEmpty() ? topic : keywords);
+        }
+
+        /** The state as drafted, cut to the budget. */
+        StateDocument fit() {
+            StateDocument state = render();
+            for (int guard = 0; state.length() > input.budgetChars() && guard < 100_000; guard++) {
+                if (!dropOneLine() && !dropOnePointer() && !dropOneOtherSection()) {
+                    break;
+                }
+                state = render();
+            }
+            return state;
+        }
+
+        private boolean dropOneLine() {
+            List<String> longest = null;
+            int longestChars = 0;
+            for (List<String> lines : items.values()) {
+                int chars = lines.stream().mapToInt(String::length).sum();
+                if (!lines.isEmpty() && chars >= longestChars) { // ties: the later section gives first
+                    longest = lines;
+                    longestChars = chars;
+                }
+            }
+            if (longest == null) {
+                return false;
+            }
+            String line = longest.remove(longest.size() - 1);
+            if (pointers.size() < maxPointers && !ContentWords.words(line).isEmpty()
+                    && SkillPatterns.parse(line).isEmpty()) {
+                CrystalPointer pointer = pointerFor(line, null);
+                if (pointer.line().length() < line.length()) {
+                    addPointer(pointer);
+                }
+            }
+            return true;
+        }
+
+        private boolean dropOnePointer() {
+            if (pointers.isEmpty()) {
+                return false;
+            }
+            pointers.remove(pointers.size() - 1);
+            return true;
+        }
+
+        private boolean dropOneOtherSection() {
+            if (others.isEmpty()) {
+                return false;
+            }
+            others.remove(others.size() - 1);
+            return true;
+        }
+
+        private StateDocument render() {
+            StateDocument.Builder builder = StateDocument.builder(schema).lastDream(input.time())
+                    .mood(input.salience().mood());
+            for (String name : schema.names()) {
+                String suffix = old == null ? "" : old.section(name).map(StateDocument.Section::suffix).orElse("");
+                String body;
+                if (name.equals(StateSchema.CRYSTAL_POINTERS)) {
+                    body = pointers.isEmpty() ? StateLines.PLACEHOLDER : POINTER_LABEL + "\n\n"
+                            + String.join("\n", pointers.stream().map(CrystalPointer::line).toList());
+                } else {
+                    List<String> lines = items.get(name);
+                    body = lines.isEmpty() ? StateLines.PLACEHOLDER : String.join("\n", lines);
+                }
+                builder.section(name, suffix, body);
+            }
+            others.forEach(section -> builder.section(section.name(), section.suffix(), section.body()));
+            return builder.build();
+        }
+    }
+
+    /** The lines of a body that say something: no blanks, placeholders, labels or pointers. */
+    private static List<String> contentLines(String body) {
+        return StateLines.lines(body).stream()
+                .filter(line -> !line.isBlank() && !StateLines.isPlaceholder(line) && !StateLines.isLabel(line)
+                        && CrystalPointer.parse(line).isEmpty())
+                .toList();
+    }
+
+    /** An old line is reinforced when a note shares two of its content words with it (all, when it has fewer). */
+    private static boolean reinforced(String line, List<Set<String>> noteWords) {
+        Set<String> words = ContentWords.stems(line);
+        if (words.isEmpty()) {
+            return true;
+        }
+        int needed = Math.min(2, words.size());
+        return noteWords.stream().anyMatch(note -> ContentWords.shared(words, note) >= needed);
+    }
+
+    private static void addUnique(List<String> lines, String line) {
+        String key = normalized(line);
+        if (lines.stream().noneMatch(existing -> normalized(existing).equals(key))) {
+            lines.add(line);
+        }
+    }
+
+    /** A line compared without list marker, emphasis, case, spacing and final punctuation. */
+    private static String normalized(String line) {
+        return StateLines.oneLine(StateLines.bare(line)).toLowerCase(Locale.ROOT).replaceAll("[.!;:,]+$", "");
+    }
+
+    /** The first sentence of {@code text}, cut to {@value #TOPIC_CHARS} characters, without arrows and backticks. */
+    static String topic(String text) {
+        String one = StateLines.oneLine(text).replace("`", "").replace("→", "-").replace("->", "-");
+        int end = one.length();
+        for (String stop : new String[] {". ", "! ", "? ", "; ", " — "}) {
+            int at = one.indexOf(stop);
+            if (at > 0 && at < end) {
+                end = at;
+            }
+        }
+        String sentence = one.substring(0, end).replaceAll("[.!?;:,]+$", "").strip();
+        return StateLines.clip(sentence.isEmpty() ? one : sentence, TOPIC_CHARS);
+    }
+
+    /** Builds an {@link OfflineDreamSynthesizer}. Not thread-safe. */
+    public static final class Builder {
+
+        private KeywordSource keywordSource = KeywordSource.NONE;
+        private final Map<String, List<String>> lexicon = new HashMap<>(SectionRules.DEFAULT_LEXICON);
+        private int maxPointers = 12;
+        private int maxKeywords = 4;
+        private int maxItemChars = 300;
+        private int maxActiveItems = 12;
+        private int minSkillOccurrences = 3;
+
+        private Builder() {
+        }
+
+        /** The keyword index of the crystal store: the keywords of a pointer made from a crystal. */
+        public Builder keywordSource(KeywordSource keywordSource) {
+            this.keywordSource = Ensure.notNull(keywordSource, "keywordSource");
+            return this;
+        }
+
+        /**
+         * The cues that put a note into {@code section} (replacing the default ones of a seed section); a custom
+         * section gets notes only through cues given here.
+         */
+        public Builder lexicon(String section, List<String> cues) {
+            Ensure.notBlank(section, "section");
+            Ensure.notNull(cues, "cues");
+            Ensure.that(!SectionRules.isSpecial(section.strip()), "'" + section.strip()
+                    + "' is filled by its own rules, not by a lexicon");
+            lexicon.keySet().removeIf(name -> name.equalsIgnoreCase(section.strip()));
+            lexicon.put(section.strip(), List.copyOf(cues));
+            return this;
+        }
+
+        /** The most pointers in the state; default 12 (the pointer-runaway guard allows 20). */
+        public Builder maxPointers(int maxPointers) {
+            this.maxPointers = Ensure.positive(maxPointers, "maxPointers");
+            return this;
+        }
+
+        /** The most keywords of a pointer; default 4. */
+        public Builder maxKeywords(int maxKeywords) {
+            this.maxKeywords = Ensure.positive(maxKeywords, "maxKeywords");
+            return this;
+        }
+
+        /** The longest line a note becomes (its crystal keeps it whole); default 300. */
+        public Builder maxItemChars(int maxItemChars) {
+            Ensure.that(maxItemChars >= 20, "maxItemChars must be at least 20, was " + maxItemChars);
+            this.maxItemChars = maxItemChars;
+            return this;
+        }
+
+        /** The most lines Active Context keeps; older ones become pointers; default 12. */
+        public Builder maxActiveItems(int maxActiveItems) {
+            this.maxActiveItems = Ensure.positive(maxActiveItems, "maxActiveItems");
+            return this;
+        }
+
+        /** In how many notes a task pattern must appear to be an emerging skill; default 3. */
+        public Builder minSkillOccurrences(int minSkillOccurrences) {
+            this.minSkillOccurrences = Ensure.positive(minSkillOccurrences, "minSkillOccurrences");
+            return this;
+        }
+
+        public OfflineDreamSynthesizer build() {
+            return new OfflineDreamSynthesizer(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "OfflineDreamSynthesizer[maxPointers=" + maxPointers + ", maxActiveItems=" + maxActiveItems + "]";
+    }
+}

@@ -1,0 +1,297 @@
+package dev.workingmemory.dream;
+
+import dev.workingmemory.notes.Note;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class OfflineDreamSynthesizerTest {
+
+    private static final Instant NOW = Instant.parse("2026-03-13T08:00:00Z");
+    private static final List<Note> SIX_NOTES = List.of(
+            States.note(0, 0.8, "User's name is Douglas, prefers tabs over spaces"),
+            States.note(15, 0.7, "Project deadline is March 20th for the API migration"),
+            States.note(40, 0.9, "User explicitly asked to never use semicolons in JS"),
+            States.note(50, 0.6, "Assistant should answer in short bullet points"),
+            States.note(55, 0.5, "Uses IntelliJ on Ubuntu with Docker"),
+            States.note(60, 0.7, "Wonder whether the team wants GraphQL"));
+
+    private final OfflineDreamSynthesizer synthesizer = OfflineDreamSynthesizer.create();
+    private final CollapseGuards guards = CollapseGuards.defaults();
+
+    private static DreamInput.Builder input() {
+        return DreamInput.builder().time(NOW).budgetChars(6_000);
+    }
+
+    @Test
+    void should_make_a_first_state_with_every_section_from_six_notes() {
+        DreamInput input = input().notes(SIX_NOTES).salience(new SalienceLevels(0.5, 0, 0)).build();
+
+        Synthesis synthesis = synthesizer.synthesize(input);
+
+        StateDocument state = StateDocument.parse(synthesis.state());
+        assertThat(state.missingSections()).isEmpty();
+        assertThat(state.sections()).hasSize(7);
+        assertThat(state.body("The Bond")).isEqualTo("""
+                - User explicitly asked to never use semicolons in JS
+                - User's name is Douglas, prefers tabs over spaces""");
+        assertThat(state.body("Active Context")).isEqualTo("- Project deadline is March 20th for the API migration");
+        assertThat(state.body("The Phenotype")).isEqualTo("- Assistant should answer in short bullet points");
+        assertThat(state.body("The Niche")).isEqualTo("- Uses IntelliJ on Ubuntu with Docker");
+        assertThat(state.body("Curiosity Gaps")).isEqualTo("- Wonder whether the team wants GraphQL");
+        assertThat(state.body("Crystal Pointers")).isEqualTo("- None yet.");
+        assertThat(state.body("Emerging Skills")).isEqualTo("- None yet.");
+        assertThat(state.lastDream()).contains(NOW);
+        assertThat(state.mood()).contains("motivated");
+        assertThat(synthesis.tokensUsed()).isEmpty();
+        assertThat(synthesis.modelCalls()).isZero();
+        assertThat(synthesis.rawAnswer()).isEqualTo(synthesis.state());
+        assertThat(guards.judge(input, synthesis.state()).passed()).isTrue();
+    }
+
+    @Test
+    void should_be_deterministic() {
+        DreamInput input = input().notes(SIX_NOTES).oldState(StateDocument.parse(StateDocumentTest.SEED_STATE))
+                .crystals(List.of(new DreamCrystal("c1", "turn", States.T0, 0.5, "Talked about Lisbon hotels."))).build();
+
+        assertThat(OfflineDreamSynthesizer.create().synthesize(input))
+                .isEqualTo(OfflineDreamSynthesizer.create().synthesize(input));
+    }
+
+    @Test
+    void should_pass_the_guards_with_a_single_short_note() {
+        DreamInput input = input().notes(List.of(States.note(0, 0.7, "Likes tea"))).build();
+
+        Synthesis synthesis = synthesizer.synthesize(input);
+
+        assertThat(guards.judge(input, synthesis.state()).passed()).isTrue();
+        assertThat(StateDocument.parse(synthesis.state()).body("The Bond")).isEqualTo("- Likes tea");
+    }
+
+    @Test
+    void should_merge_with_the_old_state_without_duplicates_or_placeholders() {
+        StateDocument old = StateDocument.builder()
+                .section("The Bond (Oxytocin-Weighted)", "- None yet.\n- Lives in Porto\n- user's name is douglas, prefers tabs over spaces.")
+                .section("Random Thoughts", "- keep me")
+                .build();
+        DreamInput input = input().oldState(old).notes(SIX_NOTES.subList(0, 1)).build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input).state());
+
+        assertThat(state.section("The Bond").orElseThrow().heading()).isEqualTo("The Bond (Oxytocin-Weighted)");
+        assertThat(state.body("The Bond")).isEqualTo("- User's name is Douglas, prefers tabs over spaces\n- Lives in Porto");
+        assertThat(state.body("Random Thoughts")).isEqualTo("- keep me");
+    }
+
+    @Test
+    void should_turn_unreinforced_active_context_into_pointers() {
+        KeywordSource index = (id, max) -> Map.of("c-cors", List.of("CORS", "P2P", "EigenTrust")).getOrDefault(id, List.of());
+        StateDocument old = StateDocument.builder()
+                .section("Active Context", """
+                        - Debugging CORS errors on the P2P bridge
+                        - Preparing the API migration for March
+                        - Writing the quarterly report""")
+                .build();
+        DreamInput input = input().oldState(old)
+                .notes(List.of(States.note(0, 0.7, "API migration moved to April, more prep needed")))
+                .crystals(List.of(new DreamCrystal("c-cors", "note", States.T0, 0.6,
+                        "Long CORS debugging session on the P2P bridge; EigenTrust thresholds were the cause.")))
+                .build();
+
+        StateDocument state = StateDocument.parse(OfflineDreamSynthesizer.builder().keywordSource(index).build()
+                .synthesize(input).state());
+
+        assertThat(state.body("Active Context")).isEqualTo("""
+                - API migration moved to April, more prep needed
+                - Preparing the API migration for March""");
+        assertThat(state.pointers()).containsExactly(
+                new CrystalPointer("Debugging CORS errors on the P2P bridge", "CORS P2P EigenTrust"),
+                new CrystalPointer("Writing the quarterly report", "Writing quarterly report"));
+        assertThat(state.body("Crystal Pointers")).doesNotContain("None yet");
+        assertThat(state.body("Crystal Pointers")).startsWith("_Use memory_search if the user asks about these topics:_");
+    }
+
+    @Test
+    void should_keep_active_context_when_there_are_no_notes() {
+        StateDocument old = StateDocument.builder().section("Active Context", "- Writing the quarterly report").build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input().oldState(old).build()).state());
+
+        assertThat(state.body("Active Context")).isEqualTo("- Writing the quarterly report");
+        assertThat(state.pointers()).isEmpty();
+    }
+
+    @Test
+    void should_move_active_context_beyond_its_cap_into_pointers() {
+        List<Note> notes = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            notes.add(States.note(i, 0.7, "Task " + i + " for the sprint: ticket ABC-" + (100 + i)));
+        }
+        DreamInput input = input().notes(notes).build();
+
+        StateDocument state = StateDocument.parse(OfflineDreamSynthesizer.builder().maxActiveItems(3).build()
+                .synthesize(input).state());
+
+        assertThat(state.body("Active Context").lines()).containsExactly("- Task 4 for the sprint: ticket ABC-104",
+                "- Task 3 for the sprint: ticket ABC-103", "- Task 2 for the sprint: ticket ABC-102");
+        assertThat(state.pointers()).extracting(CrystalPointer::topic).containsExactly(
+                "Task 1 for the sprint: ticket ABC-101", "Task 0 for the sprint: ticket ABC-100");
+    }
+
+    @Test
+    void should_point_to_new_crystals_but_not_to_the_notes_own() {
+        Note note = States.note(0, 0.7, "Likes tea");
+        List<DreamCrystal> crystals = new ArrayList<>();
+        crystals.add(new DreamCrystal(note.crystalId(), "note", States.T0, 0.9, "Likes tea"));
+        for (int i = 0; i < 10; i++) {
+            crystals.add(new DreamCrystal("m" + i, "migrated", States.T0.plusSeconds(i), 0.75,
+                    "Chapter " + i + " of the handbook. Onboarding checklist item" + i + " explained."));
+        }
+        DreamInput input = input().notes(List.of(note)).crystals(crystals).build();
+
+        StateDocument state = StateDocument.parse(OfflineDreamSynthesizer.builder().maxPointers(8)
+                .keywordSource((id, max) -> List.of(id, "handbook")).build().synthesize(input).state());
+
+        assertThat(state.pointers()).hasSize(4) // half of maxPointers come from crystals
+                .extracting(CrystalPointer::topic).containsExactly("Chapter 9 of the handbook",
+                        "Chapter 8 of the handbook", "Chapter 7 of the handbook", "Chapter 6 of the handbook");
+        assertThat(state.pointers().get(0).keywords()).isEqualTo("m9 handbook");
+        assertThat(state.render()).doesNotContain("Past: Likes tea");
+    }
+
+    @Test
+    void should_keep_old_pointers_after_new_ones_up_to_the_cap() {
+        List<String> oldPointers = new ArrayList<>();
+        for (int i = 0; i < 12; i++) {
+            oldPointers.add(new CrystalPointer("old topic " + i, "old" + i).line());
+        }
+        StateDocument old = StateDocument.builder().section("Crystal Pointers", String.join("\n", oldPointers)).build();
+        DreamInput input = input().oldState(old)
+                .crystals(List.of(new DreamCrystal("n", "turn", States.T0, 0.5, "Fresh topic about sailing."))).build();
+
+        List<CrystalPointer> pointers = StateDocument.parse(synthesizer.synthesize(input).state()).pointers();
+
+        assertThat(pointers).hasSize(12);
+        assertThat(pointers.get(0).topic()).isEqualTo("Fresh topic about sailing");
+        assertThat(pointers.get(11).topic()).isEqualTo("old topic 10");
+    }
+
+    @Test
+    void should_detect_repeated_task_patterns_and_add_to_known_skills() {
+        List<Note> notes = List.of(
+                States.note(0, 0.6, "Fixed the flaky tests in CI"),
+                States.note(1, 0.6, "fix flaky test in the parser module"),
+                States.note(2, 0.6, "Fixing flaky tests before the release"),
+                States.note(3, 0.6, "Refactored TypeScript utils"));
+        StateDocument old = StateDocument.builder().section("Emerging Skills",
+                "- refactor TypeScript → Confidence: 67% | Occurrences: 2\n- Reads papers on Sundays").build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input().oldState(old).notes(notes).build()).state());
+
+        assertThat(state.body("Emerging Skills")).isEqualTo("""
+                - fix flaky tests → Confidence: 75% | Occurrences: 3
+                - refactor TypeScript → Confidence: 75% | Occurrences: 3
+                - Reads papers on Sundays""");
+    }
+
+    @Test
+    void should_stay_within_the_budget_by_dropping_the_oldest_lines_into_pointers() {
+        List<Note> notes = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            notes.add(States.note(i, 0.5 + (i % 5) / 10.0, "User's favorite thing number " + i
+                    + " is a long story about travels, family, hobbies and music that goes on for a while"));
+        }
+        DreamInput input = input().budgetChars(2_000).notes(notes).build();
+
+        Synthesis synthesis = synthesizer.synthesize(input);
+
+        StateDocument state = StateDocument.parse(synthesis.state());
+        assertThat(synthesis.state().length()).isLessThanOrEqualTo(2_000);
+        assertThat(state.missingSections()).isEmpty();
+        assertThat(state.body("The Bond")).contains("number 39", "number 34").doesNotContain("number 0 ");
+        assertThat(state.pointers()).isNotEmpty();
+        assertThat(guards.judge(input, synthesis.state()).passed()).isTrue();
+    }
+
+    @Test
+    void should_follow_a_configured_schema_and_lexicon() {
+        StateSchema schema = StateSchema.defaults().toBuilder().drop(StateSchema.NICHE)
+                .replace(StateSchema.PHENOTYPE, "Product Context", "the product").build();
+        OfflineDreamSynthesizer custom = OfflineDreamSynthesizer.builder()
+                .lexicon("Product Context", List.of("checkout", "customers")).build();
+        DreamInput input = input().schema(schema).notes(List.of(
+                States.note(0, 0.7, "The checkout flow serves 3 customers segments"),
+                States.note(1, 0.7, "Uses IntelliJ on Ubuntu with Docker"))).build();
+
+        StateDocument state = StateDocument.parse(custom.synthesize(input).state(), schema);
+
+        assertThat(state.sections()).extracting(StateDocument.Section::name).containsExactly("Product Context",
+                "The Bond", "Active Context", "Crystal Pointers", "Curiosity Gaps", "Emerging Skills");
+        assertThat(state.body("Product Context")).isEqualTo("- The checkout flow serves 3 customers segments");
+        assertThat(state.body("Active Context")).isEqualTo("- Uses IntelliJ on Ubuntu with Docker"); // no Niche: fallback
+        assertThat(guards.judge(input, custom.synthesize(input).state()).passed()).isTrue();
+    }
+
+    @Test
+    void should_never_trip_a_guard_over_twenty_dreams() {
+        Random random = new Random(13);
+        String[] subjects = {"User's partner", "The deadline", "The Postgres cluster", "Assistant", "The sprint goal",
+                "The CI pipeline", "Her favorite band", "The API gateway", "The team", "The migration"};
+        String[] facts = {"moved to Lisbon", "is due next Friday", "needs a version upgrade", "should answer briefly",
+                "fixed the flaky tests", "failed again with an error", "loves jazz", "was decided in the meeting",
+                "might need Kafka?", "was completed"};
+        StateDocument state = null;
+        Instant time = NOW;
+        for (int dream = 0; dream < 20; dream++) {
+            List<Note> notes = new ArrayList<>();
+            List<DreamCrystal> crystals = new ArrayList<>();
+            for (int i = 0; i < 5 + random.nextInt(6); i++) {
+                Note note = new Note(time.plusSeconds(i), 0.5 + random.nextInt(5) / 10.0, List.of(),
+                        subjects[random.nextInt(subjects.length)] + " " + facts[random.nextInt(facts.length)]
+                                + " (dream " + dream + ", note " + i + ")");
+                notes.add(note);
+                crystals.add(new DreamCrystal(note.crystalId(), "note", note.time(), note.importance(), note.text()));
+            }
+            crystals.add(new DreamCrystal("turns-" + dream, "turn", time, 0.4,
+                    "Conversation " + dream + " about " + subjects[random.nextInt(subjects.length)]));
+            DreamInput input = DreamInput.builder().time(time).budgetChars(4_000).oldState(state).notes(notes)
+                    .crystals(crystals).salience(new SalienceLevels(random.nextDouble(), random.nextDouble(), 0)).build();
+
+            Synthesis synthesis = synthesizer.synthesize(input);
+
+            GuardVerdict verdict = guards.judge(input, synthesis.state());
+            assertThat(verdict.passed()).as("dream %d: %s", dream, verdict).isTrue();
+            state = verdict.candidate();
+            time = time.plus(Duration.ofHours(2));
+        }
+        assertThat(state.length()).isLessThanOrEqualTo(4_000);
+        assertThat(state.pointers()).isNotEmpty().hasSizeLessThanOrEqualTo(12);
+    }
+
+    @Test
+    void should_reject_bad_configuration() {
+        assertThatThrownBy(() -> OfflineDreamSynthesizer.builder().lexicon("Crystal Pointers", List.of("x")))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OfflineDreamSynthesizer.builder().maxItemChars(5))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> OfflineDreamSynthesizer.builder().maxPointers(0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> synthesizer.synthesize(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void should_take_the_first_sentence_as_a_topic() {
+        assertThat(OfflineDreamSynthesizer.topic("We spent 3 hours debugging a CORS error. Fixed it.")).isEqualTo(
+                "We spent 3 hours debugging a CORS error");
+        assertThat(OfflineDreamSynthesizer.topic("`a` -> b → c")).isEqualTo("a - b - c");
+        assertThat(OfflineDreamSynthesizer.topic("x".repeat(100))).hasSizeLessThanOrEqualTo(60);
+    }
+}
