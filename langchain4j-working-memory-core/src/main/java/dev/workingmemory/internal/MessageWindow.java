@@ -154,6 +154,21 @@ public final class MessageWindow {
         return consistent(messages);
     }
 
+    /**
+     * Removes the oldest turn (everything before the second user message), handing it to the eviction listener.
+     *
+     * @return false when the window holds one turn or less, which always stays
+     */
+    public boolean evictOldestTurn() {
+        int end = nextTurnStart();
+        if (end < 0) {
+            return false;
+        }
+        removeFirst(end);
+        view = null;
+        return true;
+    }
+
     private boolean overLimit() {
         return messages.size() > maxMessages || totalTokens > maxTokens;
     }
