@@ -55,7 +55,8 @@ import java.util.stream.Stream;
  *   user-42-&lt;sha-256 hex&gt;/
  *     state.json                         {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
  *     scratch.md                         the notes log: "# Scratch Buffer (Working Memory WAL)", then one note per line
- *     key.json                           the key as a JSON string, written with the first note (for {@link #keys()})
+ *     key.json                           the key as a JSON string, written with the first note or document (for {@link #keys()})
+ *     MEMORY.md, …                       documents, one file each
  * </pre>
  * A key's directory is named by a readable prefix of the key (lower-case {@code a-z0-9-_}, other
  * characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of the key's
@@ -226,7 +227,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Location location = locate(key);
         NoteLines.check(line);
         withLock(location, "append a note to", () -> {
-            ensureNotesDirectory(location);
+            ensureKeyFile(location);
             Path file = location.notesFile();
             boolean created = !Files.exists(file);
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -301,6 +302,75 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             return 0;
         } catch (IOException e) {
             throw failure("check the notes of", location, e);
+        }
+    }
+
+    // ---- documents ----------------------------------------------------------------------------
+
+    /** Writes {@code <name>} in the key's directory like {@code state.json}: temp file, fsync, atomic move. */
+    @Override
+    public void putDocument(String key, String name, String text) {
+        Location location = locate(key);
+        StoredDocument.checkName(name);
+        Ensure.notNull(text, "text");
+        withLock(location, "write document '" + name + "' of", () -> {
+            ensureKeyFile(location);
+            replaceAtomically(location.directory(), location.directory().resolve(name + ".tmp"),
+                    location.directory().resolve(name), text.getBytes(StandardCharsets.UTF_8));
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<String> getDocument(String key, String name) {
+        Location location = locate(key);
+        StoredDocument.checkName(name);
+        try {
+            return Optional.of(Files.readString(location.directory().resolve(name), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw failure("read document '" + name + "' of", location, e);
+        }
+    }
+
+    @Override
+    public List<StoredDocument> documents(String key) {
+        Location location = locate(key);
+        List<StoredDocument> documents = new ArrayList<>();
+        try (Stream<Path> files = Files.list(location.directory())) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                if (isDocumentName(name)) {
+                    documents.add(new StoredDocument(name, Files.size(file)));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw failure("list the documents of", location, e);
+        }
+        return documents;
+    }
+
+    @Override
+    public void deleteDocument(String key, String name) {
+        Location location = locate(key);
+        StoredDocument.checkName(name);
+        withLock(location, "delete document '" + name + "' of", () -> {
+            if (Files.deleteIfExists(location.directory().resolve(name))) {
+                forceDirectory(location.directory());
+            }
+            return null;
+        });
+    }
+
+    private static boolean isDocumentName(String name) {
+        try {
+            StoredDocument.checkName(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 
@@ -385,12 +455,12 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         return keys;
     }
 
-    /** The key whose state or notes {@code directory} holds, or {@code null} when it holds neither. */
+    /** The key whose state, notes or documents {@code directory} holds, or {@code null} when it holds none. */
     private static String keyOf(Path directory) throws IOException, CorruptStateException {
         try {
             return parse(Files.readAllBytes(directory.resolve(STATE_FILE))).key();
         } catch (NoSuchFileException e) {
-            if (!Files.exists(directory.resolve(NOTES_FILE))) {
+            if (!holdsNotesOrDocuments(directory)) {
                 return null;
             }
         }
@@ -407,11 +477,19 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         }
     }
 
+    /** Whether {@code directory} holds notes or a document (a file that is none of the store's own). */
+    private static boolean holdsNotesOrDocuments(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(file -> file.getFileName().toString())
+                    .anyMatch(name -> name.equals(NOTES_FILE) || isDocumentName(name));
+        }
+    }
+
     /**
-     * Creates the key's directory with its {@code key.json} if it is missing: the key of notes, for {@link #keys}
-     * ({@code state.json} holds its key itself).
+     * Creates the key's directory with its {@code key.json} if it is missing: the key of notes and documents, for
+     * {@link #keys} ({@code state.json} holds its key itself).
      */
-    private void ensureNotesDirectory(Location location) throws IOException {
+    private void ensureKeyFile(Location location) throws IOException {
         Path directory = location.directory();
         if (Files.isDirectory(directory) && Files.exists(directory.resolve(KEY_FILE))) {
             return;

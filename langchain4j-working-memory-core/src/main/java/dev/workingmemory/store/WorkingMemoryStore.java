@@ -16,6 +16,11 @@ import java.util.Optional;
  * appending at the same moment both keep their lines ({@link #appendNote}, {@link #notes}, {@link #removeNotes},
  * {@link #notesVersion}).
  *
+ * <p>And each key has named <b>documents</b>: texts written whole and atomically, such as the human-readable
+ * {@code MEMORY.md} of a resource's state or cached tool outputs ({@link #putDocument}, {@link #getDocument},
+ * {@link #documents}, {@link #deleteDocument}). A document name is 1 to 128 letters, digits, {@code .}, {@code -}
+ * and {@code _}, starting with a letter or digit; names a store uses itself are refused.
+ *
  * <p>Keys are arbitrary strings (any characters, any length); an implementation maps them to its
  * storage safely. Implementations must be thread-safe. Failures are reported as
  * {@link WorkingMemoryStoreException}.
@@ -74,12 +79,30 @@ public interface WorkingMemoryStore {
     long notesVersion(String key);
 
     /**
-     * Removes the state and the notes log under {@code key}; does nothing when there is none.
+     * Writes the document {@code name} of {@code key}, replacing it whole: a reader sees the old text or the new one,
+     * never a mix. Durable when it returns.
+     *
+     * @throws IllegalArgumentException for a malformed or reserved name
+     */
+    void putDocument(String key, String name, String text);
+
+    /** The text of the document {@code name} of {@code key}, or empty when there is none. */
+    Optional<String> getDocument(String key, String name);
+
+    /** The documents of {@code key} with their sizes in bytes (UTF-8), in no particular order. */
+    List<StoredDocument> documents(String key);
+
+    /** Removes the document {@code name} of {@code key}; does nothing when there is none. */
+    void deleteDocument(String key, String name);
+
+    /**
+     * Removes everything under {@code key}: the state, the notes log and the documents; does nothing when there is
+     * none.
      */
     void delete(String key);
 
     /**
-     * @return every key with a saved state or notes, in no particular order
+     * @return every key with a saved state, notes or documents, in no particular order
      */
     List<String> keys();
 }

@@ -383,4 +383,49 @@ public interface WorkingMemoryStoreContract {
                     .containsExactlyElementsOf(java.util.stream.IntStream.range(0, each).mapToObj(i -> prefix + "n" + i).toList());
         }
     }
+
+    // ---- documents ---------------------------------------------------------------------------
+
+    @Test
+    default void should_write_read_replace_list_and_delete_documents() {
+        assertThat(store().getDocument("k", "MEMORY.md")).isEmpty();
+        assertThat(store().documents("k")).isEmpty();
+
+        store().putDocument("k", "MEMORY.md", "# Working Memory State\n\nGröße 😀");
+        store().putDocument("k", "tool-output-1.txt", "x".repeat(1_000));
+        store().putDocument("k", "MEMORY.md", "# Working Memory State\n\nv2");
+
+        assertThat(store().getDocument("k", "MEMORY.md")).contains("# Working Memory State\n\nv2");
+        assertThat(store().getDocument("other", "MEMORY.md")).isEmpty();
+        assertThat(store().documents("k")).containsExactlyInAnyOrder(
+                new StoredDocument("MEMORY.md", 26), new StoredDocument("tool-output-1.txt", 1_000));
+        assertThat(store().keys()).contains("k");
+
+        store().deleteDocument("k", "tool-output-1.txt");
+        store().deleteDocument("k", "absent");
+
+        assertThat(store().documents("k")).extracting(StoredDocument::name).containsExactly("MEMORY.md");
+        store().delete("k");
+        assertThat(store().getDocument("k", "MEMORY.md")).isEmpty();
+        assertThat(store().keys()).doesNotContain("k");
+    }
+
+    @Test
+    default void should_keep_documents_apart_from_state_and_notes() {
+        store().save("k", 0, "{}");
+        store().appendNote("k", "- a");
+        store().putDocument("k", "notes.md", "not the notes log");
+
+        assertThat(store().notes("k")).containsExactly("- a");
+        assertThat(store().load("k")).get().extracting(Snapshot::document).isEqualTo("{}");
+        assertThat(store().documents("k")).extracting(StoredDocument::name).containsExactly("notes.md");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"", "../x", "a/b", ".hidden", "state.json", "scratch.md",
+            "key.json", "MEMORY.md.tmp", "state.json.corrupt-1", "a b"})
+    default void should_refuse_malformed_or_reserved_document_names(String name) {
+        assertThatThrownBy(() -> store().putDocument("k", name, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().getDocument("k", name)).isInstanceOf(IllegalArgumentException.class);
+    }
 }
