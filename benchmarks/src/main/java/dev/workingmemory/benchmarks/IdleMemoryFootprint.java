@@ -15,6 +15,7 @@ import dev.workingmemory.store.WorkingMemoryStore;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -221,6 +222,15 @@ public final class IdleMemoryFootprint {
 
         @Override
         public void deleteDocument(String key, String name) {
+        }
+
+        @Override
+        public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+            return true;
+        }
+
+        @Override
+        public void releaseLease(String key, String name, String owner) {
         }
 
         @Override

@@ -27,6 +27,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -97,6 +98,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     static final String NOTES_FILE = "scratch.md";
     static final String KEY_FILE = "key.json";
     static final String CORRUPT_INFIX = ".corrupt-";
+    private static final String LEASE_PREFIX = ".lease-";
     private static final String TEMP_FILE = "state.json.tmp";
     private static final String NOTES_TEMP_FILE = "scratch.md.tmp";
     /** The first line of a notes file (seed 000). */
@@ -363,6 +365,58 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             }
             return null;
         });
+    }
+
+    // ---- leases -------------------------------------------------------------------------------
+
+    /** A lease is the file {@code .lease-<name>} holding its owner and expiry, read and written under the key's lock. */
+    @Override
+    public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+        Location location = locate(key);
+        Lease.checkName(name);
+        Lease.checkRequest(owner, ttl);
+        return withLock(location, "take lease '" + name + "' of", () -> {
+            Path file = location.directory().resolve(LEASE_PREFIX + name);
+            Instant now = Instant.now();
+            Lease held = readLease(file);
+            if (held != null && !held.availableTo(owner, now)) {
+                return false;
+            }
+            ensureKeyFile(location);
+            ObjectNode lease = STATE_MAPPER.createObjectNode().put("owner", owner)
+                    .put("expires", now.plus(ttl).toString());
+            replaceAtomically(location.directory(), location.directory().resolve(LEASE_PREFIX + name + ".tmp"), file,
+                    STATE_MAPPER.writeValueAsBytes(lease));
+            return true;
+        });
+    }
+
+    @Override
+    public void releaseLease(String key, String name, String owner) {
+        Location location = locate(key);
+        Lease.checkName(name);
+        Ensure.notNull(owner, "owner");
+        withLock(location, "release lease '" + name + "' of", () -> {
+            Path file = location.directory().resolve(LEASE_PREFIX + name);
+            Lease held = readLease(file);
+            if (held != null && held.owner().equals(owner)) {
+                Files.deleteIfExists(file);
+            }
+            return null;
+        });
+    }
+
+    /** The lease in {@code file}; {@code null} when there is none or it is unreadable (then it is free). */
+    private static Lease readLease(Path file) throws IOException {
+        try {
+            JsonNode lease = STATE_MAPPER.readTree(Files.readAllBytes(file));
+            return new Lease(lease.get("owner").textValue(), Instant.parse(lease.get("expires").textValue()));
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (JsonProcessingException | RuntimeException e) {
+            log.warn("Ignoring the unreadable lease {}: {}", file, e.toString());
+            return null;
+        }
     }
 
     private static boolean isDocumentName(String name) {

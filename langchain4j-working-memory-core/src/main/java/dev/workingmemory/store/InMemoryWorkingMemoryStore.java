@@ -3,6 +3,8 @@ package dev.workingmemory.store;
 import dev.workingmemory.internal.Ensure;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -28,6 +30,8 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
     private final Map<String, NotesLog> notes = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> documents = new ConcurrentHashMap<>();
+    /** By key, then lease name. */
+    private final Map<String, Map<String, Lease>> leases = new ConcurrentHashMap<>();
     /** Every change of any notes log takes a new number, so a version never comes back after a delete. */
     private final AtomicLong notesChanges = new AtomicLong();
 
@@ -132,11 +136,35 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     @Override
+    public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+        Ensure.notNull(key, "key");
+        Lease.checkName(name);
+        Lease.checkRequest(owner, ttl);
+        Instant now = Instant.now();
+        Map<String, Lease> ofKey = leases.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+        Lease held = ofKey.compute(name, (n, lease) ->
+                lease == null || lease.availableTo(owner, now) ? new Lease(owner, now.plus(ttl)) : lease);
+        return held.owner().equals(owner);
+    }
+
+    @Override
+    public void releaseLease(String key, String name, String owner) {
+        Ensure.notNull(key, "key");
+        Lease.checkName(name);
+        Ensure.notNull(owner, "owner");
+        Map<String, Lease> ofKey = leases.get(key);
+        if (ofKey != null) {
+            ofKey.computeIfPresent(name, (n, lease) -> lease.owner().equals(owner) ? null : lease);
+        }
+    }
+
+    @Override
     public void delete(String key) {
         Ensure.notNull(key, "key");
         snapshots.remove(key);
         notes.remove(key);
         documents.remove(key);
+        leases.remove(key);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.workingmemory.store;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -96,8 +97,22 @@ public interface WorkingMemoryStore {
     void deleteDocument(String key, String name);
 
     /**
-     * Removes everything under {@code key}: the state, the notes log and the documents; does nothing when there is
-     * none.
+     * Takes the lease {@code name} of {@code key} (such as {@code "dream"}: one dream of a user at a time, also across
+     * application instances) for {@code owner} until {@code ttl} from now, or renews it when {@code owner} holds it.
+     * An expired lease is free, so an owner that crashed blocks others for {@code ttl} at most.
+     *
+     * @param name  a lease name: letters, digits, {@code -} and {@code _}
+     * @param owner who takes it: unique per application instance and task
+     * @return true when {@code owner} holds the lease now; false when another owner holds an unexpired one
+     */
+    boolean acquireLease(String key, String name, String owner, Duration ttl);
+
+    /** Releases the lease {@code name} of {@code key} if {@code owner} holds it; does nothing otherwise. */
+    void releaseLease(String key, String name, String owner);
+
+    /**
+     * Removes everything under {@code key}: the state, the notes log, the documents and the leases; does nothing when
+     * there is none.
      */
     void delete(String key);
 

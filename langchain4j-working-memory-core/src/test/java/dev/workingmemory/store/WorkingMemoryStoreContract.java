@@ -428,4 +428,64 @@ public interface WorkingMemoryStoreContract {
         assertThatThrownBy(() -> store().putDocument("k", name, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store().getDocument("k", name)).isInstanceOf(IllegalArgumentException.class);
     }
+
+    // ---- leases ------------------------------------------------------------------------------
+
+    @Test
+    default void should_give_a_lease_to_one_owner_until_it_is_released() {
+        java.time.Duration minute = java.time.Duration.ofMinutes(1);
+        assertThat(store().acquireLease("k", "dream", "instance-a", minute)).isTrue();
+        assertThat(store().acquireLease("k", "dream", "instance-b", minute)).isFalse();
+        assertThat(store().acquireLease("k", "dream", "instance-a", minute)).as("renewed").isTrue();
+        assertThat(store().acquireLease("k", "other", "instance-b", minute)).as("another lease").isTrue();
+        assertThat(store().acquireLease("k2", "dream", "instance-b", minute)).as("another key").isTrue();
+
+        store().releaseLease("k", "dream", "instance-b"); // not the holder: nothing happens
+        assertThat(store().acquireLease("k", "dream", "instance-b", minute)).isFalse();
+        store().releaseLease("k", "dream", "instance-a");
+
+        assertThat(store().acquireLease("k", "dream", "instance-b", minute)).isTrue();
+    }
+
+    @Test
+    default void should_free_an_expired_lease() throws InterruptedException {
+        assertThat(store().acquireLease("k", "dream", "crashed", java.time.Duration.ofMillis(50))).isTrue();
+        assertThat(store().acquireLease("k", "dream", "waiting", java.time.Duration.ofMinutes(1))).isFalse();
+
+        Thread.sleep(120);
+
+        assertThat(store().acquireLease("k", "dream", "waiting", java.time.Duration.ofMinutes(1))).isTrue();
+    }
+
+    @Test
+    default void should_give_a_lease_to_exactly_one_of_many_racing_owners() throws Exception {
+        int owners = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(owners);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Boolean>> tries = new ArrayList<>();
+        for (int i = 0; i < owners; i++) {
+            String owner = "owner-" + i;
+            tries.add(pool.submit(() -> {
+                start.await();
+                return store().acquireLease("k", "dream", owner, java.time.Duration.ofMinutes(1));
+            }));
+        }
+        start.countDown();
+        int won = 0;
+        for (Future<Boolean> attempt : tries) {
+            won += attempt.get(30, TimeUnit.SECONDS) ? 1 : 0;
+        }
+        pool.shutdown();
+        assertThat(won).isEqualTo(1);
+    }
+
+    @Test
+    default void should_reject_bad_lease_arguments() {
+        java.time.Duration minute = java.time.Duration.ofMinutes(1);
+        assertThatThrownBy(() -> store().acquireLease("k", "a b", "o", minute)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().acquireLease("k", "dream", " ", minute)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().acquireLease("k", "dream", "o", java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().acquireLease("k", "dream", "o", null)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

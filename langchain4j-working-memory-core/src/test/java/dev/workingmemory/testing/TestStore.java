@@ -6,6 +6,7 @@ import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -102,6 +103,16 @@ public final class TestStore implements WorkingMemoryStore {
     @Override
     public void deleteDocument(String key, String name) {
         delegate.deleteDocument(key, name);
+    }
+
+    @Override
+    public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+        return delegate.acquireLease(key, name, owner, ttl);
+    }
+
+    @Override
+    public void releaseLease(String key, String name, String owner) {
+        delegate.releaseLease(key, name, owner);
     }
 
     @Override
