@@ -252,10 +252,7 @@ public final class WorkingMemory {
         MemoryLayer layer = slot.layer();
         try {
             // A write of the layer, so that it runs again on a state another instance saved meanwhile.
-            slot.write(() -> {
-                layer.onMessage(message);
-                return null;
-            });
+            slot.observe(message);
         } catch (RuntimeException e) {
             log.warn("Layer '{}' failed to observe a {} message of {}", layer.name(), message.type(), key, e);
         }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
@@ -188,6 +189,38 @@ public final class ScopeState {
         }
     }
 
+    /**
+     * Lets {@code slot}'s layer observe {@code message}, as a write journaled only when it changed the layer: most
+     * messages change nothing, and then nothing is allocated for the journal.
+     */
+    void observe(LayerSlot slot, ChatMessage message) {
+        lock.lock();
+        try {
+            enter();
+            long before = slot.version();
+            layerWriteDepth++;
+            try {
+                slot.layer().onMessage(message);
+            } finally {
+                layerWriteDepth--;
+            }
+            if (layerWriteDepth == 0 && !replaying && slot.version() != before) {
+                journal(slot, () -> {
+                    slot.layer().onMessage(message);
+                    return null;
+                });
+            }
+        } finally {
+            try {
+                if (dirty && !saveScheduled && !replaying && lock.getHoldCount() == 1) {
+                    persist("will retry on the next change");
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     void changed(LayerSlot slot) {
         if (!lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("LayerContext.changed() must be called inside LayerContext.write()");
@@ -304,18 +337,22 @@ public final class ScopeState {
             layerWriteDepth--;
         }
         if (layerWriteDepth == 0 && !replaying && slot.version() != before) {
-            journal.add(slot, action);
-            if (journal.isFull()) {
-                // Bounds the journal without giving up replay: a scope changed this often is saved now.
-                persist("will retry on the next change");
-            }
+            journal(slot, action);
         }
         return result;
     }
 
+    private void journal(LayerSlot slot, Supplier<?> action) {
+        journal.add(slot, action);
+        if (journal.isFull()) {
+            // Bounds the journal without giving up replay: a scope changed this often is saved now.
+            persist("will retry on the next change");
+        }
+    }
+
     /** A durable write: saved before returning, applied again on the stored state after each conflict. */
     private <T> T durableWrite(LayerSlot slot, Supplier<T> action) {
-        JsonNode before = slot.layer().snapshot();
+        String before = slot.snapshotMember(); // usually cached since the last save: no serialization
         for (int conflicts = 0; ; conflicts++) {
             long versionBefore = slot.version();
             T result = journaledWrite(slot, action);
@@ -336,7 +373,7 @@ public final class ScopeState {
                             + " conflicts in a row with other instances saving it", e);
                 }
                 reload();
-                before = slot.layer().snapshot();
+                before = slot.snapshotMember();
             } catch (WorkingMemoryStoreException e) {
                 undo(slot, before, changedLayer);
                 throw e;
@@ -344,12 +381,16 @@ public final class ScopeState {
         }
     }
 
-    /** Puts {@code slot}'s layer back as it was before a durable write that could not be saved. */
-    private void undo(LayerSlot slot, JsonNode before, boolean journaled) {
+    /** Puts {@code slot}'s layer back as it was ({@code before}, its snapshot member) before a write that failed. */
+    private void undo(LayerSlot slot, String before, boolean journaled) {
         if (journaled) {
             journal.removeLast();
         }
-        slot.layer().restore(before);
+        try {
+            slot.layer().restore(JSON.readTree("{" + before + "}").get(slot.layer().name()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot read back the snapshot of layer '" + slot.layer().name() + "'", e);
+        }
         slot.bumpVersion();
         version.incrementAndGet();
         dirty = !journal.isEmpty();
@@ -428,7 +469,8 @@ public final class ScopeState {
             if (stored != storedVersion) {
                 reload();
             }
-            for (LayerSlot slot : slots) {
+            for (int i = 0; i < slots.size(); i++) { // indexed: this runs on every use
+                LayerSlot slot = slots.get(i);
                 if (slot.layer().refresh()) {
                     refreshed(slot);
                 }
