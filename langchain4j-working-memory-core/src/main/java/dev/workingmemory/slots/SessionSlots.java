@@ -23,6 +23,7 @@ import java.util.LinkedList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The session (seed 003, tier 2): typed slots that keep their newest items, and a pool of other items that decays
@@ -209,6 +210,21 @@ public final class SessionSlots implements MemoryLayer {
     /** The configured slots, in rendering order ({@link #POOL} not included). */
     public List<String> slotNames() {
         return List.copyOf(config.slotLimits().keySet());
+    }
+
+    /**
+     * The slot, or {@link #POOL}, that a name given by a caller (a tool call) means: matched ignoring case and
+     * surrounding spaces, the plural the block shows ({@code errors}, {@code dependencies}) accepted.
+     */
+    public Optional<String> slotFor(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        String wanted = name.strip().toLowerCase(Locale.ROOT);
+        if (POOL.equals(wanted) && config.poolCapacity() > 0 || config.slotLimits().containsKey(wanted)) {
+            return Optional.of(wanted);
+        }
+        return config.slotLimits().keySet().stream().filter(slot -> SessionText.plural(slot).equals(wanted)).findFirst();
     }
 
     /** How many items {@code slot} keeps, or the pool's capacity for {@link #POOL}. */
