@@ -45,7 +45,12 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
         Ensure.notNull(kind, "kind");
         time = Ensure.notNull(time, "time").truncatedTo(ChronoUnit.MICROS);
         Ensure.that(importance >= 0 && importance <= 1, "importance must be within 0 and 1, was " + importance);
-        tags = tags == null ? List.of() : List.copyOf(tags);
+        if (tags == null) {
+            tags = List.of();
+        } else {
+            tags.forEach(tag -> Ensure.notNull(tag, "tag"));
+            tags = List.copyOf(tags);
+        }
         Ensure.notBlank(text, "text");
         Ensure.that(indexText == null || !indexText.isBlank(), "indexText must be null or not blank");
     }
