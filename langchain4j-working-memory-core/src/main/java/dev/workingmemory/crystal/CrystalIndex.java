@@ -14,6 +14,7 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoubleField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongField;
+import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
@@ -87,6 +88,8 @@ final class CrystalIndex implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CrystalIndex.class);
 
     static final String ID = "id";
+    /** The id of the crystal's vector in the embedding store ({@link CrystalWriter#vectorId}). */
+    private static final String VECTOR_ID = "vector_id";
     static final String SCOPE = "scope";
     static final String KIND = "kind";
     private static final String TIME = "time";
@@ -105,7 +108,7 @@ final class CrystalIndex implements AutoCloseable {
     private static final String MARKER_SEQ = "marker_seq";
 
     private static final String FORMAT_KEY = "crystal_index_format";
-    private static final String FORMAT = "1";
+    private static final String FORMAT = "2";
     private static final String NEXT_SEQ_KEY = "next_seq";
     /** Beyond Lucene's default of 1,024 dimensions, so that larger embedding models fit too. */
     private static final int MAX_VECTOR_DIMENSIONS = 4_096;
@@ -224,6 +227,9 @@ final class CrystalIndex implements AutoCloseable {
         Crystal crystal = stored.crystal();
         Document document = new Document();
         document.add(new StringField(ID, crystal.id(), Field.Store.YES));
+        String vectorId = CrystalWriter.vectorId(crystal.id());
+        document.add(new StringField(VECTOR_ID, vectorId, Field.Store.NO));
+        document.add(new SortedDocValuesField(VECTOR_ID, new BytesRef(vectorId)));
         document.add(new StringField(SCOPE, crystal.scope(), Field.Store.YES));
         document.add(new StringField(KIND, crystal.kind().textName(), Field.Store.YES));
         document.add(new LongField(TIME, micros(crystal.time()), Field.Store.YES));
@@ -338,7 +344,7 @@ final class CrystalIndex implements AutoCloseable {
         });
     }
 
-    /** BM25 search of the scope: @return crystal ids, best first */
+    /** BM25 search of the scope: @return the vector ids ({@link CrystalWriter#vectorId}) of the hits, best first */
     List<String> keywordSearch(String scope, Set<CrystalKind> kinds, String text, int max) throws IOException {
         Set<String> terms = terms(text);
         if (terms.isEmpty()) {
@@ -353,31 +359,24 @@ final class CrystalIndex implements AutoCloseable {
         if (!kinds.isEmpty()) {
             query.add(kindsQuery(kinds), Occur.FILTER);
         }
-        return read(searcher -> {
-            List<String> ids = new ArrayList<>();
-            StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(query.build(), max).scoreDocs) {
-                ids.add(stored.document(hit.doc, Set.of(ID)).get(ID));
-            }
-            return ids;
-        });
+        return read(searcher -> DocValueIds.of(searcher, searcher.search(query.build(), max).scoreDocs, VECTOR_ID));
     }
 
-    /** @return the crystals of the scope with these ids, by id */
-    Map<String, Crystal> fetch(String scope, Collection<String> ids) throws IOException {
-        if (ids.isEmpty()) {
+    /** @return the crystals of the scope with these vector ids, by vector id */
+    Map<String, Crystal> fetch(String scope, Collection<String> vectorIds) throws IOException {
+        if (vectorIds.isEmpty()) {
             return Map.of();
         }
         Query query = new BooleanQuery.Builder()
                 .add(scopeQuery(scope), Occur.FILTER)
-                .add(idsQuery(ids), Occur.FILTER)
+                .add(new TermInSetQuery(VECTOR_ID, vectorIds.stream().map(BytesRef::new).toList()), Occur.FILTER)
                 .build();
         return read(searcher -> {
             Map<String, Crystal> crystals = new HashMap<>();
             StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(query, ids.size()).scoreDocs) {
+            for (ScoreDoc hit : searcher.search(query, vectorIds.size()).scoreDocs) {
                 Crystal crystal = crystalOf(stored.document(hit.doc));
-                crystals.put(crystal.id(), crystal);
+                crystals.put(CrystalWriter.vectorId(crystal.id()), crystal);
             }
             return crystals;
         });

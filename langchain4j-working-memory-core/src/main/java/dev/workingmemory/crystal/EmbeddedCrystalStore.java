@@ -113,7 +113,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         this.maxTextLength = builder.maxTextLength;
         this.readYourWritesTimeout = builder.readYourWritesTimeout;
         this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
-        Analyzer analyzer = new EnglishAnalyzer();
+        Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
         try {
             this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer);
         } catch (IOException e) {
@@ -208,6 +208,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         catchUp(query.scope());
         int candidates = Math.max(ranking.candidates(), query.limit());
         try {
+            // both lists name crystals by the id of their vector, which the embedding store returns anyway
             List<String> keyword = ranking.keywordWeight() == 0 ? List.of()
                     : index.keywordSearch(query.scope(), query.kinds(), query.text(), candidates);
             List<String> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, candidates);
@@ -233,18 +234,15 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             filter = filter.and(metadataKey(CrystalWriter.KIND)
                     .isIn(query.kinds().stream().map(CrystalKind::textName).toList()));
         }
+        if (vectors instanceof LuceneEmbeddingStore own) {
+            return own.searchIds(embedding, candidates, filter);
+        }
         List<EmbeddingMatch<TextSegment>> matches = vectors.search(EmbeddingSearchRequest.builder()
                 .queryEmbedding(embedding)
                 .maxResults(candidates)
                 .filter(filter)
                 .build()).matches();
-        List<String> ids = new ArrayList<>(matches.size());
-        for (EmbeddingMatch<TextSegment> match : matches) {
-            if (match.embedded() != null && match.embedded().metadata().getString(CrystalWriter.CRYSTAL_ID) != null) {
-                ids.add(match.embedded().metadata().getString(CrystalWriter.CRYSTAL_ID));
-            }
-        }
-        return ids;
+        return matches.stream().map(EmbeddingMatch::embeddingId).toList();
     }
 
     @Override
@@ -395,6 +393,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         private int maxTextLength = 20_000;
         private CrystalRanking ranking = CrystalRanking.defaults();
         private Duration readYourWritesTimeout = Duration.ofMinutes(1);
+        /** For measurements (the analyzer is part of the index format: keep it fixed for a directory). */
+        Analyzer analyzer;
 
         private Builder() {
         }

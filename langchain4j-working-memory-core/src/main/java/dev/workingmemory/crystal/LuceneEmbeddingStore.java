@@ -16,6 +16,7 @@ import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.index.FloatVectorValues;
@@ -41,6 +42,7 @@ import org.apache.lucene.util.BytesRef;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -112,6 +114,7 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
                 String id = Ensure.notBlank(ids.get(i), "id");
                 Document document = new Document();
                 document.add(new StringField(ID, id, Field.Store.YES));
+                document.add(new SortedDocValuesField(ID, new BytesRef(id)));
                 document.add(new KnnFloatVectorField(VECTOR, Ensure.notNull(embeddings.get(i), "embedding").vector(),
                         VectorSimilarityFunction.COSINE));
                 TextSegment segment = segments == null ? null : segments.get(i);
@@ -161,6 +164,25 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         }
     }
 
+    /**
+     * The ids of the nearest entries only, best first (what a hybrid search fuses): reads neither segments nor
+     * vectors, so it costs the HNSW search alone.
+     */
+    List<String> searchIds(Embedding query, int maxResults, Filter filter) {
+        KnnFloatVectorQuery knn = new KnnFloatVectorQuery(VECTOR, query.vector(), maxResults,
+                filter == null ? null : toQuery(filter));
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                return DocValueIds.of(searcher, searcher.search(knn, maxResults).scoreDocs, ID);
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot search the Lucene vector index: " + e, e);
+        }
+    }
+
     @Override
     public EmbeddingSearchResult<TextSegment> search(EmbeddingSearchRequest request) {
         Ensure.notNull(request, "request");
@@ -171,15 +193,19 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             IndexSearcher searcher = searchers.acquire();
             try {
                 TopDocs top = searcher.search(query, request.maxResults());
-                StoredFields stored = searcher.storedFields();
-                List<EmbeddingMatch<TextSegment>> matches = new ArrayList<>(top.scoreDocs.length);
+                List<ScoreDoc> hits = new ArrayList<>();
                 for (ScoreDoc hit : top.scoreDocs) {
-                    if (hit.score < request.minScore()) {
-                        continue;
+                    if (hit.score >= request.minScore()) {
+                        hits.add(hit);
                     }
+                }
+                Map<Integer, Embedding> vectors = vectorsOf(searcher, hits);
+                StoredFields stored = searcher.storedFields();
+                List<EmbeddingMatch<TextSegment>> matches = new ArrayList<>(hits.size());
+                for (ScoreDoc hit : hits) {
                     Document document = stored.document(hit.doc);
-                    matches.add(new EmbeddingMatch<>((double) hit.score, document.get(ID),
-                            vectorOf(searcher, hit.doc), segmentOf(document)));
+                    matches.add(new EmbeddingMatch<>((double) hit.score, document.get(ID), vectors.get(hit.doc),
+                            segmentOf(document)));
                 }
                 return new EmbeddingSearchResult<>(matches);
             } finally {
@@ -190,14 +216,25 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         }
     }
 
-    private static Embedding vectorOf(IndexSearcher searcher, int doc) throws IOException {
+    /** The stored vectors of the hits, read leaf by leaf in document order (each leaf's values advance only). */
+    private static Map<Integer, Embedding> vectorsOf(IndexSearcher searcher, List<ScoreDoc> hits) throws IOException {
+        int[] docs = hits.stream().mapToInt(hit -> hit.doc).sorted().toArray();
+        Map<Integer, Embedding> vectors = new HashMap<>();
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(doc, leaves));
-        FloatVectorValues values = leaf.reader().getFloatVectorValues(VECTOR);
-        if (values == null || values.advance(doc - leaf.docBase) != doc - leaf.docBase) {
-            return null;
+        FloatVectorValues values = null;
+        int leafIndex = -1;
+        for (int doc : docs) {
+            int leaf = ReaderUtil.subIndex(doc, leaves);
+            if (leaf != leafIndex) {
+                leafIndex = leaf;
+                values = leaves.get(leaf).reader().getFloatVectorValues(VECTOR);
+            }
+            int target = doc - leaves.get(leaf).docBase;
+            if (values != null && (values.docID() == target || values.advance(target) == target)) {
+                vectors.put(doc, Embedding.from(values.vectorValue().clone()));
+            }
         }
-        return Embedding.from(values.vectorValue().clone());
+        return vectors;
     }
 
     private static TextSegment segmentOf(Document document) {
