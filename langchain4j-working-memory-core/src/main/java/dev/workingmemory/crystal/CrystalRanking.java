@@ -26,8 +26,12 @@ public record CrystalRanking(int rrfK, double keywordWeight, double vectorWeight
         Ensure.positive(candidates, "candidates");
     }
 
-    /** @return k = 60 (as in the paper that introduced the fusion), equal weights, 50 candidates per list */
+    /**
+     * @return k = 60 (as in the paper that introduced the fusion), equal weights, 20 candidates per list (on the
+     *         LoCoMo development split, recall_all@10 0.577 with 20 against 0.525 with 50, and the vector search is
+     *         about twice as fast)
+     */
     public static CrystalRanking defaults() {
-        return new CrystalRanking(60, 1.0, 1.0, 50);
+        return new CrystalRanking(60, 1.0, 1.0, 20);
     }
 }
