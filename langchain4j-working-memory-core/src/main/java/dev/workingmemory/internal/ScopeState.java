@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -48,7 +49,9 @@ public final class ScopeState {
     private static final int FORMAT_VERSION = 1;
     private static final String DOCUMENT_START = "{\"formatVersion\":" + FORMAT_VERSION + ",\"layers\":{";
     /** Conflicts in a row before a save gives up: other instances keep saving this scope faster than it reloads. */
-    private static final int MAX_CONFLICTS = 32;
+    private static final int MAX_CONFLICTS = 64;
+    /** The longest pause between two tries after conflicts in a row. */
+    private static final long MAX_BACKOFF_MILLIS = 50;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final LayerScope scope;
@@ -372,6 +375,7 @@ public final class ScopeState {
                     throw new WorkingMemoryStoreException("Could not save '" + storeKey + "': " + MAX_CONFLICTS
                             + " conflicts in a row with other instances saving it", e);
                 }
+                backOff(conflicts);
                 reload();
                 before = slot.snapshotMember();
             } catch (WorkingMemoryStoreException e) {
@@ -448,8 +452,25 @@ public final class ScopeState {
                     throw new WorkingMemoryStoreException("Could not save '" + storeKey + "': " + MAX_CONFLICTS
                             + " conflicts in a row with other instances saving it", e);
                 }
+                backOff(conflicts);
                 reload();
             }
+        }
+    }
+
+    /**
+     * Waits a random while, growing with {@code conflicts}, before reloading: two instances writing one scope in a
+     * tight loop otherwise keep meeting each other's saves in lockstep, and one of them starves.
+     */
+    private static void backOff(int conflicts) {
+        if (conflicts == 0) {
+            return; // the first conflict is the usual case of one write elsewhere: reload at once
+        }
+        long bound = Math.min(MAX_BACKOFF_MILLIS, 1L << Math.min(conflicts, 6));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // kept for the caller; the save goes on, as it would without the pause
         }
     }
 
