@@ -114,7 +114,9 @@ import java.util.Map;
  * The name of a resource is the first non-blank string of {@code title, name, heading, <type>_name/<type>Name},
  * other {@code *_name/*Name} keys, {@code slug, filename, label}, then {@code subject} or {@code summary} if it looks
  * like a name (below); names longer than 256 characters are cut and end with {@code …}; no name means the id is the
- * name (see {@link Entity}). A {@code *_name} key whose prefix names another party of the record ({@code receiver,
+ * name (see {@link Entity}). A {@code name} or {@code title} given as an object ({@code "name":{"text":"Tech Meetup"}},
+ * a title per language) is its first string that looks like a name, not counting parts of a person's name
+ * ({@code first}, {@code last}, ...). A {@code *_name} key whose prefix names another party of the record ({@code receiver,
  * recipient, sender, payer, payee, user, customer, contact, owner, author, host, account, company, airline, ...},
  * anywhere in the prefix: {@code recipient_account_name}) never names it, unless that party is the record's type
  * ({@code contact_name} of a contact).

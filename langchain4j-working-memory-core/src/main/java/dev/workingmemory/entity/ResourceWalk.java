@@ -274,7 +274,10 @@ final class ResourceWalk {
                 break;
             }
             if (token.isStructStart()) {
-                if (!attributes && token == JsonToken.START_OBJECT && ATTRIBUTE_KEYS.contains(field)) {
+                if (token == JsonToken.START_OBJECT && (field.equals("name") || field.equals("title"))) {
+                    remaining--;
+                    readNameObject(parser, field, fields);
+                } else if (!attributes && token == JsonToken.START_OBJECT && ATTRIBUTE_KEYS.contains(field)) {
                     remaining--;
                     readFields(parser, context, depth, type, fields, true);
                 } else if (attributes || fields.leaf) {
@@ -359,9 +362,45 @@ final class ResourceWalk {
             return;
         }
         String text = nameText(parser, token);
-        if (text == null) {
-            return;
+        if (text != null) {
+            offerName(fields, text, rank, ownRank, thing);
         }
+    }
+
+    /**
+     * Reads a name given as an object ({@code "name":{"text":"Tech Meetup"}}, {@code "title":{"romaji":…,
+     * "english":…}}): its first string that looks like a name, except parts of a person's name ({@code first},
+     * {@code last}, ...). Containers inside are skipped.
+     */
+    private void readNameObject(JsonParser parser, String field, Fields fields) throws IOException {
+        boolean title = field.equals("title");
+        int rank = title ? TITLE : NAME;
+        int ownRank = title ? OWN_TITLE : OWN_NAME;
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String part = parser.currentName();
+            token = parser.nextToken();
+            if (token == null) {
+                break;
+            }
+            if (token.isStructStart()) {
+                parser.skipChildren();
+            } else if (--remaining >= 0 && token == JsonToken.VALUE_STRING
+                    && (rank < fields.nameRank || ownRank < fields.ownRank)
+                    && !NameKeys.PARTIALS.contains(part.toLowerCase(Locale.ROOT))) {
+                String text = nameText(parser, token);
+                if (text != null && NameKeys.looksLikeName(text)) {
+                    offerName(fields, text, rank, ownRank, null);
+                }
+            }
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw new IOException("unexpected " + token + " in object");
+        }
+    }
+
+    /** Keeps {@code text} as the name of the ranks it betters; names of records without an id must look like one. */
+    private static void offerName(Fields fields, String text, int rank, int ownRank, NameKeys.NameKey thing) {
         if (rank < fields.nameRank && (rank != SUBJECT || NameKeys.looksLikeName(text))) {
             fields.name = text;
             fields.nameRank = rank;

@@ -35,6 +35,7 @@ class LabelledToolResultsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static List<Case> cases;
+    private static List<Case> heldOut;
 
     record Label(String type, String name, String id) {
         boolean matches(Entity entity) {
@@ -74,24 +75,30 @@ class LabelledToolResultsTest {
 
     @BeforeAll
     static void load() throws IOException {
-        try (InputStream in = LabelledToolResultsTest.class.getResourceAsStream("/entity/labelled-tool-results.json")) {
-            JsonNode root = JSON.readTree(in);
-            cases = new ArrayList<>();
-            for (JsonNode node : root) {
+        cases = load("/entity/labelled-tool-results.json");
+        heldOut = load("/entity/labelled-tool-results-held-out.json");
+    }
+
+    private static List<Case> load(String resource) throws IOException {
+        try (InputStream in = LabelledToolResultsTest.class.getResourceAsStream(resource)) {
+            List<Case> loaded = new ArrayList<>();
+            for (JsonNode node : JSON.readTree(in)) {
                 List<Label> expected = new ArrayList<>();
                 for (JsonNode label : node.get("expected")) {
                     expected.add(new Label(label.get("type").asText(), label.get("name").asText(),
                             label.hasNonNull("id") ? label.get("id").asText() : null));
                 }
-                cases.add(new Case(cases.size(), node.get("style").asText(), node.get("tool").asText(),
+                loaded.add(new Case(loaded.size(), node.get("style").asText(), node.get("tool").asText(),
                         JSON.writeValueAsString(node.get("result")), expected));
             }
+            return loaded;
         }
     }
 
     @Test
     void should_hold_at_least_60_cases_from_every_style_with_and_without_entities() {
         assertThat(cases).hasSizeGreaterThanOrEqualTo(60);
+        assertThat(heldOut).hasSizeGreaterThanOrEqualTo(30);
         assertThat(cases).extracting(Case::style).contains("service", "rest", "graphql", "search", "classic");
         assertThat(cases).anyMatch(c -> c.expected().isEmpty()).anyMatch(c -> c.expected().size() == 3);
         assertThat(cases).allSatisfy(c -> assertThat(c.expected()).hasSizeLessThanOrEqualTo(3));
@@ -99,10 +106,32 @@ class LabelledToolResultsTest {
 
     @Test
     void should_capture_at_least_90_percent_of_named_records_with_at_most_5_percent_false_entities() {
+        Tally all = evaluate("Entity extraction on the labelled set", cases);
+
+        assertThat(all.captureRate()).as("capture rate").isGreaterThanOrEqualTo(CAPTURE_GOAL);
+        assertThat(all.falseRate()).as("false entities").isLessThanOrEqualTo(FALSE_ENTITY_GOAL);
+    }
+
+    /**
+     * The held-out cases were written after the extractor's rules, before running them on it: their figures (printed)
+     * say how well the rules carry over to results they were not made with. The goals are not asserted on them; what
+     * is asserted is that their results about no thing still give no entity.
+     */
+    @Test
+    void should_print_the_held_out_figures_and_find_nothing_in_its_results_about_no_thing() {
+        evaluate("Entity extraction on the held-out set", heldOut);
+        JsonEntityExtractor extractor = JsonEntityExtractor.create();
+
+        assertThat(heldOut).filteredOn(c -> c.expected().isEmpty()).hasSizeGreaterThanOrEqualTo(5)
+                .allSatisfy(c -> assertThat(extractor.extract(c.tool(), c.result())).as(c.tool()).isEmpty());
+    }
+
+    /** Runs the default extractor on {@code set}, prints the figures per style and the misses, returns the total. */
+    private static Tally evaluate(String title, List<Case> set) {
         JsonEntityExtractor extractor = JsonEntityExtractor.create();
         Map<String, Tally> byStyle = new TreeMap<>();
         List<String> misses = new ArrayList<>();
-        for (Case c : cases) {
+        for (Case c : set) {
             List<Entity> found = extractor.extract(c.tool(), c.result());
             Tally tally = byStyle.computeIfAbsent(c.style(), s -> new Tally());
             tally.cases++;
@@ -125,7 +154,7 @@ class LabelledToolResultsTest {
         Tally all = new Tally();
         byStyle.values().forEach(all::add);
 
-        StringBuilder report = new StringBuilder("Entity extraction on the labelled set\n");
+        StringBuilder report = new StringBuilder(title).append('\n');
         report.append(String.format(Locale.ROOT, "%-8s %5s %8s %8s %9s %8s %7s%n",
                 "style", "cases", "expected", "captured", "extracted", "false", "capture"));
         byStyle.forEach((style, t) -> report.append(line(style, t)));
@@ -134,9 +163,7 @@ class LabelledToolResultsTest {
                 all.captureRate(), CAPTURE_GOAL, all.falseRate(), FALSE_ENTITY_GOAL));
         misses.forEach(m -> report.append("  ").append(m).append('\n'));
         System.out.print(report);
-
-        assertThat(all.captureRate()).as(report.toString()).isGreaterThanOrEqualTo(CAPTURE_GOAL);
-        assertThat(all.falseRate()).as(report.toString()).isLessThanOrEqualTo(FALSE_ENTITY_GOAL);
+        return all;
     }
 
     private static String line(String style, Tally t) {

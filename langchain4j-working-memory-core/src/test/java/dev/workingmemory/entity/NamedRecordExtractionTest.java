@@ -189,6 +189,16 @@ class NamedRecordExtractionTest {
                 .containsExactly(new Entity("e1", "sync", "event"));
     }
 
+    @Test
+    void should_take_a_name_given_as_an_object_but_not_parts_of_a_persons_name() {
+        assertThat(extractor.extract("list_events", "{\"events\":[{\"id\":\"1\",\"name\":{\"text\":\"Tech Meetup\"}}]}"))
+                .containsExactly(new Entity("1", "Tech Meetup", "event"));
+        assertThat(extractor.extract("countries", "{\"country\":{\"name\":{\"common\":\"France\",\"official\":"
+                + "\"French Republic\"},\"cca2\":\"FR\"}}")).containsExactly(named("France", "country"));
+        assertThat(extractor.extract("get_contact", "{\"contact\":{\"name\":{\"first\":\"Ann\",\"last\":\"Lee\"}}}"))
+                .isEmpty();
+    }
+
     // --- tool names ----------------------------------------------------------------------------------------------
 
     @ParameterizedTest
