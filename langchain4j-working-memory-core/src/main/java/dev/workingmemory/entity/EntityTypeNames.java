@@ -39,9 +39,9 @@ final class EntityTypeNames {
             "doc", "document", "repo", "repository", "img", "image", "pic", "photo", "msg", "message");
 
     /**
-     * Verbs that start tool names ({@code FindRestaurants}, {@code get_weather}, {@code BookAppointment}): a verb is
-     * not a type word while no type word came before it and another word follows, so {@code BookAppointment} is
-     * about appointments, not books, and {@code post_message} about messages.
+     * Verbs that start tool names ({@code FindRestaurants}, {@code get_weather}, {@code BookAppointment}): the first
+     * verb is not a type word while no type word came before it and another word follows, so {@code BookAppointment}
+     * is about appointments, not books, and {@code post_message} about messages.
      */
     static final Set<String> VERBS = Set.of(
             "get", "find", "search", "lookup", "look", "list", "fetch", "query", "retrieve", "read", "load", "browse",
@@ -125,8 +125,8 @@ final class EntityTypeNames {
      * <ol>
      *   <li>The last known type word before the first preposition that follows one: {@code cms_createPage} → page,
      *       {@code getImages} → image, {@code getPageSections} → section, {@code getPostsByUser} → post,
-     *       {@code FindRestaurants} → restaurant. A leading {@link #VERBS verb} is not a type word while another word
-     *       follows ({@code BookAppointment}), and an aspect word after a type does not replace it
+     *       {@code FindRestaurants} → restaurant. The first {@link #VERBS verb} is not a type word while another word
+     *       follows ({@code BookAppointment}, but {@code getBookDetails} → book), and an aspect word after a type does not replace it
      *       ({@code BuyEventTickets} → event).</li>
      *   <li>Otherwise, the word before the first preposition (or the end) after the first verb, skipping a trailing
      *       word like {@code available} or {@code details}, singularized: {@code get_weather} → weather,
@@ -142,12 +142,14 @@ final class EntityTypeNames {
         }
         List<String> words = words(toolName);
         String found = null;
+        boolean verbSeen = false;
         for (int i = 0; i < words.size(); i++) {
             String word = words.get(i);
             if (found != null && PREPOSITIONS.contains(word)) {
                 break;
             }
-            if (found == null && i < words.size() - 1 && VERBS.contains(word)) {
+            if (!verbSeen && found == null && i < words.size() - 1 && VERBS.contains(word)) {
+                verbSeen = true; // the verb; a verb-like word after it is its object: getBookDetails
                 continue;
             }
             String type = known.get(word);

@@ -80,9 +80,9 @@ import java.util.Map;
  *       from, with, on, at, under}) that follows one; words are split at {@code _ - . : /}, spaces and lower-to-upper
  *       case changes and matched case-insensitively, singular or plural: {@code cms_createPage} → page,
  *       {@code getPageSections} → section, {@code getPostsByUser} → post, {@code FindRestaurants} → restaurant,
- *       {@code GetTimesForMovie} → movie. A leading verb ({@code get, find, search, lookup, list, fetch, query,
+ *       {@code GetTimesForMovie} → movie. The first verb ({@code get, find, search, lookup, list, fetch, query,
  *       create, update, delete, book, reserve, buy, rent, play, schedule, post, ...}) is not a type word while
- *       another word follows ({@code BookAppointment} is not about books), and {@code ticket} after another type
+ *       another word follows ({@code BookAppointment} is not about books, {@code getBookDetails} is), and {@code ticket} after another type
  *       does not replace it ({@code BuyEventTickets} → event);</li>
  *   <li>a type made from that key: lower snake case, singularized ({@code widgets} → widget,
  *       {@code lineItems} → line_item). The singularizer is simple: {@code ies→y}, {@code sses→ss},

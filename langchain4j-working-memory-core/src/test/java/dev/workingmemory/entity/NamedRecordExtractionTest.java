@@ -209,7 +209,8 @@ class NamedRecordExtractionTest {
             "BookAppointment, appointment", "FindHomeByArea, home", "GetCarsAvailable, car", "FindTrains, train",
             "FindBus, bus", "GetRide, ride", "SearchOnewayFlight, flight", "FindAttractions, attraction",
             "getTicket, ticket", "post_message, message", "list_playlists, playlist", "track_order, order",
-            "find-doctors, doctor", "get_repos, repository"
+            "find-doctors, doctor", "get_repos, repository", "getBookDetails, book", "api_bookAppointment, appointment",
+            "PlayMedia, media"
     })
     void should_infer_types_from_tool_names_in_other_conventions(String toolName, String type) {
         assertThat(extractor.typeOfTool(toolName)).isEqualTo(type);
