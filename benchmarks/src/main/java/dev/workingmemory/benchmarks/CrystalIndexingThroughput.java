@@ -1,6 +1,8 @@
 package dev.workingmemory.benchmarks;
 
+import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.output.Response;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
@@ -22,6 +24,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -33,6 +36,10 @@ import java.util.stream.Stream;
  *
  * <p>{@code directory}: {@code false} keeps the store in memory; {@code true} writes the records and a Lucene index
  * in a temporary directory, committed on close (inside the measured time).
+ *
+ * <p>{@code add} is what the caller of {@code add} pays (the chat memory, when a turn leaves its window): one
+ * crystal queued, with the indexer held back by an embedding model that waits until the invocation is over, so
+ * that it neither drains the queue nor competes for the CPU; {@value #ADDS} adds per invocation, time per add.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.SingleShotTime)
@@ -41,13 +48,9 @@ public class CrystalIndexingThroughput {
 
     static final int CRYSTALS = 512;
 
-    @Param({"false", "true"})
-    public boolean directory;
-
     private EmbeddingModel miniLm;
     private final List<Crystal> crystals = new ArrayList<>();
     private final List<TextSegment> segments = new ArrayList<>();
-    private Path temp;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -59,17 +62,27 @@ public class CrystalIndexingThroughput {
         }
     }
 
-    @Setup(Level.Invocation)
-    public void newDirectory() throws IOException {
-        temp = directory ? Files.createTempDirectory("crystal-throughput") : null;
-    }
+    /** Where {@code indexCrystals} keeps its store: a new temporary directory per invocation, or memory. */
+    @State(Scope.Thread)
+    public static class StoreDirectory {
 
-    @TearDown(Level.Invocation)
-    public void deleteDirectory() throws IOException {
-        if (temp != null) {
-            try (Stream<Path> files = Files.walk(temp)) {
-                for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                    Files.delete(file);
+        @Param({"false", "true"})
+        public boolean directory;
+
+        private Path temp;
+
+        @Setup(Level.Invocation)
+        public void create() throws IOException {
+            temp = directory ? Files.createTempDirectory("crystal-throughput") : null;
+        }
+
+        @TearDown(Level.Invocation)
+        public void delete() throws IOException {
+            if (temp != null) {
+                try (Stream<Path> files = Files.walk(temp)) {
+                    for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                        Files.delete(file);
+                    }
                 }
             }
         }
@@ -77,11 +90,66 @@ public class CrystalIndexingThroughput {
 
     @Benchmark
     @OperationsPerInvocation(CRYSTALS)
-    public int indexCrystals() {
-        try (EmbeddedCrystalStore store = EmbeddedCrystalStore.builder().embeddingModel(miniLm).directory(temp)
+    public int indexCrystals(StoreDirectory where) {
+        try (EmbeddedCrystalStore store = EmbeddedCrystalStore.builder().embeddingModel(miniLm).directory(where.temp)
                 .build()) {
             store.add(crystals);
             return store.count("user-1");
+        }
+    }
+
+    static final int ADDS = 10_000;
+
+    /** A new in-memory store per invocation whose indexer waits for the invocation to end. */
+    @State(Scope.Thread)
+    public static class HeldBackStore {
+
+        private final List<Crystal> crystals = new ArrayList<>();
+        private CountDownLatch release;
+        private EmbeddedCrystalStore store;
+
+        @Setup(Level.Trial)
+        public void crystals() {
+            for (int i = 0; i < ADDS; i++) {
+                crystals.add(CrystalCorpus.crystal("user-1", i, i));
+            }
+        }
+
+        @Setup(Level.Invocation)
+        public void open() {
+            CountDownLatch latch = new CountDownLatch(1);
+            release = latch;
+            EmbeddingModel waiting = new EmbeddingModel() {
+                @Override
+                public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+                    try {
+                        latch.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return Response.from(segments.stream().map(segment -> Embedding.from(new float[] {1, 0})).toList());
+                }
+
+                @Override
+                public int dimension() {
+                    return 2;
+                }
+            };
+            store = EmbeddedCrystalStore.builder().embeddingModel(waiting).queueCapacity(2 * ADDS).build();
+        }
+
+        @TearDown(Level.Invocation)
+        public void close() {
+            release.countDown();
+            store.close();
+        }
+    }
+
+    @Benchmark
+    @OperationsPerInvocation(ADDS)
+    public void add(HeldBackStore held) {
+        for (Crystal crystal : held.crystals) {
+            held.store.add(List.of(crystal));
         }
     }
 

@@ -74,7 +74,7 @@ public class CrystalSearchBenchmark {
         EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
                 .queueCapacity(20_000);
         if (vectors.equals("lucene")) {
-            builder.directory(cache.resolve("store-v2-" + scopes + "x" + perScope + "-" + distinctTexts));
+            builder.directory(cache.resolve("store-v3-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
             builder.embeddingStore(new InMemoryEmbeddingStore<>());
         }

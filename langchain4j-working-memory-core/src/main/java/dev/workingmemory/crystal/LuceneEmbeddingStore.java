@@ -49,7 +49,9 @@ import java.util.UUID;
 
 /**
  * A LangChain4j {@link EmbeddingStore} on Lucene's HNSW vectors ({@link KnnFloatVectorField}, cosine), sharing the
- * crystal index's {@link IndexWriter}: one commit covers crystals and vectors. A search's metadata filter becomes a
+ * crystal index's {@link IndexWriter}: one commit covers crystals and vectors. The index searches 7-bit quantized
+ * copies of the vectors (see the crystal index's codec), so scores are the cosine relevance {@code (1 + cos) / 2}
+ * to about 10⁻³; the vectors returned are the original floats. A search's metadata filter becomes a
  * Lucene filter query inside the KNN query, so it walks only the matching entries' neighbourhood instead of
  * scanning every entry as LangChain4j's {@code InMemoryEmbeddingStore} does.
  *
