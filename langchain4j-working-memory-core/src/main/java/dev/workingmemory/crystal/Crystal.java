@@ -12,7 +12,7 @@ import java.util.List;
  *
  * <p>Values are checked when the record is made: {@code id} and {@code scope} not blank and at most
  * {@value #MAX_ID_LENGTH} characters, {@code text} not blank, {@code importance} within 0–1. A store also bounds
- * the length of {@code text} and {@code indexText} (see {@link EmbeddedCrystalStore.Builder#maxTextLength}). The
+ * the length of {@code text} and {@code context} (see {@link EmbeddedCrystalStore.Builder#maxTextLength}). The
  * time is kept to the microsecond (finer digits are dropped) so that every store returns exactly what it was
  * given; {@code tags} are copied.
  *
@@ -26,11 +26,12 @@ import java.util.List;
  * @param tags       free labels, e.g. {@code decision}; may be empty, never null (null is taken as empty)
  * @param text       what a search returns
  * @param source     where it came from (a note, a message id, a file), or {@code null}
- * @param indexText  the text to index and embed when it differs from {@code text} (e.g. with the neighbouring
- *                   turns or the date spelled out), or {@code null} to index {@code text}
+ * @param context    what surrounds {@code text} where it was said (e.g. the neighbouring turns of a past turn),
+ *                   searched with less weight than {@code text} and never returned by a search; {@code null} when
+ *                   there is none
  */
 public record Crystal(String id, String scope, CrystalKind kind, Instant time, double importance, List<String> tags,
-                      String text, String source, String indexText) {
+                      String text, String source, String context) {
 
     /** The longest id and scope accepted. */
     public static final int MAX_ID_LENGTH = 1_000;
@@ -52,17 +53,17 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
             tags = List.copyOf(tags);
         }
         Ensure.notBlank(text, "text");
-        Ensure.that(indexText == null || !indexText.isBlank(), "indexText must be null or not blank");
+        Ensure.that(context == null || !context.isBlank(), "context must be null or not blank");
     }
 
-    /** A crystal whose {@code text} is also what is indexed. */
+    /** A crystal without context. */
     public Crystal(String id, String scope, CrystalKind kind, Instant time, double importance, List<String> tags,
                    String text, String source) {
         this(id, scope, kind, time, importance, tags, text, source, null);
     }
 
-    /** @return {@code indexText} when given, else {@code text}: what keyword search and embedding read */
+    /** @return {@code text}, followed by {@code context} on a new line when there is one */
     public String textToIndex() {
-        return indexText != null ? indexText : text;
+        return context != null ? text + "\n" + context : text;
     }
 }

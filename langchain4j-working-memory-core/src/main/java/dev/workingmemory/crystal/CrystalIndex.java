@@ -92,7 +92,7 @@ final class CrystalIndex implements AutoCloseable {
     private static final String IMPORTANCE = "importance";
     private static final String TAG = "tag";
     private static final String TEXT = "text";
-    private static final String INDEX_TEXT = "index_text";
+    private static final String CONTEXT = "index_text";
     private static final String SOURCE = "source";
     static final String BODY = "body";
     private static final String SEQ = "seq";
@@ -234,8 +234,8 @@ final class CrystalIndex implements AutoCloseable {
             document.add(new StringField(TAG, tag, Field.Store.YES));
         }
         document.add(new StoredField(TEXT, crystal.text()));
-        if (crystal.indexText() != null) {
-            document.add(new StoredField(INDEX_TEXT, crystal.indexText()));
+        if (crystal.context() != null) {
+            document.add(new StoredField(CONTEXT, crystal.context()));
         }
         if (crystal.source() != null) {
             document.add(new StoredField(SOURCE, crystal.source()));
@@ -422,7 +422,7 @@ final class CrystalIndex implements AutoCloseable {
                 return List.of();
             }
             Document document = searcher.storedFields().document(top.scoreDocs[0].doc);
-            String text = document.get(INDEX_TEXT) != null ? document.get(INDEX_TEXT) : document.get(TEXT);
+            String text = document.get(CONTEXT) != null ? document.get(CONTEXT) : document.get(TEXT);
             Map<String, TermUse> uses = new LinkedHashMap<>();
             try (TokenStream tokens = analyzer.tokenStream(BODY, text)) {
                 CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
@@ -500,7 +500,7 @@ final class CrystalIndex implements AutoCloseable {
                 instant(document.getField(TIME).numericValue().longValue()),
                 document.getField(IMPORTANCE).numericValue().doubleValue(),
                 List.of(document.getValues(TAG)), document.get(TEXT), document.get(SOURCE),
-                document.get(INDEX_TEXT));
+                document.get(CONTEXT));
     }
 
     static long micros(Instant time) {

@@ -14,7 +14,7 @@ import java.util.List;
 /**
  * The JSON line of one recorded crystal:
  * {@code {"seq":7,"id":"n-1","scope":"user-42","kind":"note","time":"2026-03-12T14:30:00Z","importance":0.8,
- * "tags":["decision"],"text":"…","source":"…","indexText":"…"}} ({@code source} and {@code indexText} only when
+ * "tags":["decision"],"text":"…","source":"…","context":"…"}} ({@code source} and {@code context} only when
  * present). {@code seq} orders the records of a store: a later record of an id replaces an earlier one.
  *
  * <p>Thread-safe (stateless).
@@ -46,8 +46,8 @@ final class CrystalRecords {
         if (crystal.source() != null) {
             node.put("source", crystal.source());
         }
-        if (crystal.indexText() != null) {
-            node.put("indexText", crystal.indexText());
+        if (crystal.context() != null) {
+            node.put("context", crystal.context());
         }
         try {
             byte[] json = JSON.writeValueAsBytes(node); // escapes line breaks, so one record is one line
@@ -88,7 +88,7 @@ final class CrystalRecords {
                     tags,
                     text(node.get("text"), "text"),
                     optionalText(node.get("source"), "source"),
-                    optionalText(node.get("indexText"), "indexText"));
+                    optionalText(node.get("context"), "context"));
             JsonNode seq = node.get("seq");
             if (seq == null || !seq.canConvertToLong() || !seq.isIntegralNumber() || seq.asLong() <= 0) {
                 throw new IllegalArgumentException("no positive seq");

@@ -185,8 +185,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         for (Crystal crystal : crystals) {
             Ensure.notNull(crystal, "crystal");
             checkLength(crystal.text(), "text", crystal);
-            if (crystal.indexText() != null) {
-                checkLength(crystal.indexText(), "indexText", crystal);
+            if (crystal.context() != null) {
+                checkLength(crystal.context(), "context", crystal);
             }
         }
         ensureOpen();
@@ -440,7 +440,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             return this;
         }
 
-        /** The longest {@code text} (and {@code indexText}) a crystal may have; default 20,000 characters. */
+        /** The longest {@code text} (and {@code context}) a crystal may have; default 20,000 characters. */
         public Builder maxTextLength(int maxTextLength) {
             this.maxTextLength = maxTextLength;
             return this;

@@ -65,8 +65,8 @@ class CrystalValuesTest {
         assertThat(crystal.tags()).containsExactly("decision");
         assertThat(crystal.time()).isEqualTo(Instant.parse("2026-03-12T14:30:00.123456Z"));
         assertThat(crystal.textToIndex()).isEqualTo("text");
-        assertThat(new Crystal("i", "s", CrystalKind.TURN, T, 1, null, "text", "src", "Thursday: text").textToIndex())
-                .isEqualTo("Thursday: text");
+        assertThat(new Crystal("i", "s", CrystalKind.TURN, T, 1, null, "text", "src", "the next turn").textToIndex())
+                .isEqualTo("text\nthe next turn");
         assertThat(new Crystal("i", "s", CrystalKind.TURN, T, 1, null, "text", null).tags()).isEmpty();
     }
 
