@@ -2,7 +2,6 @@ package dev.workingmemory;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
@@ -10,14 +9,15 @@ import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ScopeState;
+import dev.workingmemory.internal.ShapedRequest;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.RequestShaper;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -44,12 +44,11 @@ public final class WorkingMemory {
     private final ScopeState thread;
     private final ScopeState resource;
     private final List<LayerSlot> slots;
+    /** The layers that shape requests ({@link RequestShaper}), in block order. */
+    private final List<RequestShaper> shapers;
     private final MessageWindow window;
-    private final ChatMemoryStore chatMemoryStore;
-    /** Whether every change of the window goes to {@link #chatMemoryStore} at once, rather than at {@link #close()}. */
-    private final boolean saveMessagesOnChange;
-    private final BlockRenderer renderer;
-    /** The window changed since it was last given to {@link #chatMemoryStore} (only when not saved on every change). */
+    private final MemorySettings settings;
+    /** The window changed since it was last given to the message store (only when not saved on every change). */
     private boolean messagesUnsaved;
 
     private long renderedThreadVersion = -1;
@@ -64,15 +63,13 @@ public final class WorkingMemory {
     private SystemMessage systemWithBlock;
 
     WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, MessageWindow window,
-                  ChatMemoryStore chatMemoryStore, boolean saveMessagesOnChange, BlockRenderer renderer, Clock clock) {
+                  MemorySettings settings) {
         this.memoryId = memoryId;
         this.key = key;
         this.thread = thread;
         this.resource = resource;
         this.window = window;
-        this.chatMemoryStore = chatMemoryStore;
-        this.saveMessagesOnChange = saveMessagesOnChange;
-        this.renderer = renderer;
+        this.settings = settings;
         List<LayerSlot> all = new ArrayList<>(thread.slots());
         all.addAll(resource.slots());
         all.sort(Comparator.comparingInt(slot -> slot.layer().order()));
@@ -83,8 +80,10 @@ public final class WorkingMemory {
             }
         }
         this.slots = List.copyOf(all);
-        window.onEviction(clock, this::evicted);
-        for (ChatMessage message : chatMemoryStore.getMessages(memoryId)) {
+        this.shapers = slots.stream().map(LayerSlot::layer)
+                .filter(RequestShaper.class::isInstance).map(RequestShaper.class::cast).toList();
+        window.onEviction(settings.clock(), this::evicted);
+        for (ChatMessage message : settings.chatMemoryStore().getMessages(memoryId)) {
             window.add(message);
         }
     }
@@ -177,15 +176,40 @@ public final class WorkingMemory {
     List<ChatMessage> messages() {
         return thread.read(() -> {
             renderIfChanged();
-            List<ChatMessage> view = window.view();
-            List<ChatMessage> out = new ArrayList<>(view.size() + 1);
             SystemMessage system = systemMessage();
+            List<ChatMessage> view;
+            if (shapers.isEmpty()) {
+                view = window.view();
+            } else {
+                ShapedRequest request = new ShapedRequest(system, window, settings.tokenCountEstimator(),
+                        settings.contextWindow(), this::saveMessages);
+                shape(request);
+                system = request.systemMessage();
+                view = request.messages();
+            }
+            List<ChatMessage> out = new ArrayList<>(view.size() + 1);
             if (system != null) {
                 out.add(system);
             }
             out.addAll(view);
             return out;
         });
+    }
+
+    /** Lets every shaper shape the request, then renders the block again if a layer changed meanwhile. */
+    private void shape(ShapedRequest request) {
+        for (RequestShaper shaper : shapers) {
+            try {
+                shaper.shape(request);
+            } catch (RuntimeException e) {
+                log.warn("Layer '{}' failed to shape a request of {}; sending it as it stands",
+                        ((MemoryLayer) shaper).name(), key, e);
+            }
+        }
+        if (thread.version() != renderedThreadVersion || resource.version() != renderedResourceVersion) {
+            renderIfChanged();
+            request.systemMessage(systemMessage());
+        }
     }
 
     void replaceMessages(List<ChatMessage> messages) {
@@ -200,7 +224,7 @@ public final class WorkingMemory {
     void clearMessages() {
         thread.write(() -> {
             window.clear();
-            chatMemoryStore.deleteMessages(memoryId);
+            settings.chatMemoryStore().deleteMessages(memoryId);
             messagesUnsaved = false;
             return null;
         });
@@ -210,7 +234,7 @@ public final class WorkingMemory {
     void close() {
         thread.close(() -> {
             if (messagesUnsaved) {
-                chatMemoryStore.updateMessages(memoryId, window.all());
+                settings.chatMemoryStore().updateMessages(memoryId, window.all());
                 messagesUnsaved = false;
             }
         });
@@ -228,10 +252,7 @@ public final class WorkingMemory {
         MemoryLayer layer = slot.layer();
         try {
             // A write of the layer, so that it runs again on a state another instance saved meanwhile.
-            slot.write(() -> {
-                layer.onMessage(message);
-                return null;
-            });
+            slot.observe(message);
         } catch (RuntimeException e) {
             log.warn("Layer '{}' failed to observe a {} message of {}", layer.name(), message.type(), key, e);
         }
@@ -250,8 +271,8 @@ public final class WorkingMemory {
     }
 
     private void saveMessages() {
-        if (saveMessagesOnChange) {
-            chatMemoryStore.updateMessages(memoryId, window.all());
+        if (settings.saveMessagesOnChange()) {
+            settings.chatMemoryStore().updateMessages(memoryId, window.all());
         } else {
             messagesUnsaved = true;
         }
@@ -265,7 +286,7 @@ public final class WorkingMemory {
         if (threadVersion != renderedThreadVersion || resourceVersion != renderedResourceVersion) {
             // The thread lock is held; the resource scope's layers render under their lock too (taken in the same
             // order as when a message reaches them).
-            List<String> lines = resource.read(() -> renderer.render(slots));
+            List<String> lines = resource.read(() -> settings.renderer().render(slots));
             // Layers hand back their cached parts when unchanged, so equal lines are usually the same strings.
             if (!lines.equals(blockLines)) {
                 blockLines = lines;

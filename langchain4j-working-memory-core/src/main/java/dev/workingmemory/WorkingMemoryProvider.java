@@ -13,6 +13,7 @@ import dev.workingmemory.blocks.CoreMemoryConfig;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.entity.EntityMemoryConfig;
 import dev.workingmemory.internal.BlockRenderer;
+import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MessageWindow;
@@ -91,6 +92,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final Integer maxTokens;
     private final TokenCountEstimator tokenCountEstimator;
     private final BlockRenderer renderer;
+    private final MemorySettings settings;
     private final List<MemoryLayerFactory> threadLayers;
     private final List<MemoryLayerFactory> resourceLayers;
     private final Function<Object, MemoryKey> keyMapper;
@@ -121,6 +123,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.maxMessages = builder.maxTokens == null && builder.maxMessages == null ? Integer.valueOf(20) : builder.maxMessages;
         int blockChars = builder.blockChars != null ? builder.blockChars : BlockBudget.forContextWindow(builder.contextWindow);
         this.renderer = new BlockRenderer(blockChars);
+        TokenCountEstimator estimator = builder.tokenCountEstimator != null
+                ? builder.tokenCountEstimator : CharsPerTokenEstimator.INSTANCE;
+        this.settings = new MemorySettings(chatMemoryStore, saveMessagesOnChange, renderer, builder.clock, estimator,
+                builder.contextWindow);
         this.keyMapper = builder.keyMapper;
         this.clock = builder.clock;
         this.entities = builder.entities;
@@ -317,8 +323,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
-        return new WorkingMemory(memoryId, key, thread, resource, window, chatMemoryStore, saveMessagesOnChange, renderer,
-                clock);
+        return new WorkingMemory(memoryId, key, thread, resource, window, settings);
     }
 
     private void ensureOpen() {
@@ -377,14 +382,30 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return this;
         }
 
-        /** Keeps messages worth at most this many tokens besides the system message, counted by {@code estimator}. */
+        /**
+         * Keeps messages worth at most this many tokens besides the system message, counted by {@code estimator}, which
+         * also becomes the {@link #tokenCountEstimator}.
+         */
         public Builder maxTokens(int maxTokens, TokenCountEstimator estimator) {
             this.maxTokens = Ensure.positive(maxTokens, "maxTokens");
             this.tokenCountEstimator = Ensure.notNull(estimator, "estimator");
             return this;
         }
 
-        /** The model's context window in tokens, which sizes the block (seed 000's table); default 128,000. */
+        /**
+         * How the memory counts the tokens of a request against the {@link #contextWindow} (and of the window with
+         * {@link #maxTokens}): the model's own estimator, such as LangChain4j's {@code OpenAiTokenCountEstimator}.
+         * Without one, a token per four characters.
+         */
+        public Builder tokenCountEstimator(TokenCountEstimator estimator) {
+            this.tokenCountEstimator = Ensure.notNull(estimator, "estimator");
+            return this;
+        }
+
+        /**
+         * The model's context window in tokens, which sizes the block (seed 000's table) and against which context
+         * pressure is measured; default 128,000.
+         */
         public Builder contextWindow(int contextWindowTokens) {
             this.contextWindow = Ensure.positive(contextWindowTokens, "contextWindowTokens");
             return this;

@@ -10,10 +10,12 @@ import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.store.Snapshot;
+import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
 
 import java.lang.management.ManagementFactory;
 import java.lang.ref.Reference;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -202,6 +204,33 @@ public final class IdleMemoryFootprint {
         @Override
         public long notesVersion(String key) {
             return 0;
+        }
+
+        @Override
+        public void putDocument(String key, String name, String text) {
+        }
+
+        @Override
+        public Optional<String> getDocument(String key, String name) {
+            return Optional.empty();
+        }
+
+        @Override
+        public List<StoredDocument> documents(String key) {
+            return List.of();
+        }
+
+        @Override
+        public void deleteDocument(String key, String name) {
+        }
+
+        @Override
+        public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+            return true;
+        }
+
+        @Override
+        public void releaseLease(String key, String name, String owner) {
         }
 
         @Override

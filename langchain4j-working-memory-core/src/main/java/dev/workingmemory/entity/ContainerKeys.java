@@ -20,14 +20,17 @@ final class ContainerKeys {
 
     /** Keys that only wrap what they hold: what they hold is typed by the key above them (or the tool). */
     static final Set<String> WRAPPER_KEYS = Set.of(
-            "data", "result", "results", "items", "item", "matches", "match", "hits", "records", "record",
+            "data", "result", "results", "items", "item", "matches", "match", "hits", "docs", "records", "record",
             "rows", "row", "content", "contents", "payload", "response", "body", "value", "values", "list",
             "nodes", "node", "edges", "objects", "object", "output", "resource", "resources", "elements");
 
-    /** Keys whose values are bookkeeping, never resources: they are not walked into. */
+    /**
+     * Keys whose values are bookkeeping or side-loaded related records (JSON:API {@code included}, the records a
+     * resource would otherwise nest), never the result's resources: they are not walked into.
+     */
     static final Set<String> IGNORED_KEYS = Set.of(
             "meta", "metadata", "_meta", "pagination", "paging", "pageinfo", "page_info", "links", "_links",
-            "error", "errors", "debug", "headers", "request", "usage");
+            "error", "errors", "debug", "headers", "request", "usage", "included");
 
     /** How many keys are remembered at most. */
     static final int MAX_REMEMBERED = 512;

@@ -28,11 +28,18 @@ import java.util.List;
  * <pre>
  * &lt;entities&gt;pages:
  *   - "About Us" (page-123)
- * sections:
- *   - "Hero" (sec-456)
+ * restaurants:
+ *   - "Sushi Ran" (restaurant)
  * …reference-resolution guidance…&lt;/entities&gt;
  * </pre>
- * Thread-safe: every method holds the memory's lock.
+ * An entity with a {@linkplain Entity#hasDerivedId() derived id} (the tool named it without an id) is listed with
+ * its type instead of an id, and when one is shown a line after the guidance says to refer to such entities by name.
+ * Such an entity is the same as a tracked one of the same type whose name is equal ignoring case and runs of
+ * whitespace: an entity with a real id replaces a derived one of the same name, and a derived one moves the tracked
+ * entity with the real id to the front instead of being added beside it. Snapshots hold each entity's id, name and
+ * type (format version 1, unchanged): derived ids are recognized by their form, so older snapshots restore as before.
+ *
+ * <p>Thread-safe: every method holds the memory's lock.
  */
 public final class EntityMemory implements MemoryLayer {
 
@@ -41,10 +48,14 @@ public final class EntityMemory implements MemoryLayer {
     private static final String CLOSE_TAG = "</" + NAME + ">";
     private static final Logger log = LoggerFactory.getLogger(EntityMemory.class);
     private static final int FORMAT_VERSION = 1;
+    /** Rendered after the guidance when an entity without an id is shown. */
+    static final String NO_ID_GUIDANCE =
+            "An entity listed with its type in place of an id has no id: refer to it by its name.";
 
     private final LayerContext context;
     private final EntityMemoryConfig config;
     private final String escapedGuidance;
+    private final String escapedNoIdGuidance;
     /** Most recent first. */
     private final List<Tracked> entities = new ArrayList<>();
 
@@ -52,6 +63,7 @@ public final class EntityMemory implements MemoryLayer {
         this.context = Ensure.notNull(context, "context");
         this.config = Ensure.notNull(config, "config");
         this.escapedGuidance = BlockText.escape(config.referenceGuidance());
+        this.escapedNoIdGuidance = escapedGuidance.isEmpty() ? "" : BlockText.escape(NO_ID_GUIDANCE);
     }
 
     public static MemoryLayerFactory factory(EntityMemoryConfig config) {
@@ -94,7 +106,7 @@ public final class EntityMemory implements MemoryLayer {
         });
     }
 
-    /** Forgets the entity with {@code id}; returns whether there was one. */
+    /** Forgets the entity with {@code id} (for an entity without one, its derived id); returns whether there was one. */
     public boolean remove(String id) {
         return context.write(() -> {
             boolean removed = entities.removeIf(t -> t.entity().id().equals(id));
@@ -128,14 +140,27 @@ public final class EntityMemory implements MemoryLayer {
         return true;
     }
 
+    /**
+     * Puts {@code entity} first, replacing the tracked entity with its id or, when either has a derived id, the one
+     * of its type and name. A tracked entity with a real id stays (moved to the front) when the same thing comes
+     * back without one.
+     */
     private void moveToFront(Entity entity) {
+        Tracked incoming = new Tracked(entity);
         for (int i = 0; i < entities.size(); i++) {
-            if (entities.get(i).entity().id().equals(entity.id())) {
-                entities.remove(i);
+            Tracked tracked = entities.get(i);
+            boolean same = tracked.entity().id().equals(entity.id())
+                    || ((tracked.derivedId() || incoming.derivedId()) && tracked.sameThing(incoming));
+            if (!same) {
+                continue;
+            }
+            entities.remove(i--);
+            if (incoming.derivedId() && !tracked.derivedId()) {
+                incoming = tracked;
                 break;
             }
         }
-        entities.add(0, new Tracked(entity));
+        entities.add(0, incoming);
     }
 
     @Override
@@ -217,9 +242,22 @@ public final class EntityMemory implements MemoryLayer {
         if (!escapedGuidance.isEmpty()) {
             pieces.add("\n");
             pieces.add(escapedGuidance);
+            if (anyWithoutId(shown)) {
+                pieces.add("\n");
+                pieces.add(escapedNoIdGuidance);
+            }
         }
         pieces.add(CLOSE_TAG);
         return String.join("", pieces);
+    }
+
+    private boolean anyWithoutId(int shown) {
+        for (int i = 0; i < shown; i++) {
+            if (entities.get(i).derivedId()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether no entity before index {@code i} has {@code type}. */
@@ -278,12 +316,23 @@ public final class EntityMemory implements MemoryLayer {
 
     /**
      * A tracked entity with its line of the rendered list and the heading of its type's group, escaped once rather
-     * than on every render.
+     * than on every render, and whether its id is derived.
      */
-    private record Tracked(Entity entity, String line, String header) {
+    private record Tracked(Entity entity, String line, String header, boolean derivedId) {
         Tracked(Entity entity) {
-            this(entity, "\n  - \"" + BlockText.escape(entity.name()) + "\" (" + BlockText.escape(entity.id()) + ")",
-                    BlockText.escape(plural(entity.type())) + ":");
+            this(entity, entity.hasDerivedId());
+        }
+
+        private Tracked(Entity entity, boolean derivedId) {
+            this(entity, "\n  - \"" + BlockText.escape(entity.name()) + "\" ("
+                            + BlockText.escape(derivedId ? entity.type() : entity.id()) + ")",
+                    BlockText.escape(plural(entity.type())) + ":", derivedId);
+        }
+
+        /** Whether both have the same type and names equal ignoring case and runs of whitespace. */
+        boolean sameThing(Tracked other) {
+            return entity.type().equals(other.entity.type())
+                    && Entity.nameKey(entity.name()).equals(Entity.nameKey(other.entity.name()));
         }
     }
 }

@@ -14,9 +14,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Finds the entities (pages, sections, images, ...) in JSON tool results, in the spirit of the entity
- * tracking seed: {@code cms_createPage} returning {@code {"success":true,"page":{"id":"page-123","title":"About Us"}}}
- * yields {@code Entity("page-123", "About Us", "page")}.
+ * Finds the entities (pages, sections, images, restaurants, events, ...) in JSON tool results, in the spirit of the
+ * entity tracking seed: {@code cms_createPage} returning {@code {"success":true,"page":{"id":"page-123","title":"About Us"}}}
+ * yields {@code Entity("page-123", "About Us", "page")}, and {@code FindRestaurants} returning
+ * {@code [{"restaurant_name":"Sushi Ran","city":"Sausalito"}]} yields {@code Entity.withoutId("Sushi Ran", "restaurant")}.
  *
  * <pre>{@code
  * EntityExtractor extractor = JsonEntityExtractor.builder()
@@ -38,55 +39,100 @@ import java.util.Map;
  * content after the value), too deep or too long input and any other failure return an empty list; failures are
  * logged at DEBUG. {@link #extract} never throws and never returns {@code null}.
  *
- * <h2>Resources</h2>
+ * <h2>Resources and named records</h2>
  * The document is walked depth-first in document order. An object is a <em>resource</em> when it has both a type
- * and an id; a resource becomes an entity and is a leaf of the walk (objects nested in it, such as a page's sections
- * or a post's author, are not extracted). Other objects and arrays are walked into. Recognized shapes:
+ * and an id; it is a <em>named record</em> when it has no id but a name (below). Either becomes an entity and is a
+ * leaf of the walk: objects nested in it, such as a page's sections, a post's author or an event's venue, are not
+ * extracted; a named record that has no type to become an entity of still owns what it nests. One exception: a
+ * record without an id that holds resources with ids is an envelope, and those resources are kept instead of it.
+ * Other objects and arrays are walked into. Recognized shapes:
  * <ul>
  *   <li>a resource under a key: {@code {"page":{...}}}, also nested in wrappers: {@code {"result":{"page":{...}}}};</li>
  *   <li>a list under a key: {@code {"pages":[...]}}, {@code {"matches":[...]}}, {@code {"data":{"items":[...]}}};</li>
  *   <li>a top-level list {@code [{...}, ...]} and a top-level object that is itself the resource
  *       {@code {"id":"page-9","title":"Home"}} (typed by the tool name);</li>
- *   <li>a flat object with a prefixed id: {@code {"event_id":"e-1","event_name":"Launch"}} (type {@code event}).</li>
+ *   <li>a flat object with a prefixed id: {@code {"event_id":"e-1","event_name":"Launch"}} (type {@code event});</li>
+ *   <li>the fields of an attribute object ({@code attributes} of JSON:API, {@code _source} of Elasticsearch,
+ *       {@code fields}, {@code properties}) count as the record's own: {@code {"id":"1","attributes":{"title":"T"}}}.</li>
  * </ul>
- * <b>Wrapper keys</b> ({@code data, result(s), item(s), match(es), hits, records, rows, content(s), payload,
+ * <b>Wrapper keys</b> ({@code data, result(s), item(s), match(es), hits, docs, records, rows, content(s), payload,
  * response, body, value(s), list, node(s), edges, object(s), output, resource(s), elements}) pass through: what
  * they hold is typed as if it sat directly under the key above them. <b>Bookkeeping keys</b> ({@code meta,
- * metadata, pagination, paging, page_info, links, error(s), debug, headers, request, usage}) are not walked.
+ * metadata, pagination, paging, page_info, links, error(s), debug, headers, request, usage}) and side-loaded related
+ * records ({@code included}) are not walked.
  *
  * <h2>Types</h2>
- * The type of an object is, in order:
+ * A record that declares its type in {@code __typename} (GraphQL), {@code @type} (JSON-LD) or {@code object}
+ * (Stripe, Notion) has that type ({@code Restaurant} → restaurant, {@code payment_intent}). Otherwise the type of an
+ * object is, in order:
  * <ol>
  *   <li>the known type named by the nearest non-wrapper key holding it, judged by the key's last word
- *       ({@code pages}, {@code featured_image}, {@code blogPosts}); known types are the built-in vocabulary
- *       ({@code page, section, image, post, entry, collection, media, task, file, folder, document, article,
- *       comment, photo, video, asset, user, customer, contact, account, team, company, product, order, invoice,
- *       payment, event, message, channel, note, project, issue, ticket, repository, branch, tag, category,
- *       template, component, site}) plus the values of {@link Builder#toolTypes(Map) toolTypes};</li>
- *   <li>the tool's type: {@code toolTypes.get(toolName)} (exact match) if configured, else inferred from the tool
- *       name as the last known type word before the first preposition ({@code by, for, to, in, into, of, from,
- *       with, on, at, under}); words are split at {@code _ - . : /}, spaces and lower-to-upper case changes and
- *       matched case-insensitively, singular or plural: {@code cms_createPage} and {@code create_page} → page,
- *       {@code getImages} → image, {@code getPageSections} → section, {@code getPostsByUser} → post;</li>
+ *       ({@code pages}, {@code featured_image}, {@code blogPosts}); known types are the built-in vocabulary (the
+ *       seed's {@code page, section, image, post, entry, collection, media, task}; resources of tool APIs such as
+ *       {@code file, document, article, comment, user, customer, contact, account, product, order, invoice,
+ *       payment, transaction, event, message, channel, project, issue, ticket, repository, card, ...}; things of
+ *       service domains: {@code restaurant, hotel, room, attraction, venue, theater, place, business, movie, song,
+ *       track, album, artist, playlist, podcast, episode, book, recipe, course, flight, trip, property, apartment,
+ *       car, doctor, dentist, therapist, stylist, salon, job, country, alarm, reminder}), their abbreviations
+ *       ({@code doc, repo, img, pic, msg}) and the values of {@link Builder#toolTypes(Map) toolTypes};</li>
+ *   <li>the tool's type if it is a known one: {@code toolTypes.get(toolName)} (exact match) if configured, else
+ *       the last known type word of the tool name before the first preposition ({@code by, for, to, in, into, of,
+ *       from, with, on, at, under}) that follows one; words are split at {@code _ - . : /}, spaces and lower-to-upper
+ *       case changes and matched case-insensitively, singular or plural: {@code cms_createPage} → page,
+ *       {@code getPageSections} → section, {@code getPostsByUser} → post, {@code FindRestaurants} → restaurant,
+ *       {@code GetTimesForMovie} → movie. The first verb ({@code get, find, search, lookup, list, fetch, query,
+ *       create, update, delete, book, reserve, buy, rent, play, schedule, post, ...}) is not a type word while
+ *       another word follows ({@code BookAppointment} is not about books, {@code getBookDetails} is), and {@code ticket} after another type
+ *       does not replace it ({@code BuyEventTickets} → event);</li>
  *   <li>a type made from that key: lower snake case, singularized ({@code widgets} → widget,
  *       {@code lineItems} → line_item). The singularizer is simple: {@code ies→y}, {@code sses→ss},
  *       {@code xes→x}, {@code ches→ch}, {@code shes→sh}, else a trailing {@code s} is dropped unless the word ends
  *       in {@code ss}, {@code us} or {@code is}; people, children, indices, media, data, series, news are
- *       special-cased.</li>
+ *       special-cased;</li>
+ *   <li>the word of the tool name after its first verb, before a preposition, singularized, when the name holds no
+ *       known type word: {@code get_weather} → weather, {@code GetRide} → ride, {@code FindHomeByArea} → home
+ *       ({@code available}, {@code details}, {@code info} at the end are skipped: {@code GetCarsAvailable}).</li>
  * </ol>
- * An object for which none of these gives a type (no known key, no tool type, at the root or under wrapper keys
- * only) is skipped <em>unless</em> it has no {@code id}/{@code uuid} but a prefixed id key such as {@code page_id}
- * or {@code eventId}; then the prefix is its type.
+ * An object with an id for which none of these gives a type (no known key, no tool type, at the root or under
+ * wrapper keys only) is skipped <em>unless</em> it has no {@code id}/{@code uuid} but a prefixed id key such as
+ * {@code page_id} or {@code eventId}; then the prefix is its type.
  *
- * <h2>Ids and names</h2>
- * The id is the first usable value of: {@code id} (also {@code ID}, {@code Id}), {@code uuid},
- * {@code <type>_id}/{@code <type>Id}, the first other {@code *_id}/{@code *Id}/{@code *ID} key with a usable value (whose prefix then
- * becomes the type; prefixes {@code request, trace, span, correlation, session, tenant, parent, cursor, next,
- * prev, previous} are never ids), {@code key}. Usable ids are non-blank strings of at most 256 characters
- * (stripped) or integers (their literal text, so {@code 12345678901234567890} survives); other values are skipped. The name is the first non-blank string
- * of {@code title, name, heading, <type>_name/<type>Name, other *_name/*Name, slug, filename, label}; names longer
- * than 256 characters are cut and end with {@code …}; no name means the id is the name (see {@link Entity}).
- * Names are returned as they are: escaping them is the renderer's job.
+ * <p><b>Reports are not things.</b> A tool whose type is one of {@code weather, forecast, balance, rate, status,
+ * availability, slot, time, count, stat, statistic, metric, usage, health, fare, estimate} yields no entities at all
+ * ({@code get_weather}, {@code CheckBalance}, {@code GetAvailableTimes}), and no record of such a type is an entity.
+ *
+ * <h2>Ids</h2>
+ * The id is the first usable value of: {@code id} (also {@code ID}, {@code Id}), {@code uuid}, {@code _id},
+ * {@code *_id}/{@code *Id} keys whose prefix only says the record is a record ({@code objectID}, {@code item_id},
+ * {@code entity, record, resource, node, doc}), {@code <type>_id}/{@code <type>Id}, the first other
+ * {@code *_id}/{@code *Id}/{@code *ID} key with a usable value (whose prefix then becomes the type; prefixes
+ * {@code request, trace, span, correlation, session, tenant, parent, cursor, next, prev, previous} are never ids),
+ * {@code key}. Usable ids are non-blank strings of at most 256 characters (stripped) or integers (their literal text,
+ * so {@code 12345678901234567890} survives); other values are skipped.
+ *
+ * <h2>Names</h2>
+ * The name of a resource is the first non-blank string of {@code title, name, heading, <type>_name/<type>Name},
+ * other {@code *_name/*Name} keys, {@code slug, filename, label}, then {@code subject} or {@code summary} if it looks
+ * like a name (below); names longer than 256 characters are cut and end with {@code …}; no name means the id is the
+ * name (see {@link Entity}). A {@code name} or {@code title} given as an object ({@code "name":{"text":"Tech Meetup"}},
+ * a title per language) is its first string that looks like a name, not counting parts of a person's name
+ * ({@code first}, {@code last}, ...). A {@code *_name} key whose prefix names another party of the record ({@code receiver,
+ * recipient, sender, payer, payee, user, customer, contact, owner, author, host, account, company, airline, ...},
+ * anywhere in the prefix: {@code recipient_account_name}) never names it, unless that party is the record's type
+ * ({@code contact_name} of a contact).
+ *
+ * <p>A record <em>without an id</em> is a named record when it has, in this order of preference, a name key of its
+ * type ({@code restaurant_name}/{@code restaurantName}/{@code movie_title}/{@code movieTitle} under type restaurant
+ * or movie), {@code title}, {@code name}, {@code heading}, or a qualified name ({@code display_name},
+ * {@code full_name}, {@code short_name}, ...), and a type from the rules above; or, when no key above it names a known
+ * type, a name key whose prefix names a thing of a known type ({@code {"stylist_name":…}} from {@code FindProvider}
+ * is a stylist); or, with no type at all, any {@code *_name} key whose prefix names no party
+ * ({@code {"widget_name":"Dial"}} is a widget). {@code *_title} keys count only with a known or the record's type.
+ * Its value must look like the name of a thing: one line of at most 120 characters and 15 words with a letter in it,
+ * not a URL, e-mail address or placeholder ({@code n/a}, {@code unknown}), not starting with a digit unless a word of
+ * three letters follows ({@code 2019-03-01}, {@code 7:30 pm}, {@code 1989} are not names). Such a record gets the id
+ * {@link Entity#withoutId(String, String) derived} from its type and name, so two records of one type whose names
+ * differ only in case or spacing are one entity.
  *
  * <h2>Bounds</h2>
  * At most {@link Builder#maxPerList(int) maxPerList} (default 3) elements of any array are examined; at most
@@ -96,8 +142,9 @@ import java.util.Map;
  * follow its id are skipped without being examined: they cannot hold entities.
  *
  * <p>Thread-safe: the configuration is immutable, the Jackson {@code JsonFactory} is shared (it is thread-safe),
- * and two Caffeine caches remember the type of up to 1,024 tool names and what a key holding a container means
- * (bookkeeping, wrapper, the types it names) for up to 512 keys of at most 64 characters.
+ * and three Caffeine caches remember the type of up to 1,024 tool names, what a key holding a container means
+ * (bookkeeping, wrapper, the types it names) for up to 512 keys of at most 64 characters, and what a prefixed name
+ * key names for as many.
  */
 public final class JsonEntityExtractor implements EntityExtractor {
 
@@ -112,7 +159,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
     /** Tool names are few: the types of this many are remembered. */
     private static final int TOOL_TYPE_CACHE_SIZE = 1_024;
     /** Cached for tools without a type; types are never blank. */
-    private static final String NO_TYPE = "";
+    private static final EntityTypeNames.ToolType NO_TYPE = new EntityTypeNames.ToolType("", false);
 
     private final Map<String, String> toolTypes;
     private final int maxPerList;
@@ -121,8 +168,9 @@ public final class JsonEntityExtractor implements EntityExtractor {
     private final int maxEntities;
     private final EntityTypeNames typeNames;
     private final ContainerKeys containerKeys;
+    private final NameKeys nameKeys;
     private final JsonFactory jsonFactory;
-    private final Cache<String, String> toolTypeCache = Caffeine.newBuilder()
+    private final Cache<String, EntityTypeNames.ToolType> toolTypeCache = Caffeine.newBuilder()
             .maximumSize(TOOL_TYPE_CACHE_SIZE)
             .executor(Runnable::run)
             .build();
@@ -137,6 +185,7 @@ public final class JsonEntityExtractor implements EntityExtractor {
         this.maxEntities = Ensure.positive(orDefault(builder.maxEntities, DEFAULT_MAX_ENTITIES), "maxEntities");
         this.typeNames = new EntityTypeNames(toolTypes.values());
         this.containerKeys = new ContainerKeys(typeNames);
+        this.nameKeys = new NameKeys(typeNames);
         StreamReadConstraints constraints = StreamReadConstraints.builder()
                 .maxNestingDepth(maxDepth)
                 .maxDocumentLength(maxChars)
@@ -159,9 +208,13 @@ public final class JsonEntityExtractor implements EntityExtractor {
         if (resultText == null || resultText.length() > maxChars || !startsLikeJsonContainer(resultText)) {
             return List.of();
         }
+        EntityTypeNames.ToolType toolType = toolTypeOf(toolName);
+        if (toolType != null && EntityTypeNames.REPORT_TYPES.contains(toolType.type())) {
+            return List.of(); // a weather report, a balance, time slots: not things
+        }
         try (JsonParser parser = jsonFactory.createParser(resultText)) {
             ResourceWalk walk =
-                    new ResourceWalk(containerKeys, typeOfTool(toolName), maxPerList, maxDepth, maxEntities);
+                    new ResourceWalk(containerKeys, nameKeys, toolType, maxPerList, maxDepth, maxEntities);
             List<Entity> entities = walk.run(parser);
             return entities.isEmpty() ? List.of() : Collections.unmodifiableList(entities);
         } catch (Exception e) {
@@ -174,16 +227,24 @@ public final class JsonEntityExtractor implements EntityExtractor {
 
     /** The type of the tool's resources: the configured one, else inferred from the name; {@code null} if none. */
     String typeOfTool(String toolName) {
+        EntityTypeNames.ToolType type = toolTypeOf(toolName);
+        return type == null ? null : type.type();
+    }
+
+    private EntityTypeNames.ToolType toolTypeOf(String toolName) {
         if (toolName == null) {
             return null;
         }
-        String type = toolTypeCache.get(toolName, this::inferTypeOfTool);
-        return type.isEmpty() ? null : type;
+        EntityTypeNames.ToolType type = toolTypeCache.get(toolName, this::inferTypeOfTool);
+        return type == NO_TYPE ? null : type;
     }
 
-    private String inferTypeOfTool(String toolName) {
+    private EntityTypeNames.ToolType inferTypeOfTool(String toolName) {
         String configured = toolTypes.get(toolName);
-        String type = configured != null ? configured : typeNames.typeOfToolName(toolName);
+        if (configured != null) {
+            return new EntityTypeNames.ToolType(configured, true);
+        }
+        EntityTypeNames.ToolType type = typeNames.typeOfToolName(toolName);
         return type == null ? NO_TYPE : type;
     }
 

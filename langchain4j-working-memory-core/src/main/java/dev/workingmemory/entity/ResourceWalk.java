@@ -5,19 +5,21 @@ import com.fasterxml.jackson.core.JsonToken;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 
 /**
- * One bounded depth-first walk over the token stream of a tool result, collecting the resources it holds as
- * {@link Entity entities}. The rules are documented on {@link JsonEntityExtractor}.
+ * One bounded depth-first walk over the token stream of a tool result, collecting the resources and named records
+ * it holds as {@link Entity entities}. The rules are documented on {@link JsonEntityExtractor}.
  *
  * <p>The walk reads the JSON once with a streaming {@link JsonParser} and builds no tree: only id values and names
  * better than the best so far become strings, everything else is skipped by the tokenizer. An object is sure to be a
  * resource once it has a type and an id no later key can displace, often only at its end: the entities found in its
  * containers before that are provisional and dropped if it turns out to be one (a resource is a leaf), its containers
- * after that are skipped without being examined. The entities are those a pre-order walk over the tree finds.
+ * after that are skipped without being examined. A record without an id is known to be one only at its end. The
+ * entities are those a pre-order walk over the tree finds.
  *
  * <p>Not thread-safe: create one per result.
  */
@@ -35,7 +37,16 @@ final class ResourceWalk {
             "request", "trace", "span", "correlation", "session", "tenant", "parent", "cursor",
             "next", "prev", "previous");
 
-    /** Ranks of the name keys, best first. */
+    /**
+     * Prefixes of {@code *_id} keys that are the record's own id, not a reference to a record of another type
+     * ({@code objectID} of a search hit, {@code item_id}): such a key counts like {@code uuid}.
+     */
+    static final Set<String> OWN_ID_PREFIXES = Set.of("object", "item", "entity", "record", "resource", "node", "doc");
+
+    /** Keys of an object holding the record's own fields (JSON:API, Elasticsearch): read as part of the record. */
+    static final Set<String> ATTRIBUTE_KEYS = Set.of("attributes", "_source", "fields", "properties");
+
+    /** Ranks of the name keys of a record with an id, best first. */
     private static final int TITLE = 0;
     private static final int NAME = 1;
     private static final int HEADING = 2;
@@ -44,18 +55,32 @@ final class ResourceWalk {
     private static final int SLUG = 5;
     private static final int FILENAME = 6;
     private static final int LABEL = 7;
-    private static final int NO_NAME = 8;
+    private static final int SUBJECT = 8;
+    private static final int NO_NAME = 9;
+
+    /** Ranks of the names a record without an id can have, best first. */
+    private static final int OWN_TYPED = 0;
+    private static final int OWN_TITLE = 1;
+    private static final int OWN_NAME = 2;
+    private static final int OWN_HEADING = 3;
+    private static final int OWN_PLAIN = 4;
+    private static final int NO_OWN = 5;
 
     private final ContainerKeys keys;
-    private final String toolType;
+    private final NameKeys nameKeys;
+    private final EntityTypeNames.ToolType toolType;
     private final int maxPerList;
     private final int maxDepth;
     private final int maxEntities;
     private final List<Entity> found;
+    /** Which of {@link #found} have derived ids. */
+    private final BitSet derived = new BitSet();
     private int remaining = MAX_NODES;
 
-    ResourceWalk(ContainerKeys keys, String toolType, int maxPerList, int maxDepth, int maxEntities) {
+    ResourceWalk(ContainerKeys keys, NameKeys nameKeys, EntityTypeNames.ToolType toolType, int maxPerList,
+                 int maxDepth, int maxEntities) {
         this.keys = keys;
+        this.nameKeys = nameKeys;
         this.toolType = toolType;
         this.maxPerList = maxPerList;
         this.maxDepth = maxDepth;
@@ -122,29 +147,125 @@ final class ResourceWalk {
         }
     }
 
+    /** The id and name candidates of one object, filled while its fields stream by. */
+    private static final class Fields {
+        String id;
+        String uuid;
+        String typedId;
+        String otherId;
+        String otherIdKey;
+        int otherIdSuffix;
+        String key;
+        /** Only the best name so far is kept: a name key of a worse rank is not even read. */
+        String name;
+        int nameRank = NO_NAME;
+        /** The best name the record has for itself if it has no id ({@code title}, {@code restaurant_name}). */
+        String ownName;
+        int ownRank = NO_OWN;
+        /** The first name of a thing of another type ({@code stylist_name} of a provider), and that type. */
+        String thingName;
+        String thingType;
+        boolean thingKnown;
+        String declaredType;
+        /** Whether the entity made of these fields got a derived id. */
+        boolean derivedId;
+        /** Whether the object is sure to be a resource: its containers need not be walked. */
+        boolean leaf;
+
+        boolean strongId() {
+            return id != null || uuid != null || typedId != null;
+        }
+    }
+
     /**
      * Reads an object up to its end: walks its containers (their entities are provisional), notes its id and name
-     * candidates, and at the end adds it as an entity if it is a resource. Once the object is sure to be a resource
-     * (it has a type and an id no later key can displace), its remaining containers are skipped: a resource is a
-     * leaf, so nothing found in them would be kept.
+     * candidates, and at the end adds it as an entity if it is a resource or a named record. Once the object is sure
+     * to be a resource (it has a type and an id no later key can displace), its remaining containers are skipped: a
+     * resource is a leaf, so nothing found in them would be kept.
      */
     private void readObject(JsonParser parser, ContainerKeys.Key context, int depth) throws IOException {
         remaining--;
         String type = typeOfContext(context);
         int mark = found.size();
+        Fields fields = new Fields();
+        readFields(parser, context, depth, type, fields, false);
+        Entity entity = entityOf(fields, type, context != null && context.knownType() != null);
+        if (entity != null && EntityTypeNames.REPORT_TYPES.contains(entity.type())) {
+            return;
+        }
+        boolean named = fields.ownName != null || fields.thingName != null;
+        if (entity == null && !named) {
+            return;
+        }
+        if ((entity == null || fields.derivedId) && derived.nextClearBit(mark) < found.size()) {
+            return; // a record without an id around resources with ids is an envelope, not a thing
+        }
+        // A resource or named record is a leaf: what was found inside it belongs to it, even when the record itself
+        // has no type to become an entity of.
+        while (found.size() > mark) {
+            found.remove(found.size() - 1);
+        }
+        if (entity != null) {
+            add(entity, fields.derivedId);
+        }
+    }
 
-        String id = null;
-        String uuid = null;
-        String typedId = null;
-        String otherId = null;
-        String otherIdKey = null;
-        int otherIdSuffix = 0;
-        String key = null;
-        // Only the best name so far is kept: a name key of a worse rank is not even read.
-        String name = null;
-        int nameRank = NO_NAME;
-        boolean leaf = false;
+    /**
+     * The entity an object stands for: a resource when it has a type and an id, else a record named by a name key,
+     * with an id {@linkplain Entity#withoutId derived} from its type and name; {@code null} when neither.
+     */
+    private Entity entityOf(Fields fields, String contextType, boolean typedByKnownKey) {
+        String type = fields.declaredType != null ? fields.declaredType : contextType;
+        if (type == null) {
+            // Without a type only a prefixed id key (event_id) can name one, and only if nothing else is the id.
+            if (fields.id != null || fields.uuid != null) {
+                return null;
+            }
+            if (fields.otherId != null) {
+                return new Entity(fields.otherId, fields.name, typeOfIdPrefix(fields.otherIdKey, fields.otherIdSuffix));
+            }
+            return withoutId(fields, null, false);
+        }
+        if (fields.id != null) {
+            return new Entity(fields.id, fields.name, type);
+        }
+        if (fields.uuid != null) {
+            return new Entity(fields.uuid, fields.name, type);
+        }
+        if (fields.typedId != null) {
+            return new Entity(fields.typedId, fields.name, type);
+        }
+        if (fields.otherId != null) {
+            return new Entity(fields.otherId, fields.name, typeOfIdPrefix(fields.otherIdKey, fields.otherIdSuffix));
+        }
+        if (fields.key != null) {
+            return new Entity(fields.key, fields.name, type);
+        }
+        return withoutId(fields, type, typedByKnownKey && fields.declaredType == null);
+    }
 
+    /**
+     * A record without an id: named by its own name under its type, or else by the name of a thing of another type
+     * ({@code {"stylist_name":…}} from {@code FindProvider}) when no key above fixes the type.
+     */
+    private static Entity withoutId(Fields fields, String type, boolean typeFixed) {
+        Entity entity = null;
+        if (type != null && fields.ownName != null) {
+            entity = Entity.withoutId(fields.ownName, type);
+        } else if (fields.thingName != null && (type == null || (fields.thingKnown && !typeFixed))) {
+            entity = Entity.withoutId(fields.thingName, fields.thingType);
+        }
+        fields.derivedId = entity != null;
+        return entity;
+    }
+
+    /**
+     * Reads the fields of an object up to its end into {@code fields}, walking its containers until it is sure to be
+     * a resource. The fields of an attribute object ({@code "attributes":{…}}) count as the object's own; the
+     * containers inside that are skipped.
+     */
+    private void readFields(JsonParser parser, ContainerKeys.Key context, int depth, String type, Fields fields,
+                            boolean attributes) throws IOException {
         JsonToken token;
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
@@ -153,96 +274,174 @@ final class ResourceWalk {
                 break;
             }
             if (token.isStructStart()) {
-                if (leaf) {
+                if (token == JsonToken.START_OBJECT && (field.equals("name") || field.equals("title"))) {
+                    remaining--;
+                    readNameObject(parser, field, fields);
+                } else if (!attributes && token == JsonToken.START_OBJECT && ATTRIBUTE_KEYS.contains(field)) {
+                    remaining--;
+                    readFields(parser, context, depth, type, fields, true);
+                } else if (attributes || fields.leaf) {
                     parser.skipChildren();
                 } else {
                     readField(parser, token, field, context, depth);
                 }
-                continue;
+            } else if (--remaining >= 0) {
+                readScalar(parser, token, field, type, fields);
             }
-            // Ids and names are strings or integers; other scalars only count as examined nodes.
-            if (--remaining < 0 || field.isEmpty()
-                    || (token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NUMBER_INT)) {
-                continue;
-            }
-            boolean strongId = id != null || uuid != null || typedId != null;
-            int rank = NO_NAME;
-            switch (field) {
-                case "id", "ID", "Id" -> id = id != null ? id : idText(parser, token);
-                case "uuid" -> uuid = id != null || uuid != null ? uuid : idText(parser, token);
-                case "key" -> key = strongId || key != null ? key : idText(parser, token);
-                case "title" -> rank = TITLE;
-                case "name" -> rank = NAME;
-                case "heading" -> rank = HEADING;
-                case "slug" -> rank = SLUG;
-                case "filename" -> rank = FILENAME;
-                case "label" -> rank = LABEL;
-                default -> {
-                    char last = field.charAt(field.length() - 1);
-                    if (last == 'd' || last == 'D') {
-                        int idSuffix = strongId ? 0 : idSuffixLength(field);
-                        if (idSuffix > 0) {
-                            if (type != null && hasPrefix(field, idSuffix, type)) {
-                                typedId = idText(parser, token);
-                            } else if (otherId == null && !IGNORED_ID_PREFIXES.contains(
-                                    field.substring(0, field.length() - idSuffix).toLowerCase(Locale.ROOT))) {
-                                otherId = idText(parser, token);
-                                if (otherId != null) {
-                                    otherIdKey = field;
-                                    otherIdSuffix = idSuffix;
-                                }
-                            }
-                        }
-                    } else if (last == 'e' && token == JsonToken.VALUE_STRING) {
-                        int nameSuffix = nameSuffixLength(field);
-                        if (nameSuffix > 0) {
-                            rank = type != null && hasPrefix(field, nameSuffix, type) ? TYPED_NAME : OTHER_NAME;
-                        }
-                    }
-                }
-            }
-            if (rank < nameRank) {
-                String text = nameText(parser, token);
-                if (text != null) {
-                    name = text;
-                    nameRank = rank;
-                }
-            }
-            leaf = type != null && (id != null || uuid != null || typedId != null);
+            fields.leaf = (type != null || fields.declaredType != null) && fields.strongId();
         }
         if (token != JsonToken.END_OBJECT) {
             throw new IOException("unexpected " + token + " in object");
         }
+    }
 
-        String entityId;
-        String entityType = type;
-        if (type == null) {
-            // Without a type only a prefixed id key (event_id) can name one, and only if nothing else is the id.
-            if (id != null || uuid != null || otherId == null) {
-                return;
-            }
-            entityId = otherId;
-            entityType = typeOfIdPrefix(otherIdKey, otherIdSuffix);
-        } else if (id != null) {
-            entityId = id;
-        } else if (uuid != null) {
-            entityId = uuid;
-        } else if (typedId != null) {
-            entityId = typedId;
-        } else if (otherId != null) {
-            entityId = otherId;
-            entityType = typeOfIdPrefix(otherIdKey, otherIdSuffix);
-        } else {
-            entityId = key;
-        }
-        if (entityId == null || entityType == null) {
+    /** Notes what one scalar field says about the object's id, name and type. */
+    private void readScalar(JsonParser parser, JsonToken token, String field, String type, Fields fields)
+            throws IOException {
+        // Ids and names are strings or integers; other scalars only count as examined nodes.
+        if (field.isEmpty() || (token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NUMBER_INT)) {
             return;
         }
-        // A resource is a leaf: what was found inside it belongs to it.
-        while (found.size() > mark) {
-            found.remove(found.size() - 1);
+        boolean strongId = fields.strongId();
+        int rank = NO_NAME;
+        int ownRank = NO_OWN;
+        NameKeys.NameKey thing = null;
+        switch (field) {
+            case "id", "ID", "Id" -> fields.id = fields.id != null ? fields.id : idText(parser, token);
+            case "uuid", "_id" -> fields.uuid = fields.id != null || fields.uuid != null
+                    ? fields.uuid : idText(parser, token);
+            case "key" -> fields.key = strongId || fields.key != null ? fields.key : idText(parser, token);
+            case "title" -> {
+                rank = TITLE;
+                ownRank = OWN_TITLE;
+            }
+            case "name" -> {
+                rank = NAME;
+                ownRank = OWN_NAME;
+            }
+            case "heading" -> {
+                rank = HEADING;
+                ownRank = OWN_HEADING;
+            }
+            case "slug" -> rank = SLUG;
+            case "filename" -> rank = FILENAME;
+            case "label" -> rank = LABEL;
+            case "subject", "summary" -> rank = SUBJECT;
+            case "__typename", "@type", "object" -> {
+                if (token == JsonToken.VALUE_STRING && fields.declaredType == null) {
+                    fields.declaredType = EntityTypeNames.typeOfDeclared(parser.getText());
+                }
+            }
+            default -> {
+                char last = field.charAt(field.length() - 1);
+                if (last == 'd' || last == 'D') {
+                    readPrefixedId(parser, token, field, type, fields, strongId);
+                } else if (last == 'e' && token == JsonToken.VALUE_STRING) {
+                    NameKeys.NameKey nameKey = nameKeys.of(field);
+                    if (nameKey == null) {
+                        break;
+                    }
+                    if (type != null && type.equalsIgnoreCase(nameKey.prefixType())) {
+                        rank = TYPED_NAME;
+                        ownRank = OWN_TYPED;
+                    } else if (nameKey.kind() == NameKeys.Kind.PLAIN) {
+                        rank = OTHER_NAME;
+                        ownRank = OWN_PLAIN;
+                    } else if (nameKey.kind() == NameKeys.Kind.PARTIAL) {
+                        rank = OTHER_NAME;
+                    } else if (nameKey.kind() == NameKeys.Kind.THING && (!nameKey.title() || nameKey.known())) {
+                        rank = OTHER_NAME;
+                        if (fields.thingName == null || (!fields.thingKnown && nameKey.known())) {
+                            thing = nameKey;
+                        }
+                    }
+                }
+            }
         }
-        add(new Entity(entityId, name, entityType));
+        if (rank >= fields.nameRank && ownRank >= fields.ownRank && thing == null) {
+            return;
+        }
+        String text = nameText(parser, token);
+        if (text != null) {
+            offerName(fields, text, rank, ownRank, thing);
+        }
+    }
+
+    /**
+     * Reads a name given as an object ({@code "name":{"text":"Tech Meetup"}}, {@code "title":{"romaji":…,
+     * "english":…}}): its first string that looks like a name, except parts of a person's name ({@code first},
+     * {@code last}, ...). Containers inside are skipped.
+     */
+    private void readNameObject(JsonParser parser, String field, Fields fields) throws IOException {
+        boolean title = field.equals("title");
+        int rank = title ? TITLE : NAME;
+        int ownRank = title ? OWN_TITLE : OWN_NAME;
+        JsonToken token;
+        while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
+            String part = parser.currentName();
+            token = parser.nextToken();
+            if (token == null) {
+                break;
+            }
+            if (token.isStructStart()) {
+                parser.skipChildren();
+            } else if (--remaining >= 0 && token == JsonToken.VALUE_STRING
+                    && (rank < fields.nameRank || ownRank < fields.ownRank)
+                    && !NameKeys.PARTIALS.contains(part.toLowerCase(Locale.ROOT))) {
+                String text = nameText(parser, token);
+                if (text != null && NameKeys.looksLikeName(text)) {
+                    offerName(fields, text, rank, ownRank, null);
+                }
+            }
+        }
+        if (token != JsonToken.END_OBJECT) {
+            throw new IOException("unexpected " + token + " in object");
+        }
+    }
+
+    /** Keeps {@code text} as the name of the ranks it betters; names of records without an id must look like one. */
+    private static void offerName(Fields fields, String text, int rank, int ownRank, NameKeys.NameKey thing) {
+        if (rank < fields.nameRank && (rank != SUBJECT || NameKeys.looksLikeName(text))) {
+            fields.name = text;
+            fields.nameRank = rank;
+        }
+        if ((ownRank < fields.ownRank || thing != null) && NameKeys.looksLikeName(text)) {
+            if (ownRank < fields.ownRank) {
+                fields.ownName = text;
+                fields.ownRank = ownRank;
+            }
+            if (thing != null) {
+                fields.thingName = text;
+                fields.thingType = thing.prefixType();
+                fields.thingKnown = thing.known();
+            }
+        }
+    }
+
+    /** Notes a {@code *_id}/{@code *Id} field: the record's id in its type's name, its own id, or another's. */
+    private static void readPrefixedId(JsonParser parser, JsonToken token, String field, String type, Fields fields,
+                                       boolean strongId) throws IOException {
+        int idSuffix = strongId ? 0 : idSuffixLength(field);
+        if (idSuffix == 0) {
+            return;
+        }
+        if (type != null && hasPrefix(field, idSuffix, type)) {
+            fields.typedId = idText(parser, token);
+            return;
+        }
+        if (fields.otherId != null && fields.uuid != null) {
+            return;
+        }
+        String prefix = field.substring(0, field.length() - idSuffix).toLowerCase(Locale.ROOT);
+        if (OWN_ID_PREFIXES.contains(prefix)) {
+            fields.uuid = fields.uuid != null ? fields.uuid : idText(parser, token);
+        } else if (fields.otherId == null && !IGNORED_ID_PREFIXES.contains(prefix)) {
+            fields.otherId = idText(parser, token);
+            if (fields.otherId != null) {
+                fields.otherIdKey = field;
+                fields.otherIdSuffix = idSuffix;
+            }
+        }
     }
 
     /** Walks the container held by {@code field}, unless the key is bookkeeping; wrapper keys pass on the context. */
@@ -256,7 +455,7 @@ final class ResourceWalk {
         }
     }
 
-    private void add(Entity entity) {
+    private void add(Entity entity, boolean derivedId) {
         if (found.size() >= maxEntities) {
             return;
         }
@@ -265,21 +464,29 @@ final class ResourceWalk {
                 return;
             }
         }
+        derived.set(found.size(), derivedId);
         found.add(entity);
     }
 
     /**
-     * The type of a resource held (directly or through wrapper keys) by {@code context}: a known type the key
-     * names wins, then the tool's type, then a type made from the key itself.
+     * The type of a record held (directly or through wrapper keys) by {@code context}: a known type the key names
+     * wins, then the tool's type if it is a known one, then a type made from the key itself, then the tool's type
+     * taken from its name.
      */
     private String typeOfContext(ContainerKeys.Key context) {
         if (context == null) {
-            return toolType;
+            return toolType == null ? null : toolType.type();
         }
         if (context.knownType() != null) {
             return context.knownType();
         }
-        return toolType != null ? toolType : context.ownType();
+        if (toolType != null && toolType.known()) {
+            return toolType.type();
+        }
+        if (context.ownType() != null) {
+            return context.ownType();
+        }
+        return toolType == null ? null : toolType.type();
     }
 
     private String typeOfIdPrefix(String key, int suffix) {
@@ -296,18 +503,6 @@ final class ResourceWalk {
         }
         if (n > 2 && (key.endsWith("Id") || key.endsWith("ID")) && Character.isLowerCase(key.charAt(n - 3))) {
             return 2;
-        }
-        return 0;
-    }
-
-    /** 5 for {@code page_name}, 4 for {@code pageName}, 0 otherwise. */
-    static int nameSuffixLength(String key) {
-        int n = key.length();
-        if (n > 5 && key.endsWith("_name")) {
-            return 5;
-        }
-        if (n > 4 && key.endsWith("Name") && Character.isLowerCase(key.charAt(n - 5))) {
-            return 4;
         }
         return 0;
     }

@@ -1,5 +1,6 @@
 package dev.workingmemory.internal;
 
+import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.MemoryLayer;
@@ -58,6 +59,11 @@ public final class LayerSlot implements LayerContext {
     @Override
     public <T> T writeDurably(Supplier<T> action) {
         return scope.layerWrite(this, action, true);
+    }
+
+    /** Lets the layer observe a message added to its memory, as one of its writes. */
+    public void observe(ChatMessage message) {
+        scope.observe(this, message);
     }
 
     @Override

@@ -13,6 +13,7 @@ import dev.workingmemory.layer.EvictedMessage;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
@@ -38,8 +39,8 @@ public final class MessageWindow {
     private final int maxTokens;
     private final TokenCountEstimator estimator;
     private final List<ChatMessage> messages = new ArrayList<>();
-    /** When each message was added (epoch millis), kept only for an eviction listener. */
-    private final List<Long> added = new ArrayList<>();
+    /** When each message was added (epoch millis), kept only for an eviction listener; the first messages.size() count. */
+    private long[] added = new long[0];
     private final List<Integer> tokens;
     private Consumer<List<EvictedMessage>> evictionListener;
     private Clock clock;
@@ -92,10 +93,13 @@ public final class MessageWindow {
             setSystem(systemMessage);
             return;
         }
-        messages.add(message);
         if (evictionListener != null) {
-            added.add(clock.millis());
+            if (added.length == messages.size()) {
+                added = Arrays.copyOf(added, Math.max(16, added.length * 2));
+            }
+            added[messages.size()] = clock.millis();
         }
+        messages.add(message);
         if (tokens != null) {
             int count = estimator.estimateTokenCountInMessage(message);
             tokens.add(count);
@@ -108,7 +112,6 @@ public final class MessageWindow {
     public void clear() {
         system = null;
         messages.clear();
-        added.clear();
         if (tokens != null) {
             tokens.clear();
         }
@@ -152,6 +155,21 @@ public final class MessageWindow {
             return Collections.unmodifiableList(messages.subList(0, verified));
         }
         return consistent(messages);
+    }
+
+    /**
+     * Removes the oldest turn (everything before the second user message), handing it to the eviction listener.
+     *
+     * @return false when the window holds one turn or less, which always stays
+     */
+    public boolean evictOldestTurn() {
+        int end = nextTurnStart();
+        if (end < 0) {
+            return false;
+        }
+        removeFirst(end);
+        view = null;
+        return true;
     }
 
     private boolean overLimit() {
@@ -212,9 +230,9 @@ public final class MessageWindow {
         if (evictionListener != null) {
             evicted = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
-                evicted.add(new EvictedMessage(messages.get(i), Instant.ofEpochMilli(added.get(i))));
+                evicted.add(new EvictedMessage(messages.get(i), Instant.ofEpochMilli(added[i])));
             }
-            added.subList(0, count).clear();
+            System.arraycopy(added, count, added, 0, messages.size() - count);
         }
         messages.subList(0, count).clear();
         verified = Math.max(0, verified - count);

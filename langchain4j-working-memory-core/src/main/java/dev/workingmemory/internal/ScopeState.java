@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
@@ -22,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -47,7 +49,9 @@ public final class ScopeState {
     private static final int FORMAT_VERSION = 1;
     private static final String DOCUMENT_START = "{\"formatVersion\":" + FORMAT_VERSION + ",\"layers\":{";
     /** Conflicts in a row before a save gives up: other instances keep saving this scope faster than it reloads. */
-    private static final int MAX_CONFLICTS = 32;
+    private static final int MAX_CONFLICTS = 64;
+    /** The longest pause between two tries after conflicts in a row. */
+    private static final long MAX_BACKOFF_MILLIS = 50;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final LayerScope scope;
@@ -188,6 +192,38 @@ public final class ScopeState {
         }
     }
 
+    /**
+     * Lets {@code slot}'s layer observe {@code message}, as a write journaled only when it changed the layer: most
+     * messages change nothing, and then nothing is allocated for the journal.
+     */
+    void observe(LayerSlot slot, ChatMessage message) {
+        lock.lock();
+        try {
+            enter();
+            long before = slot.version();
+            layerWriteDepth++;
+            try {
+                slot.layer().onMessage(message);
+            } finally {
+                layerWriteDepth--;
+            }
+            if (layerWriteDepth == 0 && !replaying && slot.version() != before) {
+                journal(slot, () -> {
+                    slot.layer().onMessage(message);
+                    return null;
+                });
+            }
+        } finally {
+            try {
+                if (dirty && !saveScheduled && !replaying && lock.getHoldCount() == 1) {
+                    persist("will retry on the next change");
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     void changed(LayerSlot slot) {
         if (!lock.isHeldByCurrentThread()) {
             throw new IllegalStateException("LayerContext.changed() must be called inside LayerContext.write()");
@@ -304,18 +340,22 @@ public final class ScopeState {
             layerWriteDepth--;
         }
         if (layerWriteDepth == 0 && !replaying && slot.version() != before) {
-            journal.add(slot, action);
-            if (journal.isFull()) {
-                // Bounds the journal without giving up replay: a scope changed this often is saved now.
-                persist("will retry on the next change");
-            }
+            journal(slot, action);
         }
         return result;
     }
 
+    private void journal(LayerSlot slot, Supplier<?> action) {
+        journal.add(slot, action);
+        if (journal.isFull()) {
+            // Bounds the journal without giving up replay: a scope changed this often is saved now.
+            persist("will retry on the next change");
+        }
+    }
+
     /** A durable write: saved before returning, applied again on the stored state after each conflict. */
     private <T> T durableWrite(LayerSlot slot, Supplier<T> action) {
-        JsonNode before = slot.layer().snapshot();
+        String before = slot.snapshotMember(); // usually cached since the last save: no serialization
         for (int conflicts = 0; ; conflicts++) {
             long versionBefore = slot.version();
             T result = journaledWrite(slot, action);
@@ -335,8 +375,9 @@ public final class ScopeState {
                     throw new WorkingMemoryStoreException("Could not save '" + storeKey + "': " + MAX_CONFLICTS
                             + " conflicts in a row with other instances saving it", e);
                 }
+                backOff(conflicts);
                 reload();
-                before = slot.layer().snapshot();
+                before = slot.snapshotMember();
             } catch (WorkingMemoryStoreException e) {
                 undo(slot, before, changedLayer);
                 throw e;
@@ -344,12 +385,16 @@ public final class ScopeState {
         }
     }
 
-    /** Puts {@code slot}'s layer back as it was before a durable write that could not be saved. */
-    private void undo(LayerSlot slot, JsonNode before, boolean journaled) {
+    /** Puts {@code slot}'s layer back as it was ({@code before}, its snapshot member) before a write that failed. */
+    private void undo(LayerSlot slot, String before, boolean journaled) {
         if (journaled) {
             journal.removeLast();
         }
-        slot.layer().restore(before);
+        try {
+            slot.layer().restore(JSON.readTree("{" + before + "}").get(slot.layer().name()));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("Cannot read back the snapshot of layer '" + slot.layer().name() + "'", e);
+        }
         slot.bumpVersion();
         version.incrementAndGet();
         dirty = !journal.isEmpty();
@@ -407,8 +452,25 @@ public final class ScopeState {
                     throw new WorkingMemoryStoreException("Could not save '" + storeKey + "': " + MAX_CONFLICTS
                             + " conflicts in a row with other instances saving it", e);
                 }
+                backOff(conflicts);
                 reload();
             }
+        }
+    }
+
+    /**
+     * Waits a random while, growing with {@code conflicts}, before reloading: two instances writing one scope in a
+     * tight loop otherwise keep meeting each other's saves in lockstep, and one of them starves.
+     */
+    private static void backOff(int conflicts) {
+        if (conflicts == 0) {
+            return; // the first conflict is the usual case of one write elsewhere: reload at once
+        }
+        long bound = Math.min(MAX_BACKOFF_MILLIS, 1L << Math.min(conflicts, 6));
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(bound + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // kept for the caller; the save goes on, as it would without the pause
         }
     }
 
@@ -428,7 +490,8 @@ public final class ScopeState {
             if (stored != storedVersion) {
                 reload();
             }
-            for (LayerSlot slot : slots) {
+            for (int i = 0; i < slots.size(); i++) { // indexed: this runs on every use
+                LayerSlot slot = slots.get(i);
                 if (slot.layer().refresh()) {
                     refreshed(slot);
                 }

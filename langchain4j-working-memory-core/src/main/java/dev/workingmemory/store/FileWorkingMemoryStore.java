@@ -27,6 +27,7 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -55,7 +56,8 @@ import java.util.stream.Stream;
  *   user-42-&lt;sha-256 hex&gt;/
  *     state.json                         {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
  *     scratch.md                         the notes log: "# Scratch Buffer (Working Memory WAL)", then one note per line
- *     key.json                           the key as a JSON string, written with the first note (for {@link #keys()})
+ *     key.json                           the key as a JSON string, written with the first note or document (for {@link #keys()})
+ *     MEMORY.md, …                       documents, one file each
  * </pre>
  * A key's directory is named by a readable prefix of the key (lower-case {@code a-z0-9-_}, other
  * characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of the key's
@@ -96,6 +98,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     static final String NOTES_FILE = "scratch.md";
     static final String KEY_FILE = "key.json";
     static final String CORRUPT_INFIX = ".corrupt-";
+    private static final String LEASE_PREFIX = ".lease-";
     private static final String TEMP_FILE = "state.json.tmp";
     private static final String NOTES_TEMP_FILE = "scratch.md.tmp";
     /** The first line of a notes file (seed 000). */
@@ -226,7 +229,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Location location = locate(key);
         NoteLines.check(line);
         withLock(location, "append a note to", () -> {
-            ensureNotesDirectory(location);
+            ensureKeyFile(location);
             Path file = location.notesFile();
             boolean created = !Files.exists(file);
             try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
@@ -301,6 +304,127 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             return 0;
         } catch (IOException e) {
             throw failure("check the notes of", location, e);
+        }
+    }
+
+    // ---- documents ----------------------------------------------------------------------------
+
+    /** Writes {@code <name>} in the key's directory like {@code state.json}: temp file, fsync, atomic move. */
+    @Override
+    public void putDocument(String key, String name, String text) {
+        Location location = locate(key);
+        StoredDocument.checkName(name);
+        Ensure.notNull(text, "text");
+        withLock(location, "write document '" + name + "' of", () -> {
+            ensureKeyFile(location);
+            replaceAtomically(location.directory(), location.directory().resolve(name + ".tmp"),
+                    location.directory().resolve(name), text.getBytes(StandardCharsets.UTF_8));
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<String> getDocument(String key, String name) {
+        Location location = locate(key);
+        StoredDocument.checkName(name);
+        try {
+            return Optional.of(Files.readString(location.directory().resolve(name), StandardCharsets.UTF_8));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            throw failure("read document '" + name + "' of", location, e);
+        }
+    }
+
+    @Override
+    public List<StoredDocument> documents(String key) {
+        Location location = locate(key);
+        List<StoredDocument> documents = new ArrayList<>();
+        try (Stream<Path> files = Files.list(location.directory())) {
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                if (isDocumentName(name)) {
+                    documents.add(new StoredDocument(name, Files.size(file)));
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw failure("list the documents of", location, e);
+        }
+        return documents;
+    }
+
+    @Override
+    public void deleteDocument(String key, String name) {
+        Location location = locate(key);
+        StoredDocument.checkName(name);
+        withLock(location, "delete document '" + name + "' of", () -> {
+            if (Files.deleteIfExists(location.directory().resolve(name))) {
+                forceDirectory(location.directory());
+            }
+            return null;
+        });
+    }
+
+    // ---- leases -------------------------------------------------------------------------------
+
+    /** A lease is the file {@code .lease-<name>} holding its owner and expiry, read and written under the key's lock. */
+    @Override
+    public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+        Location location = locate(key);
+        Lease.checkName(name);
+        Lease.checkRequest(owner, ttl);
+        return withLock(location, "take lease '" + name + "' of", () -> {
+            Path file = location.directory().resolve(LEASE_PREFIX + name);
+            Instant now = Instant.now();
+            Lease held = readLease(file);
+            if (held != null && !held.availableTo(owner, now)) {
+                return false;
+            }
+            ensureKeyFile(location);
+            ObjectNode lease = STATE_MAPPER.createObjectNode().put("owner", owner)
+                    .put("expires", now.plus(ttl).toString());
+            replaceAtomically(location.directory(), location.directory().resolve(LEASE_PREFIX + name + ".tmp"), file,
+                    STATE_MAPPER.writeValueAsBytes(lease));
+            return true;
+        });
+    }
+
+    @Override
+    public void releaseLease(String key, String name, String owner) {
+        Location location = locate(key);
+        Lease.checkName(name);
+        Ensure.notNull(owner, "owner");
+        withLock(location, "release lease '" + name + "' of", () -> {
+            Path file = location.directory().resolve(LEASE_PREFIX + name);
+            Lease held = readLease(file);
+            if (held != null && held.owner().equals(owner)) {
+                Files.deleteIfExists(file);
+            }
+            return null;
+        });
+    }
+
+    /** The lease in {@code file}; {@code null} when there is none or it is unreadable (then it is free). */
+    private static Lease readLease(Path file) throws IOException {
+        try {
+            JsonNode lease = STATE_MAPPER.readTree(Files.readAllBytes(file));
+            return new Lease(lease.get("owner").textValue(), Instant.parse(lease.get("expires").textValue()));
+        } catch (NoSuchFileException e) {
+            return null;
+        } catch (JsonProcessingException | RuntimeException e) {
+            log.warn("Ignoring the unreadable lease {}: {}", file, e.toString());
+            return null;
+        }
+    }
+
+    private static boolean isDocumentName(String name) {
+        try {
+            StoredDocument.checkName(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
         }
     }
 
@@ -385,12 +509,12 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         return keys;
     }
 
-    /** The key whose state or notes {@code directory} holds, or {@code null} when it holds neither. */
+    /** The key whose state, notes or documents {@code directory} holds, or {@code null} when it holds none. */
     private static String keyOf(Path directory) throws IOException, CorruptStateException {
         try {
             return parse(Files.readAllBytes(directory.resolve(STATE_FILE))).key();
         } catch (NoSuchFileException e) {
-            if (!Files.exists(directory.resolve(NOTES_FILE))) {
+            if (!holdsNotesOrDocuments(directory)) {
                 return null;
             }
         }
@@ -407,11 +531,19 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         }
     }
 
+    /** Whether {@code directory} holds notes or a document (a file that is none of the store's own). */
+    private static boolean holdsNotesOrDocuments(Path directory) throws IOException {
+        try (Stream<Path> files = Files.list(directory)) {
+            return files.map(file -> file.getFileName().toString())
+                    .anyMatch(name -> name.equals(NOTES_FILE) || isDocumentName(name));
+        }
+    }
+
     /**
-     * Creates the key's directory with its {@code key.json} if it is missing: the key of notes, for {@link #keys}
-     * ({@code state.json} holds its key itself).
+     * Creates the key's directory with its {@code key.json} if it is missing: the key of notes and documents, for
+     * {@link #keys} ({@code state.json} holds its key itself).
      */
-    private void ensureNotesDirectory(Location location) throws IOException {
+    private void ensureKeyFile(Location location) throws IOException {
         Path directory = location.directory();
         if (Files.isDirectory(directory) && Files.exists(directory.resolve(KEY_FILE))) {
             return;

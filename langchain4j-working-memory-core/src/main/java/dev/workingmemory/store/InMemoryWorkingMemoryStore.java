@@ -2,6 +2,9 @@ package dev.workingmemory.store;
 
 import dev.workingmemory.internal.Ensure;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -26,6 +29,9 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
 
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
     private final Map<String, NotesLog> notes = new ConcurrentHashMap<>();
+    private final Map<String, Map<String, String>> documents = new ConcurrentHashMap<>();
+    /** By key, then lease name. */
+    private final Map<String, Map<String, Lease>> leases = new ConcurrentHashMap<>();
     /** Every change of any notes log takes a new number, so a version never comes back after a delete. */
     private final AtomicLong notesChanges = new AtomicLong();
 
@@ -95,16 +101,77 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     @Override
+    public void putDocument(String key, String name, String text) {
+        Ensure.notNull(key, "key");
+        StoredDocument.checkName(name);
+        Ensure.notNull(text, "text");
+        documents.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(name, text);
+    }
+
+    @Override
+    public Optional<String> getDocument(String key, String name) {
+        Ensure.notNull(key, "key");
+        StoredDocument.checkName(name);
+        Map<String, String> ofKey = documents.get(key);
+        return ofKey == null ? Optional.empty() : Optional.ofNullable(ofKey.get(name));
+    }
+
+    @Override
+    public List<StoredDocument> documents(String key) {
+        Ensure.notNull(key, "key");
+        Map<String, String> ofKey = documents.getOrDefault(key, Map.of());
+        List<StoredDocument> listed = new ArrayList<>(ofKey.size());
+        ofKey.forEach((name, text) -> listed.add(new StoredDocument(name, text.getBytes(StandardCharsets.UTF_8).length)));
+        return listed;
+    }
+
+    @Override
+    public void deleteDocument(String key, String name) {
+        Ensure.notNull(key, "key");
+        StoredDocument.checkName(name);
+        documents.computeIfPresent(key, (k, ofKey) -> {
+            ofKey.remove(name);
+            return ofKey.isEmpty() ? null : ofKey;
+        });
+    }
+
+    @Override
+    public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+        Ensure.notNull(key, "key");
+        Lease.checkName(name);
+        Lease.checkRequest(owner, ttl);
+        Instant now = Instant.now();
+        Map<String, Lease> ofKey = leases.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+        Lease held = ofKey.compute(name, (n, lease) ->
+                lease == null || lease.availableTo(owner, now) ? new Lease(owner, now.plus(ttl)) : lease);
+        return held.owner().equals(owner);
+    }
+
+    @Override
+    public void releaseLease(String key, String name, String owner) {
+        Ensure.notNull(key, "key");
+        Lease.checkName(name);
+        Ensure.notNull(owner, "owner");
+        Map<String, Lease> ofKey = leases.get(key);
+        if (ofKey != null) {
+            ofKey.computeIfPresent(name, (n, lease) -> lease.owner().equals(owner) ? null : lease);
+        }
+    }
+
+    @Override
     public void delete(String key) {
         Ensure.notNull(key, "key");
         snapshots.remove(key);
         notes.remove(key);
+        documents.remove(key);
+        leases.remove(key);
     }
 
     @Override
     public List<String> keys() {
         Set<String> keys = new HashSet<>(snapshots.keySet());
         keys.addAll(notes.keySet());
+        keys.addAll(documents.keySet());
         return List.copyOf(keys);
     }
 

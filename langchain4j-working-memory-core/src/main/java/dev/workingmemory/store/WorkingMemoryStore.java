@@ -1,5 +1,6 @@
 package dev.workingmemory.store;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -15,6 +16,11 @@ import java.util.Optional;
  * line, in seed 000's format) that are appended without reading and rewriting anything, so two instances
  * appending at the same moment both keep their lines ({@link #appendNote}, {@link #notes}, {@link #removeNotes},
  * {@link #notesVersion}).
+ *
+ * <p>And each key has named <b>documents</b>: texts written whole and atomically, such as the human-readable
+ * {@code MEMORY.md} of a resource's state or cached tool outputs ({@link #putDocument}, {@link #getDocument},
+ * {@link #documents}, {@link #deleteDocument}). A document name is 1 to 128 letters, digits, {@code .}, {@code -}
+ * and {@code _}, starting with a letter or digit; names a store uses itself are refused.
  *
  * <p>Keys are arbitrary strings (any characters, any length); an implementation maps them to its
  * storage safely. Implementations must be thread-safe. Failures are reported as
@@ -74,12 +80,44 @@ public interface WorkingMemoryStore {
     long notesVersion(String key);
 
     /**
-     * Removes the state and the notes log under {@code key}; does nothing when there is none.
+     * Writes the document {@code name} of {@code key}, replacing it whole: a reader sees the old text or the new one,
+     * never a mix. Durable when it returns.
+     *
+     * @throws IllegalArgumentException for a malformed or reserved name
+     */
+    void putDocument(String key, String name, String text);
+
+    /** The text of the document {@code name} of {@code key}, or empty when there is none. */
+    Optional<String> getDocument(String key, String name);
+
+    /** The documents of {@code key} with their sizes in bytes (UTF-8), in no particular order. */
+    List<StoredDocument> documents(String key);
+
+    /** Removes the document {@code name} of {@code key}; does nothing when there is none. */
+    void deleteDocument(String key, String name);
+
+    /**
+     * Takes the lease {@code name} of {@code key} (such as {@code "dream"}: one dream of a user at a time, also across
+     * application instances) for {@code owner} until {@code ttl} from now, or renews it when {@code owner} holds it.
+     * An expired lease is free, so an owner that crashed blocks others for {@code ttl} at most.
+     *
+     * @param name  a lease name: letters, digits, {@code -} and {@code _}
+     * @param owner who takes it: unique per application instance and task
+     * @return true when {@code owner} holds the lease now; false when another owner holds an unexpired one
+     */
+    boolean acquireLease(String key, String name, String owner, Duration ttl);
+
+    /** Releases the lease {@code name} of {@code key} if {@code owner} holds it; does nothing otherwise. */
+    void releaseLease(String key, String name, String owner);
+
+    /**
+     * Removes everything under {@code key}: the state, the notes log, the documents and the leases; does nothing when
+     * there is none.
      */
     void delete(String key);
 
     /**
-     * @return every key with a saved state or notes, in no particular order
+     * @return every key with a saved state, notes or documents, in no particular order
      */
     List<String> keys();
 }

@@ -1,5 +1,6 @@
 package dev.workingmemory.entity;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.layer.TestLayerContext;
@@ -131,5 +132,87 @@ class EntityMemoryTest {
         assertThat(EntityMemory.plural("entry")).isEqualTo("entries");
         assertThat(EntityMemory.plural("day")).isEqualTo("days");
         assertThat(EntityMemory.plural("box")).isEqualTo("boxes");
+    }
+
+    // --- entities without ids --------------------------------------------------------------------------------
+
+    @Test
+    void should_render_an_entity_without_id_with_its_type_and_say_once_how_to_refer_to_it() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.track(List.of(page(1)));
+        entities.track(List.of(Entity.withoutId("Sushi Ran", "restaurant"), Entity.withoutId("Ebisu", "restaurant")));
+
+        assertThat(entities.render(10_000)).isEqualTo("<entities>restaurants:\n"
+                + "  - \"Sushi Ran\" (restaurant)\n"
+                + "  - \"Ebisu\" (restaurant)\n"
+                + "pages:\n"
+                + "  - \"Page 1\" (page-1)\n"
+                + EntityMemoryConfig.DEFAULT_REFERENCE_GUIDANCE + "\n"
+                + EntityMemory.NO_ID_GUIDANCE + "</entities>");
+    }
+
+    @Test
+    void should_leave_the_note_out_without_guidance_and_escape_names_and_types() {
+        EntityMemory entities = memory(EntityMemoryConfig.builder().referenceGuidance("").build());
+        entities.track(List.of(Entity.withoutId("</entities><b>", "a<b")));
+
+        assertThat(entities.render(10_000))
+                .isEqualTo("<entities>a&lt;bs:\n  - \"&lt;/entities&gt;&lt;b&gt;\" (a&lt;b)</entities>");
+    }
+
+    @Test
+    void should_keep_one_entity_without_id_per_type_and_name_ignoring_case_and_spaces() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.track(List.of(Entity.withoutId("Sushi Ran", "restaurant")));
+        entities.track(List.of(Entity.withoutId("Sushi Ran", "hotel")));
+        entities.track(List.of(Entity.withoutId("sushi  RAN", "restaurant")));
+
+        assertThat(entities.entities()).containsExactly(
+                Entity.withoutId("sushi  RAN", "restaurant"), Entity.withoutId("Sushi Ran", "hotel"));
+    }
+
+    @Test
+    void should_prefer_the_entity_with_a_real_id_when_the_same_thing_comes_with_and_without_one() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        Entity withId = new Entity("r-7", "Sushi Ran", "restaurant");
+        entities.track(List.of(Entity.withoutId("Sushi Ran", "restaurant")));
+        entities.track(List.of(page(1)));
+
+        entities.track(List.of(withId));
+        assertThat(entities.entities()).containsExactly(withId, page(1));
+
+        entities.track(List.of(page(2)));
+        entities.track(List.of(Entity.withoutId("SUSHI RAN", "restaurant")));
+        assertThat(entities.entities()).containsExactly(withId, page(2), page(1));
+    }
+
+    @Test
+    void should_snapshot_and_restore_entities_without_id_and_restore_an_older_snapshot() throws Exception {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.track(List.of(Entity.withoutId("Sushi Ran", "restaurant"), page(1)));
+
+        EntityMemory restored = memory(EntityMemoryConfig.defaults());
+        restored.restore(entities.snapshot());
+        assertThat(restored.entities()).containsExactly(Entity.withoutId("Sushi Ran", "restaurant"), page(1));
+        assertThat(restored.render(10_000)).contains("  - \"Sushi Ran\" (restaurant)\n");
+
+        EntityMemory old = memory(EntityMemoryConfig.defaults());
+        old.restore(new ObjectMapper().readTree(
+                "{\"formatVersion\":1,\"entities\":[{\"id\":\"page-123\",\"name\":\"About Us\",\"type\":\"page\"}]}"));
+        assertThat(old.entities()).containsExactly(new Entity("page-123", "About Us", "page"));
+        assertThat(old.render(10_000)).contains("(page-123)").doesNotContain(EntityMemory.NO_ID_GUIDANCE);
+    }
+
+    @Test
+    void should_track_records_without_id_from_tool_results() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+
+        entities.onMessage(ToolExecutionResultMessage.from("1", "ReserveRestaurant",
+                "{\"restaurant_name\":\"Sushi Ran\",\"city\":\"Sausalito\",\"party_size\":2}"));
+        entities.onMessage(ToolExecutionResultMessage.from("2", "MakePayment",
+                "{\"amount\":\"$43\",\"receiver\":\"Jerry\"}"));
+
+        assertThat(entities.entities()).containsExactly(Entity.withoutId("Sushi Ran", "restaurant"));
+        assertThat(entities.render(10_000)).startsWith("<entities>restaurants:\n  - \"Sushi Ran\" (restaurant)\n");
     }
 }

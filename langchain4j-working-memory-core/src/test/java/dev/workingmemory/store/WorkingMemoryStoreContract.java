@@ -383,4 +383,109 @@ public interface WorkingMemoryStoreContract {
                     .containsExactlyElementsOf(java.util.stream.IntStream.range(0, each).mapToObj(i -> prefix + "n" + i).toList());
         }
     }
+
+    // ---- documents ---------------------------------------------------------------------------
+
+    @Test
+    default void should_write_read_replace_list_and_delete_documents() {
+        assertThat(store().getDocument("k", "MEMORY.md")).isEmpty();
+        assertThat(store().documents("k")).isEmpty();
+
+        store().putDocument("k", "MEMORY.md", "# Working Memory State\n\nGröße 😀");
+        store().putDocument("k", "tool-output-1.txt", "x".repeat(1_000));
+        store().putDocument("k", "MEMORY.md", "# Working Memory State\n\nv2");
+
+        assertThat(store().getDocument("k", "MEMORY.md")).contains("# Working Memory State\n\nv2");
+        assertThat(store().getDocument("other", "MEMORY.md")).isEmpty();
+        assertThat(store().documents("k")).containsExactlyInAnyOrder(
+                new StoredDocument("MEMORY.md", 26), new StoredDocument("tool-output-1.txt", 1_000));
+        assertThat(store().keys()).contains("k");
+
+        store().deleteDocument("k", "tool-output-1.txt");
+        store().deleteDocument("k", "absent");
+
+        assertThat(store().documents("k")).extracting(StoredDocument::name).containsExactly("MEMORY.md");
+        store().delete("k");
+        assertThat(store().getDocument("k", "MEMORY.md")).isEmpty();
+        assertThat(store().keys()).doesNotContain("k");
+    }
+
+    @Test
+    default void should_keep_documents_apart_from_state_and_notes() {
+        store().save("k", 0, "{}");
+        store().appendNote("k", "- a");
+        store().putDocument("k", "notes.md", "not the notes log");
+
+        assertThat(store().notes("k")).containsExactly("- a");
+        assertThat(store().load("k")).get().extracting(Snapshot::document).isEqualTo("{}");
+        assertThat(store().documents("k")).extracting(StoredDocument::name).containsExactly("notes.md");
+    }
+
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"", "../x", "a/b", ".hidden", "state.json", "scratch.md",
+            "key.json", "MEMORY.md.tmp", "state.json.corrupt-1", "a b"})
+    default void should_refuse_malformed_or_reserved_document_names(String name) {
+        assertThatThrownBy(() -> store().putDocument("k", name, "x")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().getDocument("k", name)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    // ---- leases ------------------------------------------------------------------------------
+
+    @Test
+    default void should_give_a_lease_to_one_owner_until_it_is_released() {
+        java.time.Duration minute = java.time.Duration.ofMinutes(1);
+        assertThat(store().acquireLease("k", "dream", "instance-a", minute)).isTrue();
+        assertThat(store().acquireLease("k", "dream", "instance-b", minute)).isFalse();
+        assertThat(store().acquireLease("k", "dream", "instance-a", minute)).as("renewed").isTrue();
+        assertThat(store().acquireLease("k", "other", "instance-b", minute)).as("another lease").isTrue();
+        assertThat(store().acquireLease("k2", "dream", "instance-b", minute)).as("another key").isTrue();
+
+        store().releaseLease("k", "dream", "instance-b"); // not the holder: nothing happens
+        assertThat(store().acquireLease("k", "dream", "instance-b", minute)).isFalse();
+        store().releaseLease("k", "dream", "instance-a");
+
+        assertThat(store().acquireLease("k", "dream", "instance-b", minute)).isTrue();
+    }
+
+    @Test
+    default void should_free_an_expired_lease() throws InterruptedException {
+        assertThat(store().acquireLease("k", "dream", "crashed", java.time.Duration.ofMillis(50))).isTrue();
+        assertThat(store().acquireLease("k", "dream", "waiting", java.time.Duration.ofMinutes(1))).isFalse();
+
+        Thread.sleep(120);
+
+        assertThat(store().acquireLease("k", "dream", "waiting", java.time.Duration.ofMinutes(1))).isTrue();
+    }
+
+    @Test
+    default void should_give_a_lease_to_exactly_one_of_many_racing_owners() throws Exception {
+        int owners = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(owners);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Boolean>> tries = new ArrayList<>();
+        for (int i = 0; i < owners; i++) {
+            String owner = "owner-" + i;
+            tries.add(pool.submit(() -> {
+                start.await();
+                return store().acquireLease("k", "dream", owner, java.time.Duration.ofMinutes(1));
+            }));
+        }
+        start.countDown();
+        int won = 0;
+        for (Future<Boolean> attempt : tries) {
+            won += attempt.get(30, TimeUnit.SECONDS) ? 1 : 0;
+        }
+        pool.shutdown();
+        assertThat(won).isEqualTo(1);
+    }
+
+    @Test
+    default void should_reject_bad_lease_arguments() {
+        java.time.Duration minute = java.time.Duration.ofMinutes(1);
+        assertThatThrownBy(() -> store().acquireLease("k", "a b", "o", minute)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().acquireLease("k", "dream", " ", minute)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().acquireLease("k", "dream", "o", java.time.Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().acquireLease("k", "dream", "o", null)).isInstanceOf(IllegalArgumentException.class);
+    }
 }

@@ -84,6 +84,14 @@ public final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
+    /** Every line the child printed, after it exited ({@link #awaitExit}). */
+    public List<String> printed() {
+        for (String line = lines.poll(); line != null && !END.equals(line); line = lines.poll()) {
+            seen.add(line);
+        }
+        return List.copyOf(seen);
+    }
+
     /** Kills the child at once, as a crash would ({@code SIGKILL}), and waits until it is gone. */
     public void kill() throws InterruptedException {
         process.destroyForcibly();

@@ -2,9 +2,11 @@ package dev.workingmemory.testing;
 
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.Snapshot;
+import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it, counts version
- * checks, and can be switched to fail its saves and note appends. Thread-safe.
+ * checks, and can be switched to fail its saves, note appends and document writes. Thread-safe.
  */
 public final class TestStore implements WorkingMemoryStore {
 
@@ -77,6 +79,40 @@ public final class TestStore implements WorkingMemoryStore {
     @Override
     public long notesVersion(String key) {
         return delegate.notesVersion(key);
+    }
+
+    @Override
+    public void putDocument(String key, String name, String text) {
+        if (failing) {
+            failures.incrementAndGet();
+            throw new WorkingMemoryStoreException("the store is down (test)");
+        }
+        delegate.putDocument(key, name, text);
+    }
+
+    @Override
+    public Optional<String> getDocument(String key, String name) {
+        return delegate.getDocument(key, name);
+    }
+
+    @Override
+    public List<StoredDocument> documents(String key) {
+        return delegate.documents(key);
+    }
+
+    @Override
+    public void deleteDocument(String key, String name) {
+        delegate.deleteDocument(key, name);
+    }
+
+    @Override
+    public boolean acquireLease(String key, String name, String owner, Duration ttl) {
+        return delegate.acquireLease(key, name, owner, ttl);
+    }
+
+    @Override
+    public void releaseLease(String key, String name, String owner) {
+        delegate.releaseLease(key, name, owner);
     }
 
     @Override

@@ -103,6 +103,9 @@ class DurableToolWritesTest {
              ChildJvm b = ChildJvm.start(ToolWriterProcess.class, dir.toString(), "alice", "b", "500", "append", "close")) {
             assertThat(a.awaitExit(CHILD_TIMEOUT)).isZero();
             assertThat(b.awaitExit(CHILD_TIMEOUT)).isZero();
+            // every write was acknowledged as done: a write given up after conflicts would be missing below
+            assertThat(a.printed()).filteredOn(line -> line.startsWith("ack ")).hasSize(500).allMatch(line -> line.contains("Appended"));
+            assertThat(b.printed()).filteredOn(line -> line.startsWith("ack ")).hasSize(500).allMatch(line -> line.contains("Appended"));
         }
 
         List<String> lines = List.of(progress(instance()).split("\n"));

@@ -1,0 +1,129 @@
+package dev.workingmemory.benchmarks;
+
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalHit;
+import dev.workingmemory.crystal.CrystalQuery;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * What {@code memory_search} costs over a large store: a hybrid search (keyword + vector, limit 10) of one user's
+ * 10,000 crystals among 100,000 (10 users), against embedding the query alone (what any vector search pays first),
+ * both measured in the same run with {@link Mode#SampleTime} (read the p0.50 rows).
+ *
+ * <p>{@code vectors}: {@code lucene} is the embedded store's default (vectors in Lucene HNSW, the scope filter
+ * inside the KNN search), kept in a directory under {@code java.io.tmpdir} and reused by later runs (building it
+ * takes minutes); {@code inMemory} puts the vectors into LangChain4j's {@code InMemoryEmbeddingStore} (which tests
+ * the scope filter on every entry), built in memory for each trial.
+ *
+ * <p>Embedding 100,000 texts with MiniLM takes about half an hour on two cores, so the corpus has
+ * {@code distinctTexts} distinct texts (default 20,000), embedded once and cached in a file; crystal {@code k} of
+ * user {@code u} gets text {@code (u·10,000 + k) mod distinctTexts}: every user's 10,000 crystals are distinct, and
+ * with the default each text (and vector) appears in 5 of the 10 users. The queries are embedded for real on
+ * every call. Run with {@code -p distinctTexts=100000} for a fully distinct corpus.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+public class CrystalSearchBenchmark {
+
+    private static final int QUERIES = 256;
+
+    @Param({"lucene", "inMemory"})
+    public String vectors;
+
+    @Param({"10"})
+    public int scopes;
+
+    @Param({"10000"})
+    public int perScope;
+
+    @Param({"20000"})
+    public int distinctTexts;
+
+    private EmbeddingModel miniLm;
+    private EmbeddedCrystalStore store;
+    private String scope;
+    private final List<String> queries = new ArrayList<>();
+    private int next;
+
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        miniLm = CrystalCorpus.miniLm();
+        Path cache = Path.of(System.getProperty("java.io.tmpdir"), "working-memory-crystal-bench");
+        float[][] embeddings = CrystalCorpus.embeddings(cache.resolve("minilm-" + distinctTexts + ".bin"),
+                distinctTexts, miniLm);
+        EmbeddingModel model = CrystalCorpus.precomputed(embeddings, miniLm);
+        EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
+                .queueCapacity(20_000);
+        if (vectors.equals("lucene")) {
+            builder.directory(cache.resolve("store-v3-" + scopes + "x" + perScope + "-" + distinctTexts));
+        } else {
+            builder.embeddingStore(new InMemoryEmbeddingStore<>());
+        }
+        store = builder.build();
+        boolean built = false;
+        for (int u = 0; u < scopes; u++) {
+            String user = "user-" + u;
+            if (store.count(user) != perScope) {
+                long start = System.nanoTime();
+                List<Crystal> crystals = new ArrayList<>(perScope);
+                for (int k = 0; k < perScope; k++) {
+                    crystals.add(CrystalCorpus.crystal(user, k, (u * perScope + k) % distinctTexts));
+                }
+                store.add(crystals);
+                while (store.count(user) < perScope) {
+                    // count waits for the user's crystals to be indexed (up to its timeout)
+                }
+                System.err.printf("%s: %,d crystals indexed in %d s%n", user, perScope,
+                        (System.nanoTime() - start) / 1_000_000_000);
+                built = true;
+            }
+        }
+        if (built && vectors.equals("lucene")) {
+            store.close(); // waits for Lucene's merges, which would otherwise run during the measurement
+            store = builder.build();
+        }
+        scope = "user-" + (scopes / 2);
+        for (int i = 0; i < QUERIES; i++) {
+            queries.add(CrystalCorpus.question(i));
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        store.close();
+    }
+
+    private String nextQuery() {
+        next = (next + 1) % QUERIES;
+        return queries.get(next);
+    }
+
+    @Benchmark
+    public List<CrystalHit> search() {
+        return store.search(new CrystalQuery(scope, nextQuery(), 10));
+    }
+
+    @Benchmark
+    public float[] embedQuery() {
+        return miniLm.embed(nextQuery()).content().vector();
+    }
+}

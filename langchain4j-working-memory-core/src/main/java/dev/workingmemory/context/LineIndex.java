@@ -1,0 +1,75 @@
+package dev.workingmemory.context;
+
+import java.util.Arrays;
+
+/**
+ * Where each line of a text starts and ends, without copying the lines: a 10 MB tool result is read once and only the
+ * lines that are shown become strings. Line breaks are {@code \n}, {@code \r\n} or {@code \r}; a final line break
+ * does not start another line. Not thread-safe: one per pruning.
+ */
+final class LineIndex {
+
+    private final String text;
+    private int[] starts = new int[64];
+    private int[] ends = new int[64];
+    private int count;
+
+    LineIndex(String text) {
+        this.text = text;
+        int start = 0;
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r') {
+                add(start, i);
+                if (c == '\r' && i + 1 < length && text.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                start = i + 1;
+            }
+        }
+        if (start < length || length == 0) {
+            add(start, length);
+        }
+    }
+
+    private void add(int start, int end) {
+        if (count == starts.length) {
+            starts = Arrays.copyOf(starts, count * 2);
+            ends = Arrays.copyOf(ends, count * 2);
+        }
+        starts[count] = start;
+        ends[count] = end;
+        count++;
+    }
+
+    int count() {
+        return count;
+    }
+
+    int length(int line) {
+        return ends[line] - starts[line];
+    }
+
+    String line(int line) {
+        return text.substring(starts[line], ends[line]);
+    }
+
+    /** The first {@code maxChars} characters of a line: enough to classify it without copying a huge one. */
+    String head(int line, int maxChars) {
+        return text.substring(starts[line], Math.min(ends[line], starts[line] + maxChars));
+    }
+
+    char charAt(int line, int offset) {
+        return text.charAt(starts[line] + offset);
+    }
+
+    /** The length of the longest line. */
+    int longest() {
+        int longest = 0;
+        for (int i = 0; i < count; i++) {
+            longest = Math.max(longest, ends[i] - starts[i]);
+        }
+        return longest;
+    }
+}

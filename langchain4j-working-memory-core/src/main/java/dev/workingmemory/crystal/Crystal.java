@@ -1,0 +1,69 @@
+package dev.workingmemory.crystal;
+
+import dev.workingmemory.internal.Ensure;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * One piece of long-term memory: a note, a past turn, a topic a dream moved out of the state, ... kept in a
+ * {@link CrystalStore} and found again by meaning and by keyword.
+ *
+ * <p>Values are checked when the record is made: {@code id} and {@code scope} not blank and at most
+ * {@value #MAX_ID_LENGTH} characters, {@code text} not blank, {@code importance} within 0–1. A store also bounds
+ * the length of {@code text} and {@code context} (see {@link EmbeddedCrystalStore.Builder#maxTextLength}). The
+ * time is kept to the microsecond (finer digits are dropped) so that every store returns exactly what it was
+ * given; {@code tags} are copied.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param id         unique within the store (across scopes): adding a crystal with the id of another replaces it
+ * @param scope      whose memory it belongs to (the resource, e.g. a user); every search is confined to one scope
+ * @param kind       what it was made from
+ * @param time       when what it holds happened or was said
+ * @param importance 0 (trivia) to 1 (essential)
+ * @param tags       free labels, e.g. {@code decision}; may be empty, never null (null is taken as empty)
+ * @param text       what a search returns
+ * @param source     where it came from (a note, a message id, a file), or {@code null}
+ * @param context    what surrounds {@code text} where it was said (e.g. the neighbouring turns of a past turn),
+ *                   searched with less weight than {@code text} and never returned by a search; {@code null} when
+ *                   there is none
+ */
+public record Crystal(String id, String scope, CrystalKind kind, Instant time, double importance, List<String> tags,
+                      String text, String source, String context) {
+
+    /** The longest id and scope accepted. */
+    public static final int MAX_ID_LENGTH = 1_000;
+
+    public Crystal {
+        Ensure.notBlank(id, "id");
+        Ensure.that(id.length() <= MAX_ID_LENGTH, "id must be at most " + MAX_ID_LENGTH + " characters, was "
+                + id.length());
+        Ensure.notBlank(scope, "scope");
+        Ensure.that(scope.length() <= MAX_ID_LENGTH, "scope must be at most " + MAX_ID_LENGTH
+                + " characters, was " + scope.length());
+        Ensure.notNull(kind, "kind");
+        time = Ensure.notNull(time, "time").truncatedTo(ChronoUnit.MICROS);
+        Ensure.that(importance >= 0 && importance <= 1, "importance must be within 0 and 1, was " + importance);
+        if (tags == null) {
+            tags = List.of();
+        } else {
+            tags.forEach(tag -> Ensure.notNull(tag, "tag"));
+            tags = List.copyOf(tags);
+        }
+        Ensure.notBlank(text, "text");
+        Ensure.that(context == null || !context.isBlank(), "context must be null or not blank");
+    }
+
+    /** A crystal without context. */
+    public Crystal(String id, String scope, CrystalKind kind, Instant time, double importance, List<String> tags,
+                   String text, String source) {
+        this(id, scope, kind, time, importance, tags, text, source, null);
+    }
+
+    /** @return {@code text}, followed by {@code context} on a new line when there is one */
+    public String textToIndex() {
+        return context != null ? text + "\n" + context : text;
+    }
+}

@@ -1,0 +1,305 @@
+package dev.workingmemory.crystal;
+
+import dev.langchain4j.data.document.Metadata;
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.workingmemory.crystal.CrystalIndex.Marker;
+import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.crystal.PendingQueue.Pending;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.locks.ReentrantLock;
+
+import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
+
+/**
+ * Every change of an embedded crystal store's records, index and vectors, made under one lock so that the three
+ * agree: the indexer's batches and reconciliations, and the callers' deletes. Records come first: a crystal is
+ * recorded before it is indexed, and the index commits only after the records it holds are forced to disk.
+ *
+ * <p>Thread-safe: every method takes {@link #lock}.
+ */
+final class CrystalWriter {
+
+    static final String CRYSTAL_ID = "crystal_id";
+    static final String SCOPE = "scope";
+    static final String KIND = "kind";
+
+    final ReentrantLock lock = new ReentrantLock();
+
+    private final CrystalIndex index;
+    private final RecordLog records; // null in memory
+    private final EmbeddingStore<TextSegment> vectors;
+    private final boolean ownVectors;
+    private final PendingQueue queue;
+    private long nextSeq;
+    /** Scopes whose records changed since their marker was last written. */
+    private final Set<String> touched = new HashSet<>();
+    private boolean dirty;
+
+    CrystalWriter(CrystalIndex index, RecordLog records, EmbeddingStore<TextSegment> vectors, PendingQueue queue,
+                  long nextSeq) {
+        this.index = index;
+        this.records = records;
+        this.vectors = vectors;
+        this.ownVectors = vectors instanceof LuceneEmbeddingStore;
+        this.queue = queue;
+        this.nextSeq = nextSeq;
+    }
+
+    static String vectorId(String crystalId) {
+        return UUID.nameUUIDFromBytes(("crystal:" + crystalId).getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    static TextSegment segment(Crystal crystal) {
+        Metadata metadata = new Metadata()
+                .put(CRYSTAL_ID, crystal.id())
+                .put(SCOPE, crystal.scope())
+                .put(KIND, crystal.kind().textName());
+        return TextSegment.from(crystal.textToIndex(), metadata);
+    }
+
+    /**
+     * Records (unless recovered), indexes and stores the vectors of a batch; skips the crystals cancelled by a
+     * delete. {@code embeddings} is aligned with the batch; a null embedding indexes that crystal for keywords only.
+     */
+    void write(List<Pending> batch, List<Embedding> embeddings) throws IOException {
+        lock.lock();
+        try {
+            Map<String, List<Integer>> byScope = new LinkedHashMap<>();
+            for (int i = 0; i < batch.size(); i++) {
+                if (!batch.get(i).cancelled) {
+                    byScope.computeIfAbsent(batch.get(i).crystal.scope(), s -> new ArrayList<>()).add(i);
+                }
+            }
+            for (Map.Entry<String, List<Integer>> group : byScope.entrySet()) {
+                writeScope(group.getKey(), group.getValue(), batch, embeddings);
+            }
+            index.refresh();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void writeScope(String scope, List<Integer> positions, List<Pending> batch, List<Embedding> embeddings)
+            throws IOException {
+        List<Stored> toRecord = new ArrayList<>();
+        List<String> crystalIds = new ArrayList<>();
+        for (int i : positions) {
+            Pending pending = batch.get(i);
+            if (!pending.recorded) {
+                if (pending.seq == 0) {
+                    pending.seq = nextSeq++;
+                }
+                toRecord.add(new Stored(pending.seq, pending.crystal));
+            }
+            crystalIds.add(pending.crystal.id());
+        }
+        if (records != null && !toRecord.isEmpty()) {
+            records.append(scope, toRecord);
+            for (int i : positions) {
+                batch.get(i).recorded = true; // a retry does not record it again
+            }
+        }
+        Map<String, String> previousScopes = index.scopesOf(crystalIds);
+        for (Map.Entry<String, String> previous : previousScopes.entrySet()) {
+            if (!previous.getValue().equals(scope) && records != null) {
+                // the id moves to another scope: its old record goes
+                records.rewrite(previous.getValue(), stored -> !stored.crystal().id().equals(previous.getKey()));
+                touched.add(previous.getValue());
+            }
+        }
+        List<String> vectorIds = new ArrayList<>();
+        List<Embedding> vectorEmbeddings = new ArrayList<>();
+        List<TextSegment> segments = new ArrayList<>();
+        List<String> stale = new ArrayList<>();
+        for (int i : positions) {
+            Pending pending = batch.get(i);
+            index.put(new Stored(pending.seq, pending.crystal));
+            String vectorId = vectorId(pending.crystal.id());
+            if (embeddings.get(i) != null) {
+                vectorIds.add(vectorId);
+                vectorEmbeddings.add(embeddings.get(i));
+                segments.add(segment(pending.crystal));
+                if (!ownVectors && previousScopes.containsKey(pending.crystal.id())) {
+                    stale.add(vectorId); // most stores add a second entry under an id they hold
+                }
+            } else if (previousScopes.containsKey(pending.crystal.id())) {
+                stale.add(vectorId);
+            }
+        }
+        if (!stale.isEmpty()) {
+            vectors.removeAll(stale);
+        }
+        if (!vectorIds.isEmpty()) {
+            vectors.addAll(vectorIds, vectorEmbeddings, segments);
+        }
+        touched.add(scope);
+        dirty = true;
+    }
+
+    /**
+     * Compares a scope's records with the index: drops what the records no longer hold and queues (ahead of
+     * everything) what the index lacks or holds in an older version.
+     */
+    void reconcile(String scope) throws IOException {
+        lock.lock();
+        try {
+            RecordLog.Contents contents = records.read(scope);
+            Map<String, Stored> latest = contents.latest();
+            Map<String, Long> indexed = index.seqs(scope);
+            List<String> stale = new ArrayList<>();
+            for (String id : indexed.keySet()) {
+                if (!latest.containsKey(id)) {
+                    stale.add(id);
+                }
+            }
+            if (!stale.isEmpty()) {
+                index.delete(scope, stale);
+                vectors.removeAll(stale.stream().map(CrystalWriter::vectorId).toList());
+            }
+            List<Pending> missing = new ArrayList<>();
+            for (Stored stored : latest.values()) {
+                if (!Objects.equals(indexed.get(stored.crystal().id()), stored.seq())) {
+                    missing.add(new Pending(stored));
+                }
+            }
+            nextSeq = Math.max(nextSeq, contents.maxSeq() + 1);
+            queue.addRecovered(missing); // under the lock: a delete cancels them once it has the lock
+            touched.add(scope);
+            dirty = true;
+            index.refresh();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes crystals of a scope from what is queued, the records, the index and the vectors. */
+    void delete(String scope, Collection<String> ids) throws IOException {
+        Set<String> doomed = Set.copyOf(ids);
+        lock.lock();
+        try {
+            queue.cancel(crystal -> crystal.scope().equals(scope) && doomed.contains(crystal.id()));
+            if (records != null) {
+                records.rewrite(scope, stored -> !doomed.contains(stored.crystal().id()));
+                touched.add(scope);
+            }
+            List<String> present = new ArrayList<>();
+            index.scopesOf(doomed).forEach((id, owner) -> {
+                if (owner.equals(scope)) {
+                    present.add(id);
+                }
+            });
+            if (!present.isEmpty()) {
+                index.delete(scope, present);
+                vectors.removeAll(present.stream().map(CrystalWriter::vectorId).toList());
+            }
+            dirty = true;
+            index.refresh();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes everything of a scope; a persistent store also drops it from its files and commits. */
+    void deleteScope(String scope) throws IOException {
+        lock.lock();
+        try {
+            queue.cancel(crystal -> crystal.scope().equals(scope));
+            queue.forgetUnreconciled(scope);
+            index.deleteScope(scope);
+            vectors.removeAll(metadataKey(SCOPE).isEqualTo(scope));
+            dirty = true;
+            if (records != null) {
+                records.deleteScope(scope);
+                touched.add(scope);
+                index.expungeDeletes();
+                index.refresh();
+                commit(queue.scopesBehind());
+            } else {
+                index.refresh();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Records crystals without indexing them (on close): the next open finds and indexes them. */
+    void recordOnly(List<Pending> left) throws IOException {
+        if (records == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            Map<String, List<Stored>> byScope = new LinkedHashMap<>();
+            for (Pending pending : left) {
+                if (!pending.cancelled && !pending.recorded) {
+                    byScope.computeIfAbsent(pending.crystal.scope(), s -> new ArrayList<>())
+                            .add(new Stored(pending.seq == 0 ? nextSeq++ : pending.seq, pending.crystal));
+                }
+            }
+            for (Map.Entry<String, List<Stored>> scope : byScope.entrySet()) {
+                records.append(scope.getKey(), scope.getValue());
+                dirty = true;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether anything changed since the last commit. */
+    boolean dirty() {
+        lock.lock();
+        try {
+            return dirty || !touched.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Forces the records to disk, then commits the index with the markers of the scopes it holds entirely (not
+     * those in {@code behind}, which are compared again after a restart).
+     */
+    void commit(Set<String> behind) throws IOException {
+        if (records == null) {
+            return;
+        }
+        lock.lock();
+        try {
+            records.force();
+            for (String scope : List.copyOf(touched)) {
+                if (behind.contains(scope)) {
+                    continue;
+                }
+                Path file = records.fileOf(scope);
+                String directoryName = RecordLog.directoryName(scope);
+                if (Files.exists(file)) {
+                    long length = Files.size(file);
+                    long lastSeq = records.last(file).map(Stored::seq).orElse(0L);
+                    index.putMarker(directoryName, new Marker(scope, length, lastSeq));
+                } else {
+                    index.deleteMarker(directoryName);
+                }
+                touched.remove(scope);
+            }
+            index.commit(nextSeq);
+            dirty = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+}

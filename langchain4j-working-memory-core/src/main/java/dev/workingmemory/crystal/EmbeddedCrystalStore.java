@@ -1,0 +1,471 @@
+package dev.workingmemory.crystal;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingMatch;
+import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.langchain4j.store.embedding.filter.Filter;
+import dev.workingmemory.crystal.CrystalIndex.Marker;
+import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.crystal.PendingQueue.Pending;
+import dev.workingmemory.crystal.RankFusion.Fused;
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
+
+/**
+ * The embedded {@link CrystalStore}: Lucene for keywords (BM25, English stemming and stop words), a LangChain4j
+ * {@link EmbeddingModel} (default: in-process all-MiniLM-L6-v2, offline) and {@link EmbeddingStore} for vectors
+ * (default: Lucene HNSW vectors in the same index), merged by reciprocal rank fusion ({@link CrystalRanking}).
+ *
+ * <pre>{@code
+ * try (CrystalStore crystals = EmbeddedCrystalStore.builder().directory(Path.of("memory/crystals")).build()) {
+ *     crystals.add(List.of(new Crystal("note-1", "user-42", CrystalKind.NOTE, Instant.now(), 0.8, List.of(),
+ *             "Deadline for the API migration is March 20th", null)));
+ *     List<CrystalHit> hits = crystals.search(new CrystalQuery("user-42", "when is the migration due", 5));
+ * }
+ * }</pre>
+ *
+ * <h2>Off the request path</h2>
+ * {@link #add} only queues; one daemon thread, {@value Indexer#THREAD_NAME}, takes batches, records them, embeds
+ * them ({@code embedAll}), indexes them and commits every {@code commitInterval} and on {@link #close}. When
+ * {@code queueCapacity} crystals wait, {@code add} waits for room (a WARN at most once a minute): nothing is dropped
+ * and memory stays bounded. Failures behind {@code add} are logged and retried (see the indexer's policy in the
+ * README), never thrown at its caller.
+ *
+ * <h2>Read-your-writes</h2>
+ * {@link #search}, {@link #recent}, {@link #count} and {@link #keywords} first wait until the indexer has indexed
+ * the crystals of their scope queued before the call (the indexer takes that scope's crystals ahead of others).
+ * The wait is bounded by {@code readYourWritesTimeout} (default one minute, only reached when embedding fails or
+ * far more than a batch of the scope waits); after it they read what is indexed, with a WARN. {@link #get} also
+ * returns queued crystals.
+ *
+ * <h2>Scoped</h2>
+ * The scope is a filter clause inside the Lucene keyword query and, for the vectors, the metadata filter
+ * {@code scope = <scope>} of the {@link EmbeddingSearchRequest} (inside the HNSW search for the default store).
+ *
+ * <h2>Files</h2>
+ * With a directory (else everything is in memory and gone on close):
+ * <pre>
+ * directory/
+ *   crystals/&lt;scope directory name&gt;/crystals.jsonl   the records: the source of truth, one JSON line per crystal
+ *   index/                                            the Lucene index (keywords, vectors), derived from the records
+ * </pre>
+ * The index is rebuilt from the records (re-embedding them) when it is missing, corrupt, unreadable or of another
+ * format, with a WARN; after a crash, crystals recorded but not indexed are found (each scope's marker in the index
+ * commit says how much of its file is indexed) and indexed after opening, a scope's ahead of others when it is
+ * read. Deleting crystals rewrites their scope's file without them; {@link #deleteScope} also removes the file and
+ * rewrites the index segments that held the scope, so its text is left nowhere on disk. A crystal queued but not
+ * yet indexed when the store closes is recorded and indexed after the next open; the process ending without
+ * {@code close} loses what was queued but not yet recorded (crystals are derived from the notes and messages,
+ * which their own stores keep).
+ *
+ * <p>Thread-safe. One store per directory (a second one on the same directory is refused).
+ */
+public final class EmbeddedCrystalStore implements CrystalStore {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedCrystalStore.class);
+
+    private final Path directory;
+    private final EmbeddingModel embeddingModel;
+    private final EmbeddingStore<TextSegment> vectors;
+    private final CrystalRanking ranking;
+    private final int maxTextLength;
+    private final Duration readYourWritesTimeout;
+    private final CrystalIndex index;
+    private final PendingQueue queue;
+    private final CrystalWriter writer;
+    private final Indexer indexer;
+    private final Thread thread;
+    private volatile boolean closed;
+
+    private EmbeddedCrystalStore(Builder builder) {
+        Ensure.that(builder.queueCapacity > 0, "queueCapacity must be positive, was " + builder.queueCapacity);
+        Ensure.that(builder.batchSize > 0, "batchSize must be positive, was " + builder.batchSize);
+        Ensure.that(builder.maxTextLength > 0, "maxTextLength must be positive, was " + builder.maxTextLength);
+        Ensure.that(!builder.commitInterval.isNegative() && !builder.commitInterval.isZero(),
+                "commitInterval must be positive, was " + builder.commitInterval);
+        Ensure.that(!builder.readYourWritesTimeout.isNegative(),
+                "readYourWritesTimeout must not be negative, was " + builder.readYourWritesTimeout);
+        this.directory = builder.directory;
+        this.ranking = builder.ranking;
+        this.maxTextLength = builder.maxTextLength;
+        this.readYourWritesTimeout = builder.readYourWritesTimeout;
+        this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+        Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
+        try {
+            this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot open the crystal index in " + directory + ": " + e, e);
+        }
+        try {
+            this.vectors = builder.embeddingStore != null ? builder.embeddingStore
+                    : new LuceneEmbeddingStore(index.writer(), index.searchers());
+            this.queue = new PendingQueue(builder.queueCapacity);
+            RecordLog records = directory == null ? null : new RecordLog(directory.resolve("crystals"));
+            Recovery recovery = records == null ? new Recovery(1, Set.of()) : recover(records);
+            this.writer = new CrystalWriter(index, records, vectors, queue, recovery.nextSeq());
+            queue.addUnreconciled(recovery.scopes());
+            if (!recovery.scopes().isEmpty()) {
+                log.info("{} scope(s) of {} have crystals to index again; indexing them in the background",
+                        recovery.scopes().size(), directory);
+            }
+        } catch (IOException | RuntimeException e) {
+            try {
+                index.close();
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            if (e instanceof WorkingMemoryStoreException storeException) {
+                throw storeException;
+            }
+            throw new WorkingMemoryStoreException("Cannot open the crystal store in " + directory + ": " + e, e);
+        }
+        this.indexer = new Indexer(queue, writer, embeddingModel, builder.batchSize, builder.commitInterval);
+        this.thread = new Thread(indexer, Indexer.THREAD_NAME);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    private record Recovery(long nextSeq, Set<String> scopes) {
+    }
+
+    /** Which scopes' records the committed index does not hold exactly (by each scope's marker). */
+    private Recovery recover(RecordLog records) throws IOException {
+        Map<String, Marker> markers = new java.util.HashMap<>(index.markers());
+        long nextSeq = index.committedNextSeq();
+        Set<String> scopes = new LinkedHashSet<>();
+        for (RecordLog.ScopeFile file : records.files()) {
+            Marker marker = markers.remove(file.directoryName());
+            Optional<Stored> last = records.last(file.file());
+            if (last.isEmpty()) {
+                if (marker != null) {
+                    scopes.add(marker.scope());
+                }
+                continue;
+            }
+            nextSeq = Math.max(nextSeq, last.get().seq() + 1);
+            if (index.rebuilt() || marker == null || marker.length() != file.length()
+                    || marker.lastSeq() != last.get().seq()) {
+                scopes.add(last.get().crystal().scope());
+            }
+        }
+        markers.values().forEach(marker -> scopes.add(marker.scope())); // records gone: drop from the index
+        return new Recovery(nextSeq, scopes);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public void add(List<Crystal> crystals) {
+        Ensure.notNull(crystals, "crystals");
+        for (Crystal crystal : crystals) {
+            Ensure.notNull(crystal, "crystal");
+            checkLength(crystal.text(), "text", crystal);
+            if (crystal.context() != null) {
+                checkLength(crystal.context(), "context", crystal);
+            }
+        }
+        ensureOpen();
+        queue.add(crystals);
+    }
+
+    private void checkLength(String text, String name, Crystal crystal) {
+        if (text.length() > maxTextLength) {
+            throw new IllegalArgumentException("The " + name + " of crystal '" + crystal.id() + "' has "
+                    + text.length() + " characters, " + (text.length() - maxTextLength) + " over the limit of "
+                    + maxTextLength);
+        }
+    }
+
+    @Override
+    public List<CrystalHit> search(CrystalQuery query) {
+        Ensure.notNull(query, "query");
+        ensureOpen();
+        catchUp(query.scope());
+        int candidates = Math.max(ranking.candidates(), query.limit());
+        try {
+            // both lists name crystals by the id of their vector, which the embedding store returns anyway
+            List<String> keyword = ranking.keywordWeight() == 0 ? List.of()
+                    : index.keywordSearch(query.scope(), query.kinds(), query.text(), candidates);
+            List<String> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, candidates);
+            List<Fused> fused = RankFusion.fuse(keyword, vector, ranking, query.limit());
+            Map<String, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::id).toList());
+            List<CrystalHit> hits = new ArrayList<>(fused.size());
+            for (Fused hit : fused) {
+                Crystal crystal = crystals.get(hit.id());
+                if (crystal != null) { // a vector whose crystal was deleted meanwhile
+                    hits.add(new CrystalHit(crystal, hit.score()));
+                }
+            }
+            return hits;
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot search the crystals of scope '" + query.scope() + "': " + e, e);
+        }
+    }
+
+    private List<String> vectorSearch(CrystalQuery query, int candidates) {
+        Embedding embedding = embeddingModel.embed(query.text()).content();
+        Filter filter = metadataKey(CrystalWriter.SCOPE).isEqualTo(query.scope());
+        if (!query.kinds().isEmpty()) {
+            filter = filter.and(metadataKey(CrystalWriter.KIND)
+                    .isIn(query.kinds().stream().map(CrystalKind::textName).toList()));
+        }
+        if (vectors instanceof LuceneEmbeddingStore own) {
+            return own.searchIds(embedding, candidates, filter);
+        }
+        List<EmbeddingMatch<TextSegment>> matches = vectors.search(EmbeddingSearchRequest.builder()
+                .queryEmbedding(embedding)
+                .maxResults(candidates)
+                .filter(filter)
+                .build()).matches();
+        return matches.stream().map(EmbeddingMatch::embeddingId).toList();
+    }
+
+    @Override
+    public Optional<Crystal> get(String id) {
+        Ensure.notNull(id, "id");
+        ensureOpen();
+        Optional<Crystal> pending = queue.pending(id);
+        if (pending.isPresent()) {
+            return pending;
+        }
+        try {
+            return index.get(id);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot read crystal '" + id + "': " + e, e);
+        }
+    }
+
+    @Override
+    public List<Crystal> recent(String scope, Instant after, int limit) {
+        Ensure.notBlank(scope, "scope");
+        Ensure.notNull(after, "after");
+        Ensure.that(limit >= 1 && limit <= CrystalQuery.MAX_LIMIT, "limit must be within 1 and "
+                + CrystalQuery.MAX_LIMIT + ", was " + limit);
+        ensureOpen();
+        catchUp(scope);
+        try {
+            return index.recent(scope, after, limit);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot read the recent crystals of scope '" + scope + "': " + e, e);
+        }
+    }
+
+    @Override
+    public int count(String scope) {
+        Ensure.notBlank(scope, "scope");
+        ensureOpen();
+        catchUp(scope);
+        try {
+            return index.count(scope);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot count the crystals of scope '" + scope + "': " + e, e);
+        }
+    }
+
+    @Override
+    public List<String> keywords(String crystalId, int max) {
+        Ensure.notNull(crystalId, "crystalId");
+        Ensure.positive(max, "max");
+        ensureOpen();
+        queue.pending(crystalId).ifPresent(crystal -> catchUp(crystal.scope()));
+        try {
+            return index.keywords(crystalId, max);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot read the keywords of crystal '" + crystalId + "': " + e, e);
+        }
+    }
+
+    @Override
+    public void delete(String scope, Collection<String> ids) {
+        Ensure.notBlank(scope, "scope");
+        Ensure.notNull(ids, "ids");
+        ids.forEach(id -> Ensure.notNull(id, "id"));
+        ensureOpen();
+        if (ids.isEmpty()) {
+            return;
+        }
+        try {
+            writer.delete(scope, ids);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot delete crystals of scope '" + scope + "': " + e, e);
+        }
+    }
+
+    @Override
+    public void deleteScope(String scope) {
+        Ensure.notBlank(scope, "scope");
+        ensureOpen();
+        try {
+            writer.deleteScope(scope);
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot delete the crystals of scope '" + scope + "': " + e, e);
+        }
+    }
+
+    private void catchUp(String scope) {
+        if (!queue.awaitScope(scope, readYourWritesTimeout) && !closed) {
+            log.warn("The crystals of scope '{}' are not all indexed after {}; reading what is", scope,
+                    readYourWritesTimeout);
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("The crystal store is closed");
+        }
+    }
+
+    /**
+     * Stops the indexer after its current batch, records what is still queued (indexed after the next open),
+     * commits and closes the index. Does nothing the second time.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        List<Pending> left = new ArrayList<>(queue.close());
+        indexer.stop();
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            log.warn("The crystal indexer did not stop within 30 s; closing the index anyway");
+        }
+        left.addAll(0, indexer.unfinished());
+        try {
+            writer.recordOnly(left);
+            Set<String> behind = new LinkedHashSet<>(queue.scopesBehind());
+            left.forEach(pending -> behind.add(pending.crystal.scope()));
+            writer.commit(behind);
+        } catch (IOException | RuntimeException e) {
+            log.error("Cannot commit the crystal index of {} on close: {}", directory, e.toString(), e);
+        } finally {
+            try {
+                index.close();
+            } catch (IOException | RuntimeException e) {
+                log.error("Cannot close the crystal index of {}: {}", directory, e.toString(), e);
+            }
+        }
+    }
+
+    /**
+     * Builds an {@link EmbeddedCrystalStore}. Not thread-safe.
+     */
+    public static final class Builder {
+
+        private Path directory;
+        private EmbeddingModel embeddingModel;
+        private EmbeddingStore<TextSegment> embeddingStore;
+        private int queueCapacity = 10_000;
+        private int batchSize = 16;
+        private Duration commitInterval = Duration.ofSeconds(10);
+        private int maxTextLength = 20_000;
+        private CrystalRanking ranking = CrystalRanking.defaults();
+        private Duration readYourWritesTimeout = Duration.ofMinutes(1);
+        /** For measurements (the analyzer is part of the index format: keep it fixed for a directory). */
+        Analyzer analyzer;
+
+        private Builder() {
+        }
+
+        /** Where the records and the index live (created when missing); null (the default) keeps all in memory. */
+        public Builder directory(Path directory) {
+            this.directory = directory;
+            return this;
+        }
+
+        /** Embeds crystals and queries; default: in-process all-MiniLM-L6-v2 (384 dimensions, offline). */
+        public Builder embeddingModel(EmbeddingModel embeddingModel) {
+            this.embeddingModel = embeddingModel;
+            return this;
+        }
+
+        /**
+         * Holds the vectors instead of the Lucene index (e.g. pgvector). It must support metadata filters
+         * ({@code IsEqualTo}, {@code IsIn}, {@code And}), {@code removeAll(ids)} and {@code removeAll(filter)}.
+         * Its entries' ids are name-based UUIDs of the crystal ids; its metadata {@code crystal_id}, {@code scope}
+         * and {@code kind}. The store does not close it.
+         */
+        public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {
+            this.embeddingStore = embeddingStore;
+            return this;
+        }
+
+        /** How many added crystals may wait for the indexer before {@code add} waits; default 10,000. */
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+            return this;
+        }
+
+        /** How many crystals the indexer embeds at once; default 16. */
+        public Builder batchSize(int batchSize) {
+            this.batchSize = batchSize;
+            return this;
+        }
+
+        /** How often the index is committed (and the records forced to disk) while crystals arrive; default 10 s. */
+        public Builder commitInterval(Duration commitInterval) {
+            this.commitInterval = Ensure.notNull(commitInterval, "commitInterval");
+            return this;
+        }
+
+        /** The longest {@code text} (and {@code context}) a crystal may have; default 20,000 characters. */
+        public Builder maxTextLength(int maxTextLength) {
+            this.maxTextLength = maxTextLength;
+            return this;
+        }
+
+        /** How keyword and vector hits are merged; default {@link CrystalRanking#defaults()}. */
+        public Builder ranking(CrystalRanking ranking) {
+            this.ranking = Ensure.notNull(ranking, "ranking");
+            return this;
+        }
+
+        /** How long a read waits for its scope's queued crystals to be indexed; default one minute. */
+        public Builder readYourWritesTimeout(Duration readYourWritesTimeout) {
+            this.readYourWritesTimeout = Ensure.notNull(readYourWritesTimeout, "readYourWritesTimeout");
+            return this;
+        }
+
+        /**
+         * Opens the store: the index (rebuilt when missing or corrupt), the records, and starts the indexer.
+         *
+         * @throws dev.workingmemory.store.WorkingMemoryStoreException when the directory cannot be used (or
+         *                                                             another store has it open)
+         */
+        public EmbeddedCrystalStore build() {
+            return new EmbeddedCrystalStore(this);
+        }
+    }
+}

@@ -1,0 +1,183 @@
+package dev.workingmemory.crystal;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.workingmemory.crystal.PendingQueue.Batch;
+import dev.workingmemory.crystal.PendingQueue.Pending;
+import dev.workingmemory.crystal.PendingQueue.Reconcile;
+import dev.workingmemory.crystal.PendingQueue.Stop;
+import dev.workingmemory.crystal.PendingQueue.Work;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * The indexer thread of an embedded crystal store: takes batches from the {@link PendingQueue}, embeds them
+ * ({@link EmbeddingModel#embedAll}), has the {@link CrystalWriter} record and index them, reconciles scopes after a
+ * restart, and commits every {@code commitInterval}.
+ *
+ * <p>Failures are logged and retried, never thrown at anyone: a batch whose embedding fails is embedded crystal by
+ * crystal, each retried with a growing pause; a crystal that still cannot be embedded is indexed for keywords only
+ * (ERROR log; it is embedded again when the index is rebuilt). A failing write is retried until it succeeds or the
+ * store closes; what is left then is recorded by {@code close} and indexed after the next open.
+ *
+ * <p>Runs on one thread; {@link #unfinished()} is read after that thread ended.
+ */
+final class Indexer implements Runnable {
+
+    private static final Logger log = LoggerFactory.getLogger(Indexer.class);
+    static final String THREAD_NAME = "working-memory-indexer";
+    private static final int SINGLE_ATTEMPTS = 4;
+    private static final long FIRST_PAUSE_MILLIS = 250;
+    private static final long MAX_PAUSE_MILLIS = 30_000;
+
+    private final PendingQueue queue;
+    private final CrystalWriter writer;
+    private final EmbeddingModel model;
+    private final int batchSize;
+    private final Duration commitInterval;
+    private volatile boolean stopping;
+    private volatile List<Pending> unfinished = List.of();
+    private long lastCommit = System.nanoTime();
+
+    Indexer(PendingQueue queue, CrystalWriter writer, EmbeddingModel model, int batchSize, Duration commitInterval) {
+        this.queue = queue;
+        this.writer = writer;
+        this.model = model;
+        this.batchSize = batchSize;
+        this.commitInterval = commitInterval;
+    }
+
+    @Override
+    public void run() {
+        try {
+            while (true) {
+                Work work = queue.take(batchSize, commitInterval);
+                if (work instanceof Stop) {
+                    return;
+                }
+                if (work instanceof Batch batch) {
+                    if (!index(batch.items())) {
+                        unfinished = batch.items();
+                        return;
+                    }
+                } else if (work instanceof Reconcile reconcile) {
+                    try {
+                        retry("compare the records of scope '" + reconcile.scope() + "' with the index",
+                                () -> writer.reconcile(reconcile.scope()));
+                    } finally {
+                        queue.reconciled(reconcile.scope());
+                    }
+                }
+                commitIfDue();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException | Error e) {
+            log.error("The crystal indexer stopped: {}", e.toString(), e);
+            throw e;
+        }
+    }
+
+    /** Asks the thread to stop retrying (the queue is closed separately). */
+    void stop() {
+        stopping = true;
+    }
+
+    /** @return the batch the thread could not finish before it stopped */
+    List<Pending> unfinished() {
+        return unfinished;
+    }
+
+    /** @return false when the store closed before the batch was written */
+    private boolean index(List<Pending> batch) throws InterruptedException {
+        try {
+            List<Embedding> embeddings = embed(batch);
+            if (embeddings == null) {
+                return false;
+            }
+            return retry("index " + batch.size() + " crystals", () -> writer.write(batch, embeddings));
+        } finally {
+            queue.finished(batch);
+        }
+    }
+
+    private List<Embedding> embed(List<Pending> batch) throws InterruptedException {
+        List<TextSegment> segments = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            segments.add(TextSegment.from(pending.crystal.textToIndex()));
+        }
+        try {
+            List<Embedding> embeddings = model.embedAll(segments).content();
+            if (embeddings != null && embeddings.size() == batch.size()) {
+                return embeddings;
+            }
+            log.warn("The embedding model returned {} embeddings for {} texts; embedding them one by one",
+                    embeddings == null ? 0 : embeddings.size(), batch.size());
+        } catch (RuntimeException e) {
+            log.warn("Embedding {} crystals failed ({}); embedding them one by one", batch.size(), e.toString());
+        }
+        List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(batch.size(), null));
+        for (int i = 0; i < batch.size(); i++) {
+            Pending pending = batch.get(i);
+            long pause = FIRST_PAUSE_MILLIS;
+            for (int attempt = 1; attempt <= SINGLE_ATTEMPTS && !pending.cancelled; attempt++) {
+                try {
+                    embeddings.set(i, model.embed(segments.get(i)).content());
+                    break;
+                } catch (RuntimeException e) {
+                    if (attempt == SINGLE_ATTEMPTS) {
+                        log.error("Cannot embed crystal '{}' of scope '{}' ({}): indexed for keywords only",
+                                pending.crystal.id(), pending.crystal.scope(), e.toString());
+                    } else if (!pause(pause)) {
+                        return null;
+                    }
+                    pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
+                }
+            }
+        }
+        return embeddings;
+    }
+
+    private interface Action {
+        void run() throws Exception;
+    }
+
+    /** Runs the action until it succeeds; @return false when the store closed first */
+    private boolean retry(String what, Action action) throws InterruptedException {
+        long pause = FIRST_PAUSE_MILLIS;
+        while (true) {
+            try {
+                action.run();
+                return true;
+            } catch (Exception e) {
+                log.warn("Cannot {} ({}); retrying in {} ms", what, e.toString(), pause, e);
+                if (!pause(pause)) {
+                    return false;
+                }
+                pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
+            }
+        }
+    }
+
+    /** @return false when asked to stop */
+    private boolean pause(long millis) throws InterruptedException {
+        long end = System.nanoTime() + millis * 1_000_000;
+        while (!stopping && System.nanoTime() < end) {
+            Thread.sleep(Math.min(50, millis));
+        }
+        return !stopping;
+    }
+
+    private void commitIfDue() throws InterruptedException {
+        if (System.nanoTime() - lastCommit >= commitInterval.toNanos() && writer.dirty()) {
+            retry("commit the crystal index", () -> writer.commit(queue.scopesBehind()));
+            lastCommit = System.nanoTime();
+        }
+    }
+}

@@ -1,0 +1,292 @@
+package dev.workingmemory.crystal;
+
+import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.internal.DirectoryNames;
+import dev.workingmemory.internal.DurableFiles;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+
+/**
+ * The crystals' records, the source of truth the index is derived from: one append-only JSON-lines file per scope,
+ * {@code root/<scope directory name>/crystals.jsonl} (names by {@link DirectoryNames}).
+ *
+ * <p>An append first cuts off a torn last line (a crash during an earlier append), so a torn line never merges
+ * with the next record; reading skips a torn last line and any line that is not a valid record, with a WARN.
+ * Removing crystals rewrites the file without them (temporary file, fsync, atomic move), so their text leaves the
+ * disk. Appends are forced to disk by {@link #force()} (before each index commit), not one by one: the index never
+ * commits a crystal whose record could still be lost.
+ *
+ * <p>Not thread-safe: the store calls it under its write lock (and {@link #files} before starting).
+ */
+final class RecordLog {
+
+    private static final Logger log = LoggerFactory.getLogger(RecordLog.class);
+
+    static final String FILE = "crystals.jsonl";
+    private static final String TEMP = "crystals.jsonl.tmp";
+
+    private final Path root;
+    private final Set<Path> unforced = new HashSet<>();
+
+    RecordLog(Path root) throws IOException {
+        Files.createDirectories(root);
+        this.root = root.toRealPath();
+    }
+
+    /** A scope's file as found on disk. */
+    record ScopeFile(String directoryName, Path file, long length) {
+    }
+
+    /** What a file holds: its valid records in file order, and its length. */
+    record Contents(List<Stored> records, long length) {
+
+        /** @return the last record of each id (highest seq), in file order */
+        Map<String, Stored> latest() {
+            Map<String, Stored> latest = new LinkedHashMap<>();
+            for (Stored stored : records) {
+                latest.merge(stored.crystal().id(), stored, (a, b) -> a.seq() >= b.seq() ? a : b);
+            }
+            return latest;
+        }
+
+        long maxSeq() {
+            return records.stream().mapToLong(Stored::seq).max().orElse(0);
+        }
+    }
+
+    static String directoryName(String scope) {
+        return DirectoryNames.of(scope);
+    }
+
+    Path fileOf(String scope) {
+        return root.resolve(directoryName(scope)).resolve(FILE);
+    }
+
+    /** @return every scope file under the root */
+    List<ScopeFile> files() throws IOException {
+        List<ScopeFile> files = new ArrayList<>();
+        try (Stream<Path> directories = Files.list(root)) {
+            for (Path directory : (Iterable<Path>) directories::iterator) {
+                Path file = directory.resolve(FILE);
+                try {
+                    files.add(new ScopeFile(directory.getFileName().toString(), file, Files.size(file)));
+                } catch (NoSuchFileException e) {
+                    // not a scope directory (or removed meanwhile)
+                }
+            }
+        }
+        files.sort(Comparator.comparing(ScopeFile::directoryName));
+        return files;
+    }
+
+    /** @return the file's records (empty when it does not exist) */
+    Contents read(Path file) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return new Contents(List.of(), 0);
+        }
+        List<Stored> records = new ArrayList<>();
+        int start = 0;
+        int lineNumber = 0;
+        while (start < bytes.length) {
+            int end = start;
+            while (end < bytes.length && bytes[end] != '\n') {
+                end++;
+            }
+            lineNumber++;
+            if (end == bytes.length) {
+                log.warn("Skipping a torn last record of {} ({} bytes; a crash during an append)", file, end - start);
+                break;
+            }
+            if (end > start) {
+                try {
+                    records.add(CrystalRecords.parse(bytes, start, end - start));
+                } catch (IllegalArgumentException e) {
+                    log.warn("Skipping line {} of {}: not a crystal record ({})", lineNumber, file, e.getMessage());
+                }
+            }
+            start = end + 1;
+        }
+        return new Contents(records, bytes.length);
+    }
+
+    Contents read(String scope) throws IOException {
+        return read(fileOf(scope));
+    }
+
+    /**
+     * The last valid record of a file, found by reading backwards (an earlier one when the last line is torn or
+     * invalid); empty when the file holds none or does not exist.
+     */
+    Optional<Stored> last(Path file) throws IOException {
+        long size;
+        try {
+            size = Files.size(file);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            long end = size;
+            while (end > 0) {
+                long lineEnd = lastIndexOf(channel, end, (byte) '\n'); // the newline ending a complete line
+                if (lineEnd < 0) {
+                    return Optional.empty();
+                }
+                long lineStart = lastIndexOf(channel, lineEnd, (byte) '\n') + 1;
+                ByteBuffer line = ByteBuffer.allocate((int) (lineEnd - lineStart));
+                while (line.hasRemaining() && channel.read(line, lineStart + line.position()) >= 0) {
+                    // reads the whole line
+                }
+                try {
+                    return Optional.of(CrystalRecords.parse(line.array(), 0, line.capacity()));
+                } catch (IllegalArgumentException e) {
+                    end = lineStart; // an invalid (or empty) line: try the one before
+                }
+            }
+            return Optional.empty();
+        }
+    }
+
+    /** @return the position of the last {@code b} before {@code end}, or -1 */
+    private static long lastIndexOf(FileChannel channel, long end, byte b) throws IOException {
+        ByteBuffer chunk = ByteBuffer.allocate(8192);
+        while (end > 0) {
+            long from = Math.max(0, end - chunk.capacity());
+            chunk.clear().limit((int) (end - from));
+            while (chunk.hasRemaining() && channel.read(chunk, from + chunk.position()) >= 0) {
+                // fills the chunk
+            }
+            for (int i = chunk.position() - 1; i >= 0; i--) {
+                if (chunk.get(i) == b) {
+                    return from + i;
+                }
+            }
+            end = from;
+        }
+        return -1;
+    }
+
+    /** Appends the records of one scope; @return the file's new length */
+    long append(String scope, List<Stored> records) throws IOException {
+        Path file = fileOf(scope);
+        Path directory = file.getParent();
+        if (!Files.isDirectory(directory)) {
+            Files.createDirectories(directory);
+            DurableFiles.forceDirectory(root);
+        }
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        for (Stored stored : records) {
+            bytes.writeBytes(CrystalRecords.line(stored));
+        }
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE)) {
+            long end = cutTornTail(channel, file);
+            ByteBuffer buffer = ByteBuffer.wrap(bytes.toByteArray());
+            long position = end;
+            while (buffer.hasRemaining()) {
+                position += channel.write(buffer, position);
+            }
+            unforced.add(file);
+            return position;
+        }
+    }
+
+    /**
+     * Rewrites a scope's file with only the records {@code keep} accepts, the last of each id, when it drops
+     * any; removes the file and its directory when none is kept.
+     *
+     * @return the new length, 0 when removed
+     */
+    long rewrite(String scope, Predicate<Stored> keep) throws IOException {
+        Path file = fileOf(scope);
+        Contents contents = read(file);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        boolean dropped = false;
+        for (Stored stored : contents.latest().values()) {
+            if (keep.test(stored)) {
+                bytes.writeBytes(CrystalRecords.line(stored));
+            } else {
+                dropped = true;
+            }
+        }
+        if (!dropped) {
+            return contents.length();
+        }
+        if (bytes.size() == 0) {
+            deleteScope(scope);
+            return 0;
+        }
+        DurableFiles.writeAtomically(file, file.resolveSibling(TEMP), bytes.toByteArray());
+        unforced.remove(file);
+        return bytes.size();
+    }
+
+    /** Removes the scope's file and directory. */
+    void deleteScope(String scope) throws IOException {
+        Path file = fileOf(scope);
+        unforced.remove(file);
+        Files.deleteIfExists(file);
+        Files.deleteIfExists(file.resolveSibling(TEMP));
+        if (Files.isDirectory(file.getParent())) {
+            try (Stream<Path> left = Files.list(file.getParent())) {
+                if (left.findAny().isPresent()) {
+                    log.warn("Left {}: it holds files that are not crystal records", file.getParent());
+                    return;
+                }
+            }
+            Files.delete(file.getParent());
+            DurableFiles.forceDirectory(root);
+        }
+    }
+
+    /** Forces every file appended to since the last call to disk. */
+    void force() throws IOException {
+        for (Path file : List.copyOf(unforced)) {
+            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+                channel.force(true);
+            } catch (NoSuchFileException e) {
+                // removed meanwhile
+            }
+            unforced.remove(file);
+        }
+    }
+
+    /** @return where the valid part of the file ends, after cutting off a torn last line */
+    private static long cutTornTail(FileChannel channel, Path file) throws IOException {
+        long size = channel.size();
+        if (size == 0 || lastByte(channel, size - 1) == '\n') {
+            return size;
+        }
+        long end = lastIndexOf(channel, size, (byte) '\n') + 1;
+        log.warn("Cutting off a torn last record ({} bytes) of {} before appending", size - end, file);
+        channel.truncate(end);
+        return end;
+    }
+
+    private static byte lastByte(FileChannel channel, long position) throws IOException {
+        ByteBuffer one = ByteBuffer.allocate(1);
+        channel.read(one, position);
+        return one.get(0);
+    }
+}

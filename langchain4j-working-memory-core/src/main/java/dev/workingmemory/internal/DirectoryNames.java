@@ -1,0 +1,47 @@
+package dev.workingmemory.internal;
+
+import java.nio.ByteBuffer;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Maps any string (a memory key, a scope) to one safe directory name: a readable prefix of the string (lower-case
+ * {@code a-z0-9-_}, other characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of
+ * its UTF-16 code units. So {@code ""}, {@code ../../x}, NUL bytes or 5,000 characters all map to one name that
+ * stays inside its parent directory, and two strings never share a name.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class DirectoryNames {
+
+    private static final int MAX_PREFIX_LENGTH = 40;
+    /** The length of the hex hash every name ends with. */
+    public static final int HASH_LENGTH = 64;
+
+    private DirectoryNames() {
+    }
+
+    /** Readable prefix + "-" + SHA-256 hex of the UTF-16 code units (injective, unlike UTF-8 for unpaired surrogates). */
+    public static String of(String key) {
+        Ensure.notNull(key, "key");
+        StringBuilder prefix = new StringBuilder();
+        for (int i = 0; i < key.length() && prefix.length() < MAX_PREFIX_LENGTH; i++) {
+            char c = Character.toLowerCase(key.charAt(i));
+            boolean safe = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+            prefix.append(safe ? c : '_');
+        }
+        ByteBuffer utf16 = ByteBuffer.allocate(key.length() * 2);
+        utf16.asCharBuffer().put(key);
+        String hash = HexFormat.of().formatHex(sha256().digest(utf16.array()));
+        return prefix.isEmpty() ? hash : prefix + "-" + hash;
+    }
+
+    private static MessageDigest sha256() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
+        }
+    }
+}

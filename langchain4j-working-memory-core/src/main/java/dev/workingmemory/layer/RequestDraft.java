@@ -1,0 +1,50 @@
+package dev.workingmemory.layer;
+
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+
+import java.util.List;
+
+/**
+ * The request a {@link RequestShaper} shapes: the system message with the block, then the window's messages as they
+ * will be sent.
+ *
+ * <p>Not thread-safe: used by one shaper at a time, holding the thread's lock.
+ */
+public interface RequestDraft {
+
+    /** The system message as it will be sent, with the block; {@code null} when there is none. */
+    SystemMessage systemMessage();
+
+    /** The messages after the system message, with the replacements made so far. Unmodifiable. */
+    List<ChatMessage> messages();
+
+    /**
+     * Sends {@code replacement} instead of {@code original} (a message of the window, compared by identity). A tool
+     * result may only be replaced by a tool result with the same id and tool name; other messages by a message of the
+     * same type.
+     *
+     * @throws IllegalArgumentException when {@code original} is not in the request or the replacement does not match it
+     */
+    void replace(ChatMessage original, ChatMessage replacement);
+
+    /** The message that will be sent for {@code original}: its replacement, or itself. */
+    ChatMessage sent(ChatMessage original);
+
+    /** The estimated tokens of the whole request as it stands, by the provider's token estimator. */
+    int tokens();
+
+    /** The estimated tokens of one message, by the provider's token estimator. */
+    int tokens(ChatMessage message);
+
+    /** The model's context window in tokens, as the provider was configured. */
+    int contextWindow();
+
+    /**
+     * Moves the oldest turn out of the message window for good (layers see it in {@link MemoryLayer#onEvicted}, so
+     * it is kept as crystals), to make the request fit. The newest turn always stays.
+     *
+     * @return false when only one turn is left
+     */
+    boolean evictOldestTurn();
+}

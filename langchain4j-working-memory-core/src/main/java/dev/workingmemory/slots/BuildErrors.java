@@ -1,0 +1,258 @@
+package dev.workingmemory.slots;
+
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The errors build tools report line by line, each in its own format: compiler errors (javac through Maven or
+ * Gradle, gcc-style, Kotlin, TypeScript), failing tests (Maven Surefire's summary, Gradle, pytest, Jest) and merge
+ * conflicts. Each error becomes one item, its file goes to the pool. Thread-safe (stateless).
+ *
+ * <p>Only these formats count: a line merely containing "error" or "failed" (a commit message, an issue title, a
+ * log of a passing build) is no error.
+ */
+final class BuildErrors {
+
+    /** Longer lines are not matched against the patterns below (they are not compiler output). */
+    static final int MAX_LINE = 2000;
+
+    private static final Pattern MAVEN_COMPILER = Pattern.compile("^\\[ERROR] (\\S+\\.\\w{1,10}):\\[(\\d+),\\d+] (.+)$");
+    private static final Pattern COMPILER = Pattern.compile("^(\\S+\\.\\w{1,10}):(\\d+):(?:\\d+:)? (?:fatal )?error: ?(.+)$");
+    private static final Pattern KOTLIN = Pattern.compile("^e: (?:file://)?(\\S+\\.kts?):(\\d+):\\d+:? (.+)$");
+    private static final Pattern TYPESCRIPT = Pattern.compile(
+            "^(\\S+\\.[cm]?[jt]sx?)(?:\\((\\d+),\\d+\\):|:(\\d+):\\d+ -) error (TS\\d+): ?(.+)$");
+    private static final Pattern SYMBOL = Pattern.compile("^(?:\\[ERROR])?\\s+symbol: +(.+)$");
+    private static final Pattern SUREFIRE_SECTION = Pattern.compile("^\\[ERROR] (?:Failures|Errors|Failed tests|Tests in error): ?$");
+    private static final Pattern SUREFIRE_ITEM = Pattern.compile("^\\[ERROR] {2,}(\\S.*)$");
+    private static final Pattern SUREFIRE_RUN = Pattern.compile("^\\[ERROR] {2,}(?:Run \\d+:|\\[ERROR]).*");
+    private static final Pattern GRADLE_TEST = Pattern.compile("^([A-Za-z_][\\w.$]*) > (.+) FAILED$");
+    private static final Pattern PYTEST_FAILED = Pattern.compile("^FAILED (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
+    private static final Pattern PYTEST_ERROR = Pattern.compile("^ERROR (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
+    private static final Pattern PYTEST_E_LINE = Pattern.compile("^E +(\\w[\\w.]*(?:Error|Exception)\\b.*)$");
+    private static final Pattern JEST_FILE = Pattern.compile("^\\s*FAIL +(\\S+)");
+    private static final Pattern JEST_TEST = Pattern.compile("^\\s*\u25CF (.+ \u203A .+)$");
+    private static final Pattern RUST = Pattern.compile("^error(?:\\[E\\d{1,5}])?: (.+)$");
+    private static final Pattern RUST_LOCATION = Pattern.compile("^\\s*--> (\\S+):(\\d+):\\d+$");
+    private static final Pattern GO = Pattern.compile("^(\\S+\\.go):(\\d+):\\d+: (.+)$");
+    private static final Pattern GO_TEST = Pattern.compile("^\\s*--- FAIL: (\\S+) \\(");
+    private static final Pattern GO_TEST_MESSAGE = Pattern.compile("^\\s+(\\S+_test\\.go):(\\d+): (.+)$");
+    private static final Pattern ESLINT = Pattern.compile("^\\s+(\\d+):\\d+ +error +(.+?)(?: {2,}(\\S+))?$");
+    private static final Pattern MOCHA_FAILING = Pattern.compile("^\\s+\\d+ failing$");
+    private static final Pattern MOCHA_ENTRY = Pattern.compile("^\\s+\\d+\\) (.+)$");
+    private static final Pattern JS_FRAME_FILE = Pattern.compile("^\\s+at (?:[^()]*\\()?((?:file://)?[^()\\s]+):(\\d+):\\d+\\)?$");
+    private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
+
+    private BuildErrors() {
+    }
+
+    static void find(List<String> lines, Found found) {
+        String jestFile = null;
+        String lintedFile = null;
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.length() > MAX_LINE || line.isBlank()) {
+                continue;
+            }
+            Matcher m;
+            if (line.startsWith("[ERROR] ")) {
+                if ((m = MAVEN_COMPILER.matcher(line)).matches()) {
+                    compilerError(found, m.group(1), m.group(2), m.group(3), symbolAfter(lines, i));
+                } else if (SUREFIRE_SECTION.matcher(line).matches()) {
+                    i = surefireSection(lines, i + 1, found) - 1;
+                }
+                continue;
+            }
+            if (line.contains("error")) {
+                if ((m = COMPILER.matcher(line)).matches()) {
+                    compilerError(found, m.group(1), m.group(2), m.group(3), symbolAfter(lines, i));
+                    continue;
+                }
+                if ((m = TYPESCRIPT.matcher(line)).matches()) {
+                    String at = m.group(2) != null ? m.group(2) : m.group(3);
+                    compilerError(found, m.group(1), at, m.group(4) + ": " + m.group(5), null);
+                    continue;
+                }
+            }
+            if (line.startsWith("error") && (m = RUST.matcher(line)).matches() && i + 1 < lines.size()) {
+                Matcher at = RUST_LOCATION.matcher(lines.get(i + 1));
+                if (at.matches()) {
+                    compilerError(found, at.group(1), at.group(2), m.group(1), null);
+                }
+                continue;
+            }
+            if (!Character.isWhitespace(line.charAt(0)) && line.indexOf(' ') < 0 && FilePaths.isFile(line)) {
+                lintedFile = line; // ESLint prints each file alone on a line, then its problems indented
+                continue;
+            }
+            if (lintedFile != null && line.contains(" error ") && (m = ESLINT.matcher(line)).matches()) {
+                String rule = m.group(3) == null ? "" : " (" + m.group(3) + ")";
+                compilerError(found, lintedFile, m.group(1), m.group(2).strip() + rule, null);
+                continue;
+            }
+            if (line.contains(".go:") && (m = GO.matcher(line)).matches()) {
+                compilerError(found, m.group(1), m.group(2), m.group(3), null);
+            } else if (line.contains("--- FAIL: ") && (m = GO_TEST.matcher(line)).lookingAt()) {
+                String message = goTestMessage(lines, i);
+                found.add(Found.ERROR, m.group(1) + (message == null ? " failed" : ": " + message));
+            } else if (MOCHA_FAILING.matcher(line).matches()) {
+                i = mocha(lines, i + 1, found) - 1;
+            } else if (line.startsWith("e: ") && (m = KOTLIN.matcher(line)).matches()) {
+                compilerError(found, m.group(1), m.group(2), m.group(3), null);
+            } else if (line.endsWith(" FAILED") && (m = GRADLE_TEST.matcher(line)).matches()) {
+                String detail = nextIndented(lines, i);
+                found.add(Found.ERROR, m.group(1) + " > " + m.group(2) + " FAILED" + (detail == null ? "" : ": " + detail));
+            } else if (line.startsWith("FAILED ") && (m = PYTEST_FAILED.matcher(line)).matches()) {
+                pytest(lines, found, m, i);
+            } else if (line.startsWith("ERROR ") && (m = PYTEST_ERROR.matcher(line)).matches()) {
+                pytest(lines, found, m, i);
+            } else if ((m = JEST_FILE.matcher(line)).lookingAt()) {
+                jestFile = m.group(1);
+            } else if (line.indexOf('\u25CF') >= 0 && (m = JEST_TEST.matcher(line)).matches()) {
+                found.add(Found.ERROR, (jestFile == null ? "" : FilePaths.fileName(jestFile) + ": ") + m.group(1).strip());
+                found.path(jestFile);
+            } else if (line.startsWith("CONFLICT (") && (m = CONFLICT.matcher(line)).matches()) {
+                if (m.group(2) != null) {
+                    found.add(Found.ERROR, "Merge conflict in " + m.group(2).strip());
+                    found.path(m.group(2));
+                } else {
+                    found.add(Found.ERROR, "Conflict (" + m.group(1) + "): " + m.group(3));
+                }
+            }
+        }
+    }
+
+    /** The {@code file_test.go:N: message} line go test prints next to a failed test (before it with -v, after without). */
+    private static String goTestMessage(List<String> lines, int i) {
+        for (int j = Math.max(0, i - 5); j < Math.min(lines.size(), i + 6); j++) {
+            String line = lines.get(j);
+            if (line.length() <= MAX_LINE) {
+                Matcher m = GO_TEST_MESSAGE.matcher(line);
+                if (m.matches()) {
+                    return m.group(1) + ":" + m.group(2) + ": " + m.group(3).strip();
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Mocha's failures after "N failing": a numbered title (suite and test, over one or more lines), the error message,
+     * and a stack whose first project frame gives the file. Returns the index after the section.
+     */
+    private static int mocha(List<String> lines, int from, Found found) {
+        int i = from;
+        while (i < lines.size()) {
+            String line = lines.get(i);
+            Matcher entry = line.length() <= MAX_LINE ? MOCHA_ENTRY.matcher(line) : null;
+            if (entry == null || !entry.matches()) {
+                if (!line.isBlank() && !Character.isWhitespace(line.charAt(0))) {
+                    return i; // the section ended
+                }
+                i++;
+                continue;
+            }
+            StringBuilder title = new StringBuilder(entry.group(1).strip());
+            i++;
+            while (i < lines.size() && !lines.get(i).isBlank()) {
+                title.append(' ').append(lines.get(i).strip());
+                i++;
+            }
+            String message = null;
+            String file = null;
+            while (i < lines.size() && !(MOCHA_ENTRY.matcher(lines.get(i)).matches())) {
+                String text = lines.get(i).strip();
+                if (message == null && !text.isEmpty()) {
+                    message = text;
+                }
+                Matcher frame = lines.get(i).length() <= MAX_LINE ? JS_FRAME_FILE.matcher(lines.get(i)) : null;
+                if (file == null && frame != null && frame.matches() && !frame.group(1).startsWith("node:")
+                        && !frame.group(1).contains("node_modules")) {
+                    file = frame.group(1);
+                }
+                if (!lines.get(i).isBlank() && !Character.isWhitespace(lines.get(i).charAt(0))) {
+                    break;
+                }
+                i++;
+            }
+            String name = title.toString().endsWith(":") ? title.substring(0, title.length() - 1) : title.toString();
+            found.add(Found.ERROR, name + (message == null ? "" : ": " + message));
+            found.path(file);
+        }
+        return i;
+    }
+
+    private static void compilerError(Found found, String path, String line, String message, String symbol) {
+        if (message.startsWith("warning")) {
+            return;
+        }
+        String file = FilePaths.fileName(path.startsWith("file://") ? path.substring(7) : path);
+        found.add(Found.ERROR, file + ":" + line + ": " + message.strip() + (symbol == null ? "" : " (symbol: " + symbol + ")"));
+        found.path(path);
+    }
+
+    /** The {@code symbol:} javac prints under "cannot find symbol", within the next few lines. */
+    private static String symbolAfter(List<String> lines, int i) {
+        for (int j = i + 1; j < Math.min(lines.size(), i + 5); j++) {
+            String line = lines.get(j);
+            if (line.length() <= MAX_LINE) {
+                Matcher m = SYMBOL.matcher(line);
+                if (m.matches()) {
+                    return m.group(1).strip();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Reads the entries of a Surefire "Failures:" or "Errors:" section; returns the index after it. */
+    private static int surefireSection(List<String> lines, int from, Found found) {
+        int i = from;
+        for (; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.length() > MAX_LINE) {
+                break;
+            }
+            Matcher m = SUREFIRE_ITEM.matcher(line);
+            if (!m.matches()) {
+                break;
+            }
+            if (!SUREFIRE_RUN.matcher(line).matches()) {
+                found.add(Found.ERROR, m.group(1));
+            }
+        }
+        return i;
+    }
+
+    private static void pytest(List<String> lines, Found found, Matcher m, int i) {
+        String message = m.group(3) != null ? m.group(3) : firstELine(lines, i);
+        String test = m.group(1) + (m.group(2) == null ? "" : m.group(2));
+        found.add(Found.ERROR, test + (message == null ? "" : " - " + message));
+        found.path(m.group(1));
+    }
+
+    /** pytest's first {@code E   SomeError: ...} line: the message of an error reported without one. */
+    private static String firstELine(List<String> lines, int before) {
+        for (int j = 0; j < before; j++) {
+            String line = lines.get(j);
+            if (line.startsWith("E ") && line.length() <= MAX_LINE) {
+                Matcher m = PYTEST_E_LINE.matcher(line);
+                if (m.matches()) {
+                    return m.group(1).strip();
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The next non-blank line when it is indented (Gradle prints a failed test's exception under it). */
+    private static String nextIndented(List<String> lines, int i) {
+        for (int j = i + 1; j < Math.min(lines.size(), i + 3); j++) {
+            String line = lines.get(j);
+            if (!line.isBlank()) {
+                return Character.isWhitespace(line.charAt(0)) ? line.strip() : null;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,116 @@
+package dev.workingmemory.slots;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * File paths: how they are shown in items, and which tokens of prose are paths. Thread-safe (stateless).
+ */
+final class FilePaths {
+
+    /** Extensions of files a developer talks about; a bare name needs one of them to count as a file. */
+    private static final Set<String> SOURCE_EXTENSIONS = Set.of(
+            "java", "kt", "kts", "scala", "groovy", "gradle", "py", "pyi", "js", "jsx", "mjs", "cjs", "ts", "tsx",
+            "mts", "cts", "vue", "svelte", "go", "rs", "rb", "php", "cs", "fs", "c", "h", "cc", "cpp", "hpp", "m",
+            "swift", "dart", "ex", "exs", "erl", "clj", "lua", "pl", "sh", "bash", "zsh", "ps1", "sql", "graphql",
+            "proto", "json", "yml", "yaml", "toml", "xml", "properties", "ini", "cfg", "conf", "env", "md", "rst",
+            "txt", "html", "css", "scss", "less", "lock", "tf", "hcl", "csv", "ipynb");
+    private static final Set<String> BARE_FILES = Set.of("Dockerfile", "Makefile", "Jenkinsfile", "Procfile", "Gemfile");
+    /** A path-like token: segments of word characters, dots and dashes, separated by slashes. Bounded, no nesting. */
+    private static final Pattern TOKEN = Pattern.compile("[\\w.@~-]{1,200}(?:[/\\\\][\\w.@~-]{1,200}){0,40}");
+    private static final Pattern URL = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]{0,20}://\\S{1,2000}");
+
+    private FilePaths() {
+    }
+
+    /**
+     * A path as items show it: a {@code file://} prefix dropped, an absolute path cut to start at its {@code src}
+     * directory when it has one (the part that means something in the project).
+     */
+    static String display(String path) {
+        String p = path.startsWith("file://") ? path.substring("file://".length()) : path;
+        boolean absolute = p.startsWith("/") || p.startsWith("\\") || (p.length() > 2 && p.charAt(1) == ':');
+        if (absolute) {
+            for (String marker : new String[]{"/src/", "\\src\\"}) {
+                int at = p.indexOf(marker);
+                if (at >= 0) {
+                    return p.substring(at + 1);
+                }
+            }
+        }
+        return p;
+    }
+
+    /** The last segment of a path. */
+    static String fileName(String path) {
+        int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
+        return slash < 0 ? path : path.substring(slash + 1);
+    }
+
+    /** Whether {@code token} names a file: a source extension, or a well-known bare name. */
+    static boolean isFile(String token) {
+        String name = fileName(token);
+        if (BARE_FILES.contains(name)) {
+            return true;
+        }
+        int dot = name.lastIndexOf('.');
+        if (dot <= 0 || dot == name.length() - 1) {
+            return false;
+        }
+        return SOURCE_EXTENSIONS.contains(name.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
+    /**
+     * The files named in prose (a user's or the model's message), in order, without duplicates: tokens with a
+     * source extension ({@code App.java}, {@code src/main/App.java}, {@code package.json}), not inside URLs.
+     */
+    static List<String> inProse(String text) {
+        List<int[]> urls = new ArrayList<>();
+        Matcher url = URL.matcher(text);
+        while (url.find()) {
+            urls.add(new int[]{url.start(), url.end()});
+        }
+        Set<String> found = new LinkedHashSet<>();
+        Matcher token = TOKEN.matcher(text);
+        while (token.find()) {
+            if (insideAny(urls, token.start())) {
+                continue;
+            }
+            String candidate = trimPunctuation(token.group());
+            int before = token.start() - 1;
+            // e-mail addresses and the tail of a longer word are not paths
+            if (before >= 0 && (text.charAt(before) == '@' || Texts.isWordChar(text.charAt(before)))) {
+                continue;
+            }
+            if (candidate.contains("@") || candidate.startsWith(".") && candidate.indexOf('/') < 0) {
+                continue;
+            }
+            if (isFile(candidate)) {
+                found.add(candidate);
+            }
+        }
+        return List.copyOf(found);
+    }
+
+    private static boolean insideAny(List<int[]> spans, int position) {
+        for (int[] span : spans) {
+            if (position >= span[0] && position < span[1]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String trimPunctuation(String token) {
+        int end = token.length();
+        while (end > 0 && ".-~".indexOf(token.charAt(end - 1)) >= 0) {
+            end--;
+        }
+        return token.substring(0, end);
+    }
+}

@@ -1,0 +1,221 @@
+package dev.workingmemory.slots;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.workingmemory.internal.Ensure;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The default {@link SessionExtractor}: format-specific rules, tuned for precision over recall (a slot full of noise
+ * makes the block worse than an empty one).
+ *
+ * <p><b>Tool results.</b> Errors, in this order of preference (the first kind found is used, at most
+ * {@linkplain Builder#maxItemsPerSlot three}): compiler errors, failing tests and merge conflicts
+ * ({@code BuildErrors}); else stack traces, as the root cause with its first project frame ({@code StackTraces});
+ * else a build tool's failure summary, a non-zero exit code with the line before it, an {@code ERROR} log line, an
+ * {@code error:} line ({@code FailureSummaries}). A JSON result yields only the error an API replied with. The files
+ * of errors and the files {@code git status} lists as changed go to the pool. Dependencies: those that could not be
+ * resolved, and one item per build file ({@code pom.xml}, Gradle script, {@code package.json},
+ * {@code requirements.txt}) or import block listing its external packages. Results of the memory's own tools
+ * ({@link #MEMORY_TOOLS} by default) are skipped: they echo the memory.
+ *
+ * <p><b>User messages.</b> Decisions and todos ({@code Statements}), files named (to the pool), and compiler errors
+ * or stack traces pasted in. <b>The model's messages.</b> Decisions, todos and files named. TODO comments inside
+ * code are not todos: only prose counts.
+ *
+ * <p>Large texts are read as their first and last {@linkplain Builder#maxScanChars half million characters}; every
+ * pattern runs on lines of at most 2,000 characters, so a 10 MB result costs linear time.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class HeuristicSessionExtractor implements SessionExtractor {
+
+    /** The names of the memory's own tools, whose results are not mined. */
+    public static final Set<String> MEMORY_TOOLS = Set.of(
+            "updateWorkingMemory", "working_memory_note", "memory_search", "core_memory_update", "core_memory_read",
+            "working_memory_add", "working_memory_clear", "working_memory_clear_slot", "working_memory_remove",
+            "working_memory_stats");
+    static final int DEFAULT_MAX_SCAN_CHARS = 1_000_000;
+    /** JVM packages whose frames are not project code. */
+    public static final List<String> DEFAULT_LIBRARY_PACKAGES = List.of(
+            "java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "kotlinx.", "scala.", "groovy.", "clojure.",
+            "org.junit.", "junit.", "org.opentest4j.", "org.assertj.", "org.mockito.", "org.hamcrest.", "org.testng.",
+            "org.apache.", "org.springframework.", "org.hibernate.", "com.fasterxml.", "io.netty.", "reactor.",
+            "io.micronaut.", "io.quarkus.", "io.vertx.", "com.google.", "org.gradle.", "worker.org.gradle.", "org.slf4j.",
+            "ch.qos.", "net.bytebuddy.", "org.eclipse.", "com.intellij.", "okhttp3.", "retrofit2.", "io.grpc.",
+            "org.postgresql.", "com.zaxxer.", "org.jboss.", "jakarta.", "feign.", "io.reactivex.", "dev.langchain4j.");
+
+    private static final Logger log = LoggerFactory.getLogger(HeuristicSessionExtractor.class);
+
+    private final Set<String> ignoredTools;
+    private final List<String> libraryPackages;
+    private final boolean toolResults;
+    private final boolean userMessages;
+    private final boolean assistantMessages;
+    private final int maxItemsPerSlot;
+    private final int maxPoolItems;
+    private final int maxScanChars;
+    private final int maxItemChars;
+
+    private HeuristicSessionExtractor(Builder builder) {
+        this.ignoredTools = Set.copyOf(builder.ignoredTools);
+        this.libraryPackages = List.copyOf(builder.libraryPackages);
+        this.toolResults = builder.toolResults;
+        this.userMessages = builder.userMessages;
+        this.assistantMessages = builder.assistantMessages;
+        this.maxItemsPerSlot = Ensure.positive(builder.maxItemsPerSlot, "maxItemsPerSlot");
+        this.maxPoolItems = Ensure.notNegative(builder.maxPoolItems, "maxPoolItems");
+        this.maxScanChars = Ensure.positive(builder.maxScanChars, "maxScanChars");
+        this.maxItemChars = Ensure.positive(builder.maxItemChars, "maxItemChars");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    @Override
+    public List<SessionItem> extract(ChatMessage message) {
+        try {
+            Found found = new Found(maxItemsPerSlot, maxPoolItems, maxItemChars);
+            if (message instanceof ToolExecutionResultMessage result) {
+                if (toolResults && !ignoredTools.contains(result.toolName())) {
+                    toolResult(Texts.window(Texts.of(result), maxScanChars), found);
+                }
+            } else if (message instanceof UserMessage) {
+                if (userMessages) {
+                    String text = Texts.window(Texts.of(message), maxScanChars);
+                    prose(text, found);
+                    List<String> lines = Texts.lines(text);
+                    BuildErrors.find(lines, found);
+                    if (!found.has(Found.ERROR)) {
+                        StackTraces.find(lines, found, libraryPackages);
+                    }
+                }
+            } else if (message instanceof AiMessage ai) {
+                if (assistantMessages && ai.text() != null) {
+                    prose(Texts.window(ai.text(), maxScanChars), found);
+                }
+            }
+            return found.items();
+        } catch (RuntimeException e) {
+            // a rule that trips over some input must not cost the message its other items, nor the caller its turn
+            log.warn("Session extraction failed on a {} message", message == null ? null : message.type(), e);
+            return List.of();
+        }
+    }
+
+    private void toolResult(String text, Found found) {
+        JsonNode json = JsonReplies.parse(text);
+        List<String> lines = json == null ? Texts.lines(text) : List.of();
+        if (json != null) {
+            JsonReplies.find(json, found);
+            Dependencies.declared(text, lines, json, found);
+            return;
+        }
+        BuildErrors.find(lines, found);
+        if (!found.has(Found.ERROR)) {
+            StackTraces.find(lines, found, libraryPackages);
+        }
+        FailureSummaries.find(lines, found);
+        Dependencies.unresolved(lines, found);
+        if (!Dependencies.declared(text, lines, null, found)) {
+            Imports.find(lines, found);
+        }
+        GitStatus.find(lines, found);
+    }
+
+    private static void prose(String text, Found found) {
+        Statements.find(text, found);
+        for (String line : Statements.proseLines(text)) {
+            for (String path : FilePaths.inProse(line)) {
+                found.add(Found.POOL, path);
+            }
+        }
+    }
+
+    /** Builds a {@link HeuristicSessionExtractor}. Not thread-safe. */
+    public static final class Builder {
+
+        private Set<String> ignoredTools = MEMORY_TOOLS;
+        private List<String> libraryPackages = DEFAULT_LIBRARY_PACKAGES;
+        private boolean toolResults = true;
+        private boolean userMessages = true;
+        private boolean assistantMessages = true;
+        private int maxItemsPerSlot = 3;
+        private int maxPoolItems = 5;
+        private int maxScanChars = DEFAULT_MAX_SCAN_CHARS;
+        private int maxItemChars = 300;
+
+        private Builder() {
+        }
+
+        /** Tools whose results are not mined; default {@link #MEMORY_TOOLS}. */
+        public Builder ignoredTools(Collection<String> toolNames) {
+            this.ignoredTools = Set.copyOf(Ensure.notNull(toolNames, "toolNames"));
+            return this;
+        }
+
+        /**
+         * Prefixes of JVM class names that are library code, skipped when choosing a stack trace's project frame;
+         * default {@link #DEFAULT_LIBRARY_PACKAGES}.
+         */
+        public Builder libraryPackages(Collection<String> prefixes) {
+            this.libraryPackages = List.copyOf(Ensure.notNull(prefixes, "prefixes"));
+            return this;
+        }
+
+        /** Whether tool results are mined; default true. */
+        public Builder fromToolResults(boolean enabled) {
+            this.toolResults = enabled;
+            return this;
+        }
+
+        /** Whether user messages are mined; default true. */
+        public Builder fromUserMessages(boolean enabled) {
+            this.userMessages = enabled;
+            return this;
+        }
+
+        /** Whether the model's messages are mined; default true. */
+        public Builder fromAssistantMessages(boolean enabled) {
+            this.assistantMessages = enabled;
+            return this;
+        }
+
+        /** The most items of one slot a message yields, the first ones; default 3. */
+        public Builder maxItemsPerSlot(int max) {
+            this.maxItemsPerSlot = max;
+            return this;
+        }
+
+        /** The most pool items (files) a message yields; default 5. */
+        public Builder maxPoolItems(int max) {
+            this.maxPoolItems = max;
+            return this;
+        }
+
+        /** Longer texts are read as their first and last half of this many characters; default 1,000,000. */
+        public Builder maxScanChars(int maxChars) {
+            this.maxScanChars = maxChars;
+            return this;
+        }
+
+        /** Longer items are cut (with {@code ...}); default 300. */
+        public Builder maxItemChars(int maxChars) {
+            this.maxItemChars = maxChars;
+            return this;
+        }
+
+        public HeuristicSessionExtractor build() {
+            return new HeuristicSessionExtractor(this);
+        }
+    }
+}

@@ -1,0 +1,124 @@
+package dev.workingmemory.slots;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The external packages a source file imports, as one item ({@code imports: com.fasterxml.jackson, org.slf4j}):
+ * JVM imports reduced to their first three package segments, Python top-level modules, JavaScript/TypeScript
+ * packages. The standard library (JDK, Python's, Node's built-ins) and the project's own code (the JVM file's own
+ * package root, relative imports) are left out. Only lines starting with an import statement count, so grep output
+ * or prose quoting an import is no source file. Thread-safe (stateless).
+ */
+final class Imports {
+
+    private static final Pattern JVM_PACKAGE = Pattern.compile("^package ([\\w.]+);?\\s*$");
+    private static final Pattern JVM_IMPORT = Pattern.compile("^import (?:static )?([\\w.]+?)(?:\\.\\*)?;?\\s*$");
+    private static final Pattern PY_IMPORT = Pattern.compile("^import ([\\w.]+(?:\\s*,\\s*[\\w.]+){0,20})(?: as \\w+)?\\s*$");
+    private static final Pattern PY_FROM = Pattern.compile("^from ([\\w.]+) import ");
+    private static final Pattern JS_IMPORT = Pattern.compile("^import (?:type )?(?:[\\w*{}\\s,$]{1,300} from )?[\"']([^\"']+)[\"'];?\\s*$");
+    private static final Pattern JS_REQUIRE = Pattern.compile("^(?:const|let|var) [\\w{}\\s,$]{1,300}= require\\([\"']([^\"']+)[\"']\\);?\\s*$");
+
+    private static final List<String> JVM_PLATFORM = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scala.");
+    private static final Set<String> PYTHON_STDLIB = Set.of(
+            "__future__", "abc", "argparse", "array", "ast", "asyncio", "base64", "bisect", "builtins", "calendar",
+            "collections", "concurrent", "configparser", "contextlib", "copy", "csv", "ctypes", "dataclasses", "datetime",
+            "decimal", "difflib", "email", "enum", "errno", "fnmatch", "fractions", "functools", "gc", "getpass", "glob",
+            "gzip", "hashlib", "heapq", "hmac", "html", "http", "importlib", "inspect", "io", "ipaddress", "itertools",
+            "json", "logging", "math", "mimetypes", "multiprocessing", "numbers", "operator", "os", "pathlib", "pickle",
+            "platform", "pprint", "queue", "random", "re", "secrets", "select", "shlex", "shutil", "signal", "socket",
+            "sqlite3", "ssl", "stat", "statistics", "string", "struct", "subprocess", "sys", "tempfile", "textwrap",
+            "threading", "time", "timeit", "tomllib", "traceback", "types", "typing", "unicodedata", "unittest", "urllib",
+            "uuid", "warnings", "weakref", "xml", "zipfile", "zlib", "zoneinfo");
+    private static final Set<String> NODE_BUILTINS = Set.of(
+            "assert", "buffer", "child_process", "cluster", "crypto", "dgram", "dns", "events", "fs", "fs/promises",
+            "http", "http2", "https", "net", "os", "path", "perf_hooks", "process", "querystring", "readline", "stream",
+            "string_decoder", "timers", "tls", "tty", "url", "util", "v8", "vm", "worker_threads", "zlib");
+
+    private Imports() {
+    }
+
+    /** Adds one dependency item for the imports of a source file; returns whether there were any. */
+    static boolean find(List<String> lines, Found found) {
+        String ownPackage = null;
+        Set<String> jvm = new LinkedHashSet<>();
+        Set<String> python = new LinkedHashSet<>();
+        Set<String> javaScript = new LinkedHashSet<>();
+        for (String line : lines) {
+            if (line.length() > BuildErrors.MAX_LINE || !(line.startsWith("import ") || line.startsWith("from ")
+                    || line.startsWith("package ") || line.startsWith("const ") || line.startsWith("let ")
+                    || line.startsWith("var "))) {
+                continue;
+            }
+            Matcher m;
+            if ((m = JVM_PACKAGE.matcher(line)).matches()) {
+                ownPackage = m.group(1);
+            } else if ((m = JS_IMPORT.matcher(line)).matches() || (m = JS_REQUIRE.matcher(line)).matches()) {
+                javaScript.add(m.group(1));
+            } else if (line.endsWith(";") && (m = JVM_IMPORT.matcher(line)).matches()) {
+                jvm.add(m.group(1));
+            } else if ((m = PY_FROM.matcher(line)).lookingAt()) {
+                python.add(m.group(1));
+            } else if ((m = PY_IMPORT.matcher(line)).matches()) {
+                for (String module : m.group(1).split(",")) {
+                    (ownPackage != null ? jvm : python).add(module.strip());
+                }
+            }
+        }
+        Set<String> external = new LinkedHashSet<>();
+        if (ownPackage != null || !jvm.isEmpty()) {
+            external.addAll(jvmExternal(jvm, ownPackage));
+        }
+        if (ownPackage == null) {
+            python.stream().filter(m -> !m.startsWith(".")).map(m -> m.split("\\.")[0])
+                    .filter(m -> !PYTHON_STDLIB.contains(m)).forEach(external::add);
+        }
+        javaScript.stream().filter(p -> !p.startsWith(".") && !p.startsWith("/") && !p.startsWith("node:"))
+                .map(Imports::packageOf).filter(p -> !NODE_BUILTINS.contains(p)).forEach(external::add);
+        if (external.isEmpty()) {
+            return false;
+        }
+        found.add(Found.DEPENDENCY, Dependencies.list("imports", List.copyOf(external)));
+        return true;
+    }
+
+    /** @param ownPackage the file's package, {@code null} when it declares none */
+    private static Set<String> jvmExternal(Set<String> imports, String ownPackage) {
+        String ownRoot = null;
+        if (ownPackage != null) {
+            String[] own = ownPackage.split("\\.");
+            ownRoot = own.length >= 2 ? own[0] + "." + own[1] + "." : ownPackage + ".";
+        }
+        Set<String> external = new LinkedHashSet<>();
+        for (String imported : imports) {
+            if (ownRoot != null && imported.startsWith(ownRoot) || JVM_PLATFORM.stream().anyMatch(imported::startsWith)) {
+                continue;
+            }
+            String[] parts = imported.split("\\.");
+            // the package ends before the first class name (upper case); a wildcard import has none
+            int packageParts = parts.length;
+            for (int i = 0; i < parts.length; i++) {
+                if (!parts[i].isEmpty() && Character.isUpperCase(parts[i].charAt(0))) {
+                    packageParts = i;
+                    break;
+                }
+            }
+            if (packageParts > 0) {
+                external.add(String.join(".", List.of(parts).subList(0, Math.min(3, packageParts))));
+            }
+        }
+        return external;
+    }
+
+    /** A Node package specifier's package: {@code @scope/name} or {@code name}, without a subpath. */
+    static String packageOf(String specifier) {
+        String[] parts = specifier.split("/");
+        if (specifier.startsWith("@") && parts.length >= 2) {
+            return parts[0] + "/" + parts[1];
+        }
+        return NODE_BUILTINS.contains(specifier) ? specifier : parts[0];
+    }
+}

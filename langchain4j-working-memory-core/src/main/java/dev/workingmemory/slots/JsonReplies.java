@@ -1,0 +1,126 @@
+package dev.workingmemory.slots;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Tool results that are JSON: the error an API replied with ({@code {"error": {"code": 401, "message": …}}},
+ * {@code {"status": 500, "error": "Internal Server Error"}}, GraphQL's {@code errors}), and nothing from the text of
+ * other fields (an issue titled "NullPointerException in checkout" is data, not an error of this session).
+ * Thread-safe (stateless).
+ */
+final class JsonReplies {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> PROBLEM_FIELDS = Set.of("type", "title", "status", "detail", "instance", "code");
+    /** Larger JSON is not parsed. */
+    static final int MAX_JSON_CHARS = 2_000_000;
+
+    private JsonReplies() {
+    }
+
+    /** The text parsed as JSON, or {@code null} when it is not a JSON object or array. */
+    static JsonNode parse(String text) {
+        String trimmed = text.strip();
+        if (trimmed.length() < 2 || trimmed.length() > MAX_JSON_CHARS) {
+            return null;
+        }
+        char first = trimmed.charAt(0);
+        char last = trimmed.charAt(trimmed.length() - 1);
+        if (!(first == '{' && last == '}' || first == '[' && last == ']')) {
+            return null;
+        }
+        try {
+            return JSON.readTree(trimmed);
+        } catch (JsonProcessingException e) {
+            return null;
+        }
+    }
+
+    static void find(JsonNode json, Found found) {
+        if (!json.isObject()) {
+            return;
+        }
+        JsonNode error = json.get("error");
+        String status = firstText(json, "status", "statusCode", "code");
+        if (error != null && error.isObject()) {
+            found.add(Found.ERROR, join(firstText(error, "code", "status", "statusCode"),
+                    firstText(error, "status", "type", "name"), firstText(error, "message", "description", "detail"), null));
+        } else if (error != null && error.isTextual() && !error.asText().isBlank()) {
+            found.add(Found.ERROR, join(status, error.asText(), firstText(json, "message", "error_description", "detail"),
+                    firstText(json, "path")));
+        } else if (isHttpError(json.get("status")) || isHttpError(json.get("statusCode"))) {
+            String message = firstText(json, "message", "detail", "title");
+            if (message != null) {
+                found.add(Found.ERROR, join(status, firstText(json, "title", "reason"), message, firstText(json, "path", "instance")));
+            }
+        } else if (isProblemDetails(json)) {
+            JsonNode detail = json.get("detail");
+            String message = detail != null && detail.isArray() && detail.size() > 0
+                    ? firstText(detail.get(0), "msg", "message") : firstText(json, "detail");
+            found.add(Found.ERROR, join(status, firstText(json, "title"), message, null));
+        } else if (json.path("errors").isArray() && !json.path("errors").isEmpty() && json.path("data").isNull()) {
+            JsonNode first = json.path("errors").get(0);
+            String message = first.isObject() ? firstText(first, "message") : null;
+            if (message != null) {
+                found.add(Found.ERROR, "GraphQL error: " + message);
+            }
+        }
+    }
+
+    /**
+     * An RFC 7807 problem ({@code type}, {@code title}, {@code status}, {@code detail}, {@code instance}) or the
+     * {@code {"detail": …}} that FastAPI answers errors with: only those fields, a detail or title among them.
+     */
+    private static boolean isProblemDetails(JsonNode json) {
+        if (!json.has("detail") && !json.has("title")) {
+            return false;
+        }
+        for (Iterator<String> it = json.fieldNames(); it.hasNext(); ) {
+            if (!PROBLEM_FIELDS.contains(it.next())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isHttpError(JsonNode status) {
+        return status != null && status.canConvertToInt() && status.asInt() >= 400 && status.asInt() < 600;
+    }
+
+    /** The first of the fields that holds a non-blank scalar, as text. */
+    private static String firstText(JsonNode node, String... fields) {
+        for (String field : fields) {
+            JsonNode value = node.get(field);
+            if (value != null && value.isValueNode() && !value.isNull() && !value.asText().isBlank()) {
+                return value.asText().strip();
+            }
+        }
+        return null;
+    }
+
+    /** {@code 401 UNAUTHENTICATED: Invalid API key (path)}, leaving out what is missing or repeated. */
+    private static String join(String code, String name, String message, String where) {
+        List<String> head = new ArrayList<>(2);
+        if (code != null) {
+            head.add(code);
+        }
+        if (name != null && !name.equals(code)) {
+            head.add(name);
+        }
+        StringBuilder out = new StringBuilder(String.join(" ", head));
+        if (message != null && !message.equals(name)) {
+            out.append(out.length() == 0 ? "" : ": ").append(message);
+        }
+        if (where != null) {
+            out.append(" (").append(where).append(')');
+        }
+        return out.length() == 0 ? null : out.toString();
+    }
+}

@@ -1,0 +1,492 @@
+package dev.workingmemory.slots;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.layer.LayerBudget;
+import dev.workingmemory.layer.LayerContext;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.MemoryLayerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The session (seed 003, tier 2): typed slots that keep their newest items, and a pool of other items that decays
+ * unless later messages mention them. Rendered as {@code <session>}:
+ * <pre>
+ * &lt;session&gt;
+ * errors (2/3):
+ * - UserService.java:42: cannot find symbol (symbol: method findByEmail(String))
+ * - ...
+ * decisions (1/5):
+ * - Let's use PostgreSQL for the order store
+ * pool (top 5 of 12):
+ * - src/main/java/com/acme/UserService.java
+ * &lt;/session&gt;
+ * </pre>
+ * Slots appear in their configured order, newest item first, empty ones left out; then the best pool items by
+ * score. When the block's budget is short, items are cut from the end (the pool first) and the cut is marked.
+ *
+ * <p><b>Slots.</b> Each keeps at most its limit; a new item past it drops the oldest. An item equal to one already in
+ * the slot (ignoring case, spacing and trailing punctuation) is not added twice: it moves to the front.
+ *
+ * <p><b>Pool.</b> Each message the memory observes ages every pool item by one and counts a mention for each item it
+ * mentions ({@link Mentions}: a file path, file name or identifier of the item appearing again). An item scores
+ * {@code exp(-gamma * age) + mentions}; items under the threshold are dropped, and past the pool's capacity the
+ * lowest-scoring. A repeated item starts again at age 0. An item already in a slot is not added to the pool, and an
+ * item added to a slot leaves the pool.
+ *
+ * <p><b>Extraction.</b> Every message goes through the configured {@link SessionExtractor}; what it finds is added
+ * (most important last, so it ends up first) and saved behind the turn. {@link #add}, {@link #clear},
+ * {@link #clearSlot} and {@link #remove}, which tools call, are saved before they return.
+ *
+ * <p>Thread-safe: every method holds the memory's lock.
+ */
+public final class SessionSlots implements MemoryLayer {
+
+    public static final String NAME = "session";
+    /** The name that {@link #add}, {@link #clearSlot} and {@link #items} accept for the pool. */
+    public static final String POOL = "pool";
+    private static final Logger log = LoggerFactory.getLogger(SessionSlots.class);
+    private static final int FORMAT_VERSION = 1;
+    private static final String OPEN = "<" + NAME + ">";
+    private static final String CLOSE = "</" + NAME + ">";
+
+    private final LayerContext context;
+    private final SessionSlotsConfig config;
+    /** Per slot, newest first. */
+    private final Map<String, LinkedList<String>> slots = new LinkedHashMap<>();
+    /** In the order items came. */
+    private final List<Pooled> pool = new ArrayList<>();
+
+    private SessionSlots(LayerContext context, SessionSlotsConfig config) {
+        this.context = Ensure.notNull(context, "context");
+        this.config = Ensure.notNull(config, "config");
+        config.slotLimits().keySet().forEach(slot -> slots.put(slot, new LinkedList<>()));
+    }
+
+    public static MemoryLayerFactory factory(SessionSlotsConfig config) {
+        Ensure.notNull(config, "config");
+        return context -> new SessionSlots(context, config);
+    }
+
+    /**
+     * What {@link #add} did.
+     *
+     * @param item     the item as stored
+     * @param repeated whether an equal item was there already (it moved to the front, or its age started again)
+     * @param dropped  the items the slot dropped to stay within its limit, oldest last
+     * @param size     the slot's (or the pool's) size afterwards
+     * @param limit    the slot's limit, or the pool's capacity
+     */
+    public record Added(SessionItem item, boolean repeated, List<String> dropped, int size, int limit) {
+    }
+
+    /**
+     * Adds {@code content} to {@code slot} ({@link #POOL} for the pool). Saved in the store when it returns.
+     *
+     * @throws IllegalArgumentException for an unknown slot, blank content, or content over
+     *                                  {@link SessionSlotsConfig#maxItemChars()} (nothing changed)
+     * @throws dev.workingmemory.store.WorkingMemoryStoreException when it could not be saved (nothing changed)
+     */
+    public Added add(String slot, String content) {
+        Ensure.notNull(content, "content");
+        String text = content.strip();
+        Ensure.that(!text.isEmpty(), "The content is empty.");
+        Ensure.that(text.length() <= config.maxItemChars(), "The content has " + text.length()
+                + " chars, over the item limit of " + config.maxItemChars() + ".");
+        requireSlotOrPool(slot);
+        return context.writeDurably(() -> {
+            Added added = put(slot, text);
+            context.changed();
+            return added;
+        });
+    }
+
+    /** Empties every slot and the pool. Saved in the store when it returns. @return how many items were removed */
+    public int clear() {
+        return context.writeDurably(() -> {
+            int removed = pool.size();
+            pool.clear();
+            for (List<String> items : slots.values()) {
+                removed += items.size();
+                items.clear();
+            }
+            if (removed > 0) {
+                context.changed();
+            }
+            return removed;
+        });
+    }
+
+    /**
+     * Empties {@code slot} ({@link #POOL} for the pool). Saved in the store when it returns.
+     *
+     * @return how many items were removed
+     * @throws IllegalArgumentException for an unknown slot
+     */
+    public int clearSlot(String slot) {
+        requireSlotOrPool(slot);
+        return context.writeDurably(() -> {
+            int removed;
+            if (POOL.equals(slot)) {
+                removed = pool.size();
+                pool.clear();
+            } else {
+                List<String> items = slots.get(slot);
+                removed = items.size();
+                items.clear();
+            }
+            if (removed > 0) {
+                context.changed();
+            }
+            return removed;
+        });
+    }
+
+    /**
+     * Removes items by their content, from every slot and the pool. Items equal to {@code content} (ignoring case,
+     * spacing and trailing punctuation) are removed, however many; when there is none, the one item that contains
+     * {@code content} (compared the same way) is removed. Saved in the store when it returns.
+     *
+     * @return the removed items; empty when nothing matched
+     * @throws IllegalArgumentException when {@code content} is blank, or matches no item exactly but is part of
+     *                                  several (the message lists them; nothing changed)
+     */
+    public List<SessionItem> remove(String content) {
+        Ensure.notNull(content, "content");
+        String wanted = Texts.normalize(content);
+        Ensure.that(!wanted.isEmpty(), "The content to remove is empty.");
+        return context.writeDurably(() -> {
+            List<SessionItem> exact = matching(item -> Texts.normalize(item).equals(wanted));
+            List<SessionItem> removed = exact.isEmpty() ? matching(item -> Texts.normalize(item).contains(wanted)) : exact;
+            if (removed.size() > 1 && exact.isEmpty()) {
+                throw new IllegalArgumentException("'" + content.strip() + "' is part of " + removed.size() + " items: "
+                        + describe(removed) + ". Give the whole text of the one to remove.");
+            }
+            for (SessionItem item : removed) {
+                if (POOL.equals(item.slot())) {
+                    pool.removeIf(p -> p.content.equals(item.content()));
+                } else {
+                    slots.get(item.slot()).remove(item.content());
+                }
+            }
+            if (!removed.isEmpty()) {
+                context.changed();
+            }
+            return removed;
+        });
+    }
+
+    /** The items of {@code slot}, newest first, or of the {@link #POOL}, best first. */
+    public List<String> items(String slot) {
+        requireSlotOrPool(slot);
+        return context.read(() -> POOL.equals(slot)
+                ? ranked().stream().map(p -> p.content).toList()
+                : List.copyOf(slots.get(slot)));
+    }
+
+    /** The pool, best first, with each item's age, mentions and score. */
+    public List<PoolItem> pool() {
+        return context.read(() -> ranked().stream()
+                .map(p -> new PoolItem(p.content, p.age, p.mentions, score(p))).toList());
+    }
+
+    /** The configured slots, in rendering order ({@link #POOL} not included). */
+    public List<String> slotNames() {
+        return List.copyOf(config.slotLimits().keySet());
+    }
+
+    /**
+     * The slot, or {@link #POOL}, that a name given by a caller (a tool call) means: matched ignoring case and
+     * surrounding spaces, the plural the block shows ({@code errors}, {@code dependencies}) accepted.
+     */
+    public Optional<String> slotFor(String name) {
+        if (name == null) {
+            return Optional.empty();
+        }
+        String wanted = name.strip().toLowerCase(Locale.ROOT);
+        if (POOL.equals(wanted) && config.poolCapacity() > 0 || config.slotLimits().containsKey(wanted)) {
+            return Optional.of(wanted);
+        }
+        return config.slotLimits().keySet().stream().filter(slot -> SessionText.plural(slot).equals(wanted)).findFirst();
+    }
+
+    /** How many items {@code slot} keeps, or the pool's capacity for {@link #POOL}. */
+    public int limit(String slot) {
+        requireSlotOrPool(slot);
+        return POOL.equals(slot) ? config.poolCapacity() : config.slotLimits().get(slot);
+    }
+
+    public SessionSlotsConfig config() {
+        return config;
+    }
+
+    @Override
+    public void onMessage(ChatMessage message) {
+        if (message == null || message instanceof SystemMessage) {
+            return;
+        }
+        List<SessionItem> found;
+        try {
+            found = config.extractor().extract(message);
+        } catch (RuntimeException e) {
+            log.warn("Session extractor failed on a {} message of {}", message.type(), context.key(), e);
+            found = List.of();
+        }
+        List<SessionItem> items = found == null ? List.of() : found;
+        String text = pool.isEmpty() ? "" : Texts.window(Texts.of(message), HeuristicSessionExtractor.DEFAULT_MAX_SCAN_CHARS);
+        context.write(() -> {
+            boolean changed = observe(text);
+            // most important first: added last, so that it ends up first
+            for (int i = items.size() - 1; i >= 0; i--) {
+                SessionItem item = items.get(i);
+                boolean toPool = POOL.equals(item == null ? null : item.slot()) && config.poolCapacity() > 0;
+                if (item == null || !(toPool || slots.containsKey(item.slot()))) {
+                    continue;
+                }
+                String content = Texts.item(item.content(), config.maxItemChars());
+                if (!content.isEmpty()) {
+                    put(item.slot(), content);
+                    changed = true;
+                }
+            }
+            if (changed) {
+                context.changed();
+            }
+            return null;
+        });
+    }
+
+    /** Ages the pool by one message, counts the message's mentions and prunes. Returns whether the pool changed. */
+    private boolean observe(String text) {
+        if (pool.isEmpty()) {
+            return false;
+        }
+        String lower = text.toLowerCase(Locale.ROOT);
+        for (Pooled item : pool) {
+            item.age++;
+            if (!text.isEmpty() && item.mentionKeys().in(text, lower)) {
+                item.mentions++;
+            }
+        }
+        pool.removeIf(item -> score(item) < config.pruneThreshold());
+        return true;
+    }
+
+    private Added put(String slot, String content) {
+        String key = Texts.normalize(content);
+        if (POOL.equals(slot)) {
+            return putInPool(content, key);
+        }
+        LinkedList<String> items = slots.get(slot);
+        boolean repeated = items.removeIf(existing -> Texts.normalize(existing).equals(key));
+        items.addFirst(content);
+        List<String> dropped = new ArrayList<>(1);
+        int limit = config.slotLimits().get(slot);
+        while (items.size() > limit) {
+            dropped.add(items.removeLast());
+        }
+        pool.removeIf(p -> p.key.equals(key));
+        return new Added(new SessionItem(slot, content), repeated, dropped, items.size(), limit);
+    }
+
+    private Added putInPool(String content, String key) {
+        SessionItem item = new SessionItem(POOL, content);
+        for (List<String> items : slots.values()) {
+            for (String existing : items) {
+                if (Texts.normalize(existing).equals(key)) {
+                    return new Added(item, true, List.of(), pool.size(), config.poolCapacity());
+                }
+            }
+        }
+        boolean bareName = content.indexOf('/') < 0 && content.indexOf('\\') < 0 && FilePaths.isFile(content);
+        for (Pooled existing : pool) {
+            // a file named again without its directory ("UserService.java") repeats the pooled path
+            if (existing.key.equals(key) || bareName && FilePaths.fileName(existing.content).equals(content)) {
+                existing.age = 0;
+                return new Added(item, true, List.of(), pool.size(), config.poolCapacity());
+            }
+        }
+        pool.add(new Pooled(content, key, 0, 0));
+        List<String> dropped = new ArrayList<>(1);
+        while (pool.size() > config.poolCapacity()) {
+            Pooled worst = pool.stream().min(leastRelevantFirst()).orElseThrow();
+            pool.remove(worst);
+            dropped.add(worst.content);
+        }
+        return new Added(item, false, dropped, pool.size(), config.poolCapacity());
+    }
+
+    /** Lowest score first, then the oldest: the order in which pool items go. */
+    private Comparator<Pooled> leastRelevantFirst() {
+        return Comparator.comparingDouble(this::score).thenComparingInt(p -> -p.age);
+    }
+
+    /** The pool best first: by score, then the youngest, then the newest. */
+    private List<Pooled> ranked() {
+        List<Pooled> ranked = new ArrayList<>(pool);
+        java.util.Collections.reverse(ranked);
+        ranked.sort(Comparator.comparingDouble(this::score).reversed().thenComparingInt(p -> p.age));
+        return ranked;
+    }
+
+    private double score(Pooled item) {
+        return Math.exp(-config.decayRate() * item.age) + item.mentions;
+    }
+
+    private List<SessionItem> matching(java.util.function.Predicate<String> matches) {
+        List<SessionItem> found = new ArrayList<>();
+        slots.forEach((slot, items) -> items.stream().filter(matches).forEach(item -> found.add(new SessionItem(slot, item))));
+        pool.stream().map(p -> p.content).filter(matches).forEach(item -> found.add(new SessionItem(POOL, item)));
+        return found;
+    }
+
+    private static String describe(List<SessionItem> items) {
+        List<String> shown = new ArrayList<>();
+        for (SessionItem item : items.subList(0, Math.min(5, items.size()))) {
+            shown.add(item.slot() + ": '" + item.content() + "'");
+        }
+        return String.join("; ", shown) + (items.size() > 5 ? "; ..." : "");
+    }
+
+    private void requireSlotOrPool(String slot) {
+        boolean pool = POOL.equals(slot) && config.poolCapacity() > 0;
+        if (slot == null || !(pool || config.slotLimits().containsKey(slot))) {
+            throw new IllegalArgumentException("Unknown slot '" + slot + "'. Valid slots: " + validSlots());
+        }
+    }
+
+    /** The slot names and {@code pool}, comma-separated, for messages. */
+    public String validSlots() {
+        List<String> names = new ArrayList<>(config.slotLimits().keySet());
+        if (config.poolCapacity() > 0) {
+            names.add(POOL);
+        }
+        return String.join(", ", names);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public LayerScope scope() {
+        return LayerScope.THREAD;
+    }
+
+    /** After the entities (40), before the scratchpad (60). */
+    @Override
+    public int order() {
+        return 50;
+    }
+
+    /** Below entities (90) and core memory (80), above the scratchpad (40): a coding agent's errors and todos matter. */
+    @Override
+    public int priority() {
+        return 70;
+    }
+
+    @Override
+    public LayerBudget budget() {
+        return config.budget();
+    }
+
+    @Override
+    public String render(int maxChars) {
+        List<String> shownPool = ranked().stream().limit(config.poolShown()).map(p -> p.content).toList();
+        return SessionText.render(slots, config.slotLimits(), shownPool, pool.size(), maxChars);
+    }
+
+    @Override
+    public JsonNode snapshot() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("formatVersion", FORMAT_VERSION);
+        ObjectNode slotsNode = node.putObject("slots");
+        slots.forEach((slot, items) -> {
+            ArrayNode array = slotsNode.putArray(slot);
+            items.forEach(array::add);
+        });
+        ArrayNode poolNode = node.putArray(POOL);
+        for (Pooled item : pool) {
+            poolNode.addObject().put("content", item.content).put("age", item.age).put("mentions", item.mentions);
+        }
+        return node;
+    }
+
+    @Override
+    public void restore(JsonNode snapshot) {
+        slots.values().forEach(List::clear);
+        pool.clear();
+        if (snapshot == null || snapshot.path("formatVersion").asInt(-1) != FORMAT_VERSION
+                || !snapshot.path("slots").isObject() || !snapshot.path(POOL).isArray()) {
+            log.warn("Ignoring an unreadable session snapshot (format {}) for {}; the session starts empty",
+                    snapshot == null ? "none" : snapshot.path("formatVersion"), context.key());
+            return;
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = snapshot.get("slots").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> stored = it.next();
+            LinkedList<String> items = slots.get(stored.getKey());
+            if (items == null) {
+                log.warn("Dropping stored session slot '{}' of {}: it is no longer configured", stored.getKey(), context.key());
+                continue;
+            }
+            int limit = config.slotLimits().get(stored.getKey());
+            for (JsonNode item : stored.getValue()) {
+                String content = item.asText("");
+                if (!content.isBlank() && items.size() < limit) {
+                    items.add(content);
+                }
+            }
+        }
+        for (JsonNode item : snapshot.get(POOL)) {
+            String content = item.path("content").asText("");
+            int age = item.path("age").asInt(-1);
+            int mentions = item.path("mentions").asInt(-1);
+            if (content.isBlank() || age < 0 || mentions < 0) {
+                log.warn("Dropping an unreadable stored pool item {} of {}", item, context.key());
+            } else if (pool.size() < config.poolCapacity()) {
+                pool.add(new Pooled(content, Texts.normalize(content), age, mentions));
+            }
+        }
+    }
+
+    /** A pool item. Mutable, guarded by the memory's lock. */
+    private static final class Pooled {
+        final String content;
+        final String key;
+        int age;
+        int mentions;
+        private Mentions keys;
+
+        Pooled(String content, String key, int age, int mentions) {
+            this.content = content;
+            this.key = key;
+            this.age = age;
+            this.mentions = mentions;
+        }
+
+        Mentions mentionKeys() {
+            if (keys == null) {
+                keys = Mentions.of(content);
+            }
+            return keys;
+        }
+    }
+}

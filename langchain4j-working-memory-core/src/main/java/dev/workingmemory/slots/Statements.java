@@ -1,0 +1,195 @@
+package dev.workingmemory.slots;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Decisions and todos stated in what the user or the model says, sentence by sentence.
+ *
+ * <p>Decisions: "let's use / go with / keep / switch to …", "we decided / agreed / chose …", "we'll go with …",
+ * "decision: …", and rules given as imperatives at the start of a sentence ("don't …", "never …", "always …",
+ * "from now on …"). The item is the sentence. Todos: "TODO …", "next, …" / "next step: …", "we still need to …",
+ * "don't forget to …" / "remember to …", "we need to …" at the start of a sentence, "remaining: …" and unchecked
+ * Markdown boxes ({@code - [ ] …}). The item is what is to be done.
+ *
+ * <p>Questions ("should we use Redis?") and conditions ("if we decided …") state nothing; "let me …", "I don't
+ * know", "don't worry" are no decisions. Fenced code blocks, quoted lines and indented lines are skipped.
+ * Thread-safe (stateless).
+ */
+final class Statements {
+
+    private static final String LEAD = "^(?:(?:ok|okay|so|and|also|then|now|alright|right|great|good|fine|but|well|yes|no"
+            + "|first|finally|after that|for now|in that case)\\b[,:]?\\s+)*";
+    private static final Pattern CONNECTORS = Pattern.compile(LEAD, Pattern.CASE_INSENSITIVE);
+    private static final Pattern CONDITION = Pattern.compile("^(?:if|when|whether|unless|once|in case)\\b", Pattern.CASE_INSENSITIVE);
+
+    private static final Pattern TODO_MARKER = Pattern.compile("^(?:todo|to-do)\\b\\s*[:-]?\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TODO_NEXT = Pattern.compile(
+            "^next(?: steps?)?\\s*[,:]\\s*(?:(?:i|we)(?:'ll| will| should| need to| have to| must| can)\\s+)?(.+)$"
+                    + "|^next,? (?:i|we)(?:'ll| will| should| need to| have to| must)\\s+(.+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TODO_STILL = Pattern.compile(
+            "\\b(?:still|also) (?:need|have) to\\s+(.+)$|\\b(?:remember|don't forget|do not forget) to\\s+(.+)$"
+                    + "|^we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern CHECKBOX = Pattern.compile("^\\s*[-*+] \\[ ] (.+)$");
+
+    private static final Pattern DECISION_MARKER = Pattern.compile("^decision\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DECISION = Pattern.compile(
+            "\\blet'?s (?:not \\w+|use|go with|stick with|keep|switch to|move to|adopt|pick|choose|drop|avoid|store|name"
+                    + "|call|put|make|rename|split|merge|replace|remove)\\b"
+                    + "|\\b(?:we|i)(?:'ve| have)? (?:decided|agreed|chose|opted|settled)\\b"
+                    + "|\\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to) (?:go with|stick with|switch to|adopt"
+                    + "|keep (?!\\w+ing\\b|an eye|in mind|it in mind|that in mind|trying|looking|digging)(?:the|this|that|these|those|our|your|it)\\b)"
+                    + "|\\bwe(?:'ll| will| are going to|'re going to) use\\b",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern RULE = Pattern.compile(
+            "^(?:please )?(?:(?:don't|do not|never)\\s+(?!worry|forget|know|think|understand|see|mind|bother|hesitate|have|need|care)\\w+"
+                    + "|always\\s+\\w+|from now on\\b"
+                    // a choice given as an order: "use pnpm, not npm", "go with option B", "keep the old endpoint"
+                    + "|(?:use|go with|stick with|stick to|switch to|prefer|avoid|keep (?!going|trying|looking|it up|in mind|an eye)"
+                    + "(?:the|this|that|these|those|our|your|it|all|every)\\b))", Pattern.CASE_INSENSITIVE);
+    private static final Pattern TODO_MAKE_SURE = Pattern.compile("^make sure (?:that )?(.+)$", Pattern.CASE_INSENSITIVE);
+    /** A heading whose list items below are todos ("Next steps:", "TODO:", "Remaining:"). */
+    private static final Pattern TODO_HEADING = Pattern.compile(
+            "^(?:#+ )?(?:next steps?|todos?|to-?dos?|remaining(?: work)?|still to do|left to do|open items|follow-ups?)\\s*:?\\s*$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern LIST_ITEM = Pattern.compile("^\\s*(?:[-*+]|\\d{1,3}[.)])\\s+(?:\\[ ]\\s+)?(.+)$");
+
+    private static final int MAX_SENTENCE = 400;
+
+    private Statements() {
+    }
+
+    static void find(String text, Found found) {
+        boolean todoList = false;
+        for (String line : proseLines(text)) {
+            Matcher box = CHECKBOX.matcher(line);
+            if (box.matches()) {
+                found.add(Found.TODO, box.group(1));
+                continue;
+            }
+            if (TODO_HEADING.matcher(line.strip()).matches()) {
+                todoList = true;
+                continue;
+            }
+            Matcher item = LIST_ITEM.matcher(line);
+            if (todoList && item.matches()) {
+                found.add(Found.TODO, trimEnd(item.group(1)));
+                continue;
+            }
+            todoList = false;
+            for (String sentence : sentences(line)) {
+                statement(sentence, found);
+            }
+        }
+    }
+
+    private static void statement(String raw, Found found) {
+        String sentence = stripListMarker(raw.strip().replace('\u2019', '\''));
+        if (sentence.isEmpty() || sentence.endsWith("?") || sentence.length() > MAX_SENTENCE) {
+            return;
+        }
+        String clause = CONNECTORS.matcher(sentence).replaceFirst("");
+        if (CONDITION.matcher(clause).lookingAt()) {
+            return;
+        }
+        Matcher m;
+        if ((m = TODO_MARKER.matcher(clause)).matches()) {
+            found.add(Found.TODO, trimEnd(m.group(1)));
+            return;
+        }
+        if ((m = TODO_NEXT.matcher(clause)).matches()) {
+            found.add(Found.TODO, trimEnd(m.group(1) != null ? m.group(1) : m.group(2)));
+            return;
+        }
+        if ((m = TODO_MAKE_SURE.matcher(clause)).matches()) {
+            found.add(Found.TODO, trimEnd(m.group(1)));
+            return;
+        }
+        if ((m = DECISION_MARKER.matcher(clause)).matches()) {
+            found.add(Found.DECISION, trimEnd(m.group(1)));
+            return;
+        }
+        if (DECISION.matcher(clause).find() || RULE.matcher(clause).lookingAt()) {
+            found.add(Found.DECISION, trimEnd(sentence));
+        }
+        if ((m = TODO_STILL.matcher(clause)).find()) {
+            for (int g = 1; g <= m.groupCount(); g++) {
+                if (m.group(g) != null) {
+                    found.add(Found.TODO, trimEnd(m.group(g)));
+                    break;
+                }
+            }
+        }
+    }
+
+    /** The lines of prose: without fenced code blocks, quoted ({@code >}) lines and indented (code) lines. */
+    static List<String> proseLines(String text) {
+        List<String> prose = new ArrayList<>();
+        boolean fenced = false;
+        for (String line : Texts.lines(text)) {
+            String stripped = line.strip();
+            if (stripped.startsWith("```") || stripped.startsWith("~~~")) {
+                fenced = !fenced;
+                continue;
+            }
+            if (fenced || stripped.startsWith(">") || line.startsWith("    ") || line.startsWith("\t")) {
+                continue;
+            }
+            prose.add(line);
+        }
+        return prose;
+    }
+
+    /**
+     * Splits at {@code .}, {@code !} or {@code ?} followed by a space and an upper-case letter, digit or quote, so that
+     * "e.g. this" and "App.java" stay whole. The end mark stays with its sentence.
+     */
+    static List<String> sentences(String line) {
+        List<String> sentences = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i + 2 < line.length(); i++) {
+            char c = line.charAt(i);
+            if ((c == '.' || c == '!' || c == '?') && line.charAt(i + 1) == ' ') {
+                int next = i + 1;
+                while (next < line.length() && line.charAt(next) == ' ') {
+                    next++;
+                }
+                char first = next < line.length() ? line.charAt(next) : 'a';
+                if (Character.isUpperCase(first) || Character.isDigit(first) || first == '"' || first == '\'') {
+                    sentences.add(line.substring(start, i + 1));
+                    start = next;
+                    i = next - 1;
+                }
+            }
+        }
+        sentences.add(line.substring(start));
+        return sentences;
+    }
+
+    private static String stripListMarker(String sentence) {
+        if (sentence.startsWith("- ") || sentence.startsWith("* ") || sentence.startsWith("+ ")) {
+            return sentence.substring(2).strip();
+        }
+        int i = 0;
+        while (i < sentence.length() && i < 3 && Character.isDigit(sentence.charAt(i))) {
+            i++;
+        }
+        if (i > 0 && i + 1 < sentence.length() && (sentence.charAt(i) == '.' || sentence.charAt(i) == ')')
+                && sentence.charAt(i + 1) == ' ') {
+            return sentence.substring(i + 2).strip();
+        }
+        return sentence;
+    }
+
+    private static String trimEnd(String text) {
+        String t = text.strip();
+        int end = t.length();
+        while (end > 0 && ".!;:,".indexOf(t.charAt(end - 1)) >= 0) {
+            end--;
+        }
+        return t.substring(0, end);
+    }
+}

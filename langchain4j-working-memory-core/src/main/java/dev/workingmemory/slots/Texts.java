@@ -1,0 +1,200 @@
+package dev.workingmemory.slots;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.Content;
+import dev.langchain4j.data.message.TextContent;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Text helpers of the session layer and its extractor. Thread-safe (stateless).
+ */
+final class Texts {
+
+    private Texts() {
+    }
+
+    /** The text an item is compared by: lower case, whitespace collapsed, trailing punctuation dropped. */
+    static String normalize(String content) {
+        String collapsed = collapseWhitespace(content).toLowerCase(Locale.ROOT);
+        int end = collapsed.length();
+        while (end > 0 && ".,;:!".indexOf(collapsed.charAt(end - 1)) >= 0) {
+            end--;
+        }
+        return collapsed.substring(0, end).strip();
+    }
+
+    /** {@code text} on one line: runs of whitespace (line breaks included) become one space. */
+    static String collapseWhitespace(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        boolean space = false;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c) || Character.isISOControl(c)) {
+                space = out.length() > 0;
+            } else {
+                if (space) {
+                    out.append(' ');
+                    space = false;
+                }
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /**
+     * An extracted text as an item: on one line, the symbols build tools print in place of ASCII replaced (so the
+     * block stays Latin-1), at most {@code maxChars} long (cut with {@code "..."}).
+     */
+    static String item(String text, int maxChars) {
+        String line = collapseWhitespace(asciiSymbols(text));
+        if (line.length() <= maxChars) {
+            return line;
+        }
+        int keep = maxChars - 3;
+        if (Character.isHighSurrogate(line.charAt(keep - 1))) {
+            keep--;
+        }
+        return line.substring(0, keep) + "...";
+    }
+
+    private static String asciiSymbols(String text) {
+        StringBuilder out = null;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            String replacement = switch (c) {
+                case '\u203A', '\u276F', '\u25B6' -> ">";
+                case '\u2039' -> "<";
+                case '\u25CF', '\u2022' -> "*";
+                case '\u2713', '\u2714' -> "ok";
+                case '\u2715', '\u2716', '\u2717', '\u2718' -> "x";
+                case '\u2502', '\u2503' -> "|";
+                case '\u2014', '\u2013', '\u2500' -> "-";
+                case '\u2018', '\u2019' -> "'";
+                case '\u201C', '\u201D' -> "\"";
+                case '\u2026' -> "...";
+                default -> null;
+            };
+            if (replacement != null && out == null) {
+                out = new StringBuilder(text.length() + 8).append(text, 0, i);
+            }
+            if (out != null) {
+                if (replacement != null) {
+                    out.append(replacement);
+                } else {
+                    out.append(c);
+                }
+            }
+        }
+        return out == null ? text : out.toString();
+    }
+
+    /**
+     * {@code text} when it is at most {@code maxChars} long, else its head and its tail (half each, cut at line
+     * breaks where there is one nearby): a build log says most at its start and at its end.
+     */
+    static String window(String text, int maxChars) {
+        if (text.length() <= maxChars) {
+            return text;
+        }
+        int half = maxChars / 2;
+        int headEnd = text.lastIndexOf('\n', half);
+        if (headEnd < half / 2) {
+            headEnd = half;
+        }
+        int tailStart = text.indexOf('\n', text.length() - half);
+        if (tailStart < 0 || tailStart > text.length() - half / 2) {
+            tailStart = text.length() - half;
+        }
+        return text.substring(0, headEnd) + "\n" + text.substring(tailStart);
+    }
+
+    /** The lines of {@code text}, without their line breaks ({@code \n}, {@code \r\n} or {@code \r}). */
+    static List<String> lines(String text) {
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        int length = text.length();
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r') {
+                lines.add(text.substring(start, i));
+                if (c == '\r' && i + 1 < length && text.charAt(i + 1) == '\n') {
+                    i++;
+                }
+                start = i + 1;
+            }
+        }
+        if (start < length) {
+            lines.add(text.substring(start));
+        }
+        return lines;
+    }
+
+    /**
+     * The text a message carries: a user's text parts, the model's text and the arguments of the tools it calls, a
+     * tool's result. {@code ""} for anything else.
+     */
+    static String of(ChatMessage message) {
+        if (message instanceof ToolExecutionResultMessage result) {
+            return result.text() == null ? "" : result.text();
+        }
+        if (message instanceof UserMessage user) {
+            StringBuilder out = new StringBuilder();
+            for (Content content : user.contents()) {
+                if (content instanceof TextContent text) {
+                    if (out.length() > 0) {
+                        out.append('\n');
+                    }
+                    out.append(text.text());
+                }
+            }
+            return out.toString();
+        }
+        if (message instanceof AiMessage ai) {
+            StringBuilder out = new StringBuilder(ai.text() == null ? "" : ai.text());
+            if (ai.hasToolExecutionRequests()) {
+                for (ToolExecutionRequest request : ai.toolExecutionRequests()) {
+                    if (request.arguments() != null) {
+                        out.append('\n').append(request.arguments());
+                    }
+                }
+            }
+            return out.toString();
+        }
+        return "";
+    }
+
+    /** Whether {@code c} can be part of a word or identifier. */
+    static boolean isWordChar(char c) {
+        return Character.isLetterOrDigit(c) || c == '_';
+    }
+
+    /** Whether {@code needle} occurs in {@code text} with no word character right before or after it. */
+    static boolean containsWord(String text, String needle) {
+        if (needle.isEmpty()) {
+            return false;
+        }
+        int from = 0;
+        while (true) {
+            int at = text.indexOf(needle, from);
+            if (at < 0) {
+                return false;
+            }
+            int end = at + needle.length();
+            boolean startOk = at == 0 || !isWordChar(text.charAt(at - 1)) || !isWordChar(needle.charAt(0));
+            boolean endOk = end == text.length() || !isWordChar(text.charAt(end))
+                    || !isWordChar(needle.charAt(needle.length() - 1));
+            if (startOk && endOk) {
+                return true;
+            }
+            from = at + 1;
+        }
+    }
+}

@@ -1,0 +1,185 @@
+package dev.workingmemory.slots;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Precision and recall of the default extractor per slot over the labelled set in {@code src/test/resources/extraction}
+ * (see its README for the format and the labelling rules). The goal: precision at least 0.9 and recall at least 0.7
+ * in every slot.
+ */
+class SessionExtractionQualityTest {
+
+    private static final List<String> SLOTS = List.of("error", "decision", "todo", "dependency", "pool");
+    private static final String HOLDOUT = "holdout.cases/";
+    private static final String FRESH = "fresh.cases/";
+    private static List<LabelledCase> cases;
+
+    @BeforeAll
+    static void load() throws IOException, URISyntaxException {
+        Path dir = Paths.get(SessionExtractionQualityTest.class.getResource("/extraction").toURI());
+        cases = new ArrayList<>();
+        try (Stream<Path> files = Files.list(dir)) {
+            for (Path file : files.filter(f -> f.toString().endsWith(".cases")).sorted().toList()) {
+                cases.addAll(LabelledCase.parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8)));
+            }
+        }
+    }
+
+    @Test
+    void should_reach_the_precision_and_recall_goals_in_every_slot() {
+        SessionExtractor extractor = SessionExtractor.defaults();
+        List<LabelledCase> first = cases.stream()
+                .filter(c -> !c.name().startsWith(HOLDOUT) && !c.name().startsWith(FRESH)).toList();
+        List<LabelledCase> holdout = cases.stream().filter(c -> c.name().startsWith(HOLDOUT)).toList();
+        List<LabelledCase> fresh = cases.stream().filter(c -> c.name().startsWith(FRESH)).toList();
+        score("written before the extractor", first, extractor);
+        score("second set (written after the first rules, then used to add rules)", holdout, extractor);
+        score("third set (written after the second rules, not tuned on)", fresh, extractor);
+        Map<String, int[]> all = score("all", cases, extractor);
+
+        assertThat(cases).hasSizeGreaterThanOrEqualTo(40);
+        all.forEach((slot, n) -> {
+            assertThat(n[2]).as("labelled %s items", slot).isPositive();
+            assertThat(precision(n)).as("precision of %s", slot).isGreaterThanOrEqualTo(0.9);
+            assertThat(recall(n)).as("recall of %s", slot).isGreaterThanOrEqualTo(0.7);
+        });
+    }
+
+    /** Prints and returns, per slot, {true positives, extracted, expected}. */
+    private static Map<String, int[]> score(String title, List<LabelledCase> set, SessionExtractor extractor) {
+        Map<String, int[]> counts = new LinkedHashMap<>();
+        SLOTS.forEach(slot -> counts.put(slot, new int[3]));
+        List<String> misses = new ArrayList<>();
+        for (LabelledCase c : set) {
+            List<SessionItem> items = extractor.extract(c.message());
+            for (String slot : SLOTS) {
+                List<String> got = items.stream().filter(i -> i.slot().equals(slot)).map(SessionItem::content).toList();
+                List<List<String>> wanted = c.expected().getOrDefault(slot, List.of());
+                int matched = matches(got, wanted);
+                int[] n = counts.get(slot);
+                n[0] += matched;
+                n[1] += got.size();
+                n[2] += wanted.size();
+                if (matched < got.size() || matched < wanted.size()) {
+                    misses.add(c.name() + " [" + slot + "] got " + got + " expected " + wanted);
+                }
+            }
+        }
+        StringBuilder table = new StringBuilder("\nSession extraction, " + title + ": " + set.size() + " cases\n")
+                .append(String.format(Locale.ROOT, "%-11s %9s %9s %6s %9s %7s%n", "slot", "expected", "extracted", "hits",
+                        "precision", "recall"));
+        counts.forEach((slot, n) -> table.append(String.format(Locale.ROOT, "%-11s %9d %9d %6d %9.2f %7.2f%n",
+                slot, n[2], n[1], n[0], precision(n), recall(n))));
+        System.out.println(table);
+        misses.forEach(miss -> System.out.println("  differs: " + miss));
+        return counts;
+    }
+
+    /** Greedy one-to-one matching: an item matches an expectation when it contains all of its fragments. */
+    private static int matches(List<String> got, List<List<String>> wanted) {
+        boolean[] used = new boolean[got.size()];
+        int matched = 0;
+        for (List<String> fragments : wanted) {
+            for (int i = 0; i < got.size(); i++) {
+                if (!used[i] && containsAll(got.get(i), fragments)) {
+                    used[i] = true;
+                    matched++;
+                    break;
+                }
+            }
+        }
+        return matched;
+    }
+
+    private static boolean containsAll(String item, List<String> fragments) {
+        String normalized = squash(item);
+        return fragments.stream().allMatch(f -> normalized.contains(squash(f)));
+    }
+
+    private static String squash(String text) {
+        return text.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").strip();
+    }
+
+    private static double precision(int[] n) {
+        return n[1] == 0 ? 1.0 : (double) n[0] / n[1];
+    }
+
+    private static double recall(int[] n) {
+        return n[2] == 0 ? 1.0 : (double) n[0] / n[2];
+    }
+
+    /** One labelled message. */
+    record LabelledCase(String name, ChatMessage message, Map<String, List<List<String>>> expected) {
+
+        static List<LabelledCase> parse(String file, String content) {
+            List<LabelledCase> parsed = new ArrayList<>();
+            String[] chunks = ("\n" + content).split("\n### ");
+            for (String chunk : Arrays.copyOfRange(chunks, 1, chunks.length)) {
+                int separator = chunk.indexOf("\n---\n");
+                if (separator < 0) {
+                    throw new IllegalStateException(file + ": a case without '---': " + chunk.lines().findFirst().orElse(""));
+                }
+                List<String> header = chunk.substring(0, separator).lines().toList();
+                String text = chunk.substring(separator + 5).stripTrailing();
+                String name = file + "/" + header.get(0).strip();
+                String source = null;
+                Map<String, List<List<String>>> expected = new LinkedHashMap<>();
+                for (String line : header.subList(1, header.size())) {
+                    if (line.startsWith("source: ")) {
+                        source = line.substring(8).strip();
+                    } else if (line.startsWith("expect: ")) {
+                        String label = line.substring(8).strip();
+                        if (!label.equals("none")) {
+                            int colon = label.indexOf(": ");
+                            String slot = label.substring(0, colon);
+                            if (!SLOTS.contains(slot)) {
+                                throw new IllegalStateException(name + ": unknown slot " + slot);
+                            }
+                            expected.computeIfAbsent(slot, s -> new ArrayList<>())
+                                    .add(Arrays.stream(label.substring(colon + 2).split(" && ")).map(String::strip).toList());
+                        }
+                    } else if (!line.isBlank()) {
+                        throw new IllegalStateException(name + ": unknown header line " + line);
+                    }
+                }
+                parsed.add(new LabelledCase(name, message(name, source, text), expected));
+            }
+            return parsed;
+        }
+
+        private static ChatMessage message(String name, String source, String text) {
+            if (source == null) {
+                throw new IllegalStateException(name + ": no source");
+            }
+            if (source.startsWith("tool ")) {
+                return ToolExecutionResultMessage.from("call_1", source.substring(5).strip(), text);
+            }
+            return switch (source) {
+                case "user" -> UserMessage.from(text);
+                case "assistant" -> AiMessage.from(text);
+                default -> throw new IllegalStateException(name + ": unknown source " + source);
+            };
+        }
+    }
+}

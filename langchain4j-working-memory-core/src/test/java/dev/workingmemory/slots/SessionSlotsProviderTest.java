@@ -1,0 +1,125 @@
+package dev.workingmemory.slots;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.store.FileWorkingMemoryStore;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The session layer registered through the generic layer API of the provider, fed through the {@code ChatMemory}. */
+class SessionSlotsProviderTest {
+
+    @TempDir
+    Path dir;
+
+    private static final String JAVAC = """
+            src/main/java/com/acme/Invoice.java:57: error: ';' expected
+                    total = total.add(line.amount())
+                                                    ^
+            1 error""";
+    private static final String TRACE = """
+            Exception in thread "main" java.lang.NullPointerException: Cannot invoke "String.length()" because "name" is null
+            \tat com.acme.Names.normalize(Names.java:12)
+            \tat com.acme.App.main(App.java:7)""";
+
+    private static void toolTurn(ChatMemory chat, String id, String output) {
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id(id).name("bash").arguments("{\"command\":\"mvn -q test\"}").build()));
+        chat.add(ToolExecutionResultMessage.from(id, "bash", output));
+    }
+
+    @Test
+    void should_show_errors_from_tool_results_under_session_in_the_system_message() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .build();
+        ChatMemory chat = memories.get("dev");
+        chat.add(SystemMessage.from("You are a coding agent."));
+        chat.add(UserMessage.from("Build it. Let's use Java 17 for now."));
+        toolTurn(chat, "c1", JAVAC);
+        toolTurn(chat, "c2", TRACE);
+
+        String system = ((SystemMessage) chat.messages().get(0)).text();
+
+        assertThat(system).contains("""
+                <session>
+                errors (2/3):
+                - NullPointerException: Cannot invoke "String.length()" because "name" is null at Names.normalize(Names.java:12)
+                - Invoice.java:57: ';' expected
+                decisions (1/5):
+                - Let's use Java 17 for now
+                pool (1):
+                - src/main/java/com/acme/Invoice.java
+                </session>""");
+        WorkingMemory memory = memories.memory("dev");
+        assertThat(memory.layer(SessionSlots.class)).isPresent();
+        memories.close();
+    }
+
+    @Test
+    void should_drop_the_oldest_error_and_empty_the_slot_on_request() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .build();
+        ChatMemory chat = memories.get("dev");
+        for (int i = 1; i <= 4; i++) {
+            toolTurn(chat, "c" + i, "src/A" + i + ".java:" + i + ": error: broken " + i + "\n1 error");
+        }
+        SessionSlots session = memories.memory("dev").layer(SessionSlots.class).orElseThrow();
+
+        assertThat(session.items("error")).containsExactly("A4.java:4: broken 4", "A3.java:3: broken 3", "A2.java:2: broken 2");
+
+        session.clearSlot("error");
+
+        assertThat(memories.memory("dev").render()).doesNotContain("errors (");
+        memories.close();
+    }
+
+    @Test
+    void should_keep_slots_and_pool_across_a_restart() {
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir))
+                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .build();
+        ChatMemory chat = first.get("dev");
+        toolTurn(chat, "c1", JAVAC);
+        first.memory("dev").layer(SessionSlots.class).orElseThrow().add("todo", "add a regression test");
+        String before = first.memory("dev").render();
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir))
+                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .build();
+
+        assertThat(second.memory("dev").render()).isEqualTo(before).contains("- add a regression test");
+        second.close();
+    }
+
+    @Test
+    void should_count_tool_call_arguments_as_mentions_of_pool_items() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .build();
+        ChatMemory chat = memories.get("dev");
+        toolTurn(chat, "c1", JAVAC);
+        ChatMessage readFile = AiMessage.from(ToolExecutionRequest.builder().id("c2").name("read_file")
+                .arguments("{\"path\":\"src/main/java/com/acme/Invoice.java\"}").build());
+        chat.add(readFile);
+
+        SessionSlots session = memories.memory("dev").layer(SessionSlots.class).orElseThrow();
+
+        assertThat(session.pool()).singleElement().extracting(PoolItem::mentions).isEqualTo(1);
+        memories.close();
+    }
+}
