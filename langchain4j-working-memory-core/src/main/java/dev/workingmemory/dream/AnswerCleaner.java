@@ -20,10 +20,6 @@ import java.util.regex.Pattern;
  */
 final class AnswerCleaner {
 
-    private static final Pattern TITLE = Pattern.compile("^\\s{0,3}#\\s+working\\s+memory\\s+state\\s*#*\\s*$",
-            Pattern.CASE_INSENSITIVE);
-    private static final Pattern MOOD_LINE = Pattern.compile("^[\\s>_*]*last\\s+dream\\s*[_*]*:.*$",
-            Pattern.CASE_INSENSITIVE);
     private static final Pattern RULE = Pattern.compile("^\\s*(?:-{3,}|\\*{3,}|_{3,})\\s*$");
     private static final Pattern STRUCTURE = Pattern.compile("^\\s*(?:[-*+•]\\s|\\d+[.)]\\s|#|>|\\||```|~~~)");
     private static final Pattern REMARK = Pattern.compile("^[*_\\s]*(?:let me know|i(?:'ve| have)?\\s+(?:updated|moved|"
@@ -41,7 +37,7 @@ final class AnswerCleaner {
             return "";
         }
         List<String> lines = StateLines.lines(answer);
-        int start = indexOf(lines, TITLE);
+        int start = indexOf(lines, StateParser.TITLE);
         boolean titled = start >= 0;
         if (!titled) {
             start = firstStart(lines);
@@ -66,7 +62,7 @@ final class AnswerCleaner {
 
     private static int firstStart(List<String> lines) {
         for (int i = 0; i < lines.size(); i++) {
-            if (StateLines.isH2(lines.get(i)) || MOOD_LINE.matcher(lines.get(i)).matches()) {
+            if (StateLines.isH2(lines.get(i)) || StateParser.MOOD_LINE.matcher(lines.get(i)).matches()) {
                 return i;
             }
         }

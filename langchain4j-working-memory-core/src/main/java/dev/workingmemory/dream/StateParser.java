@@ -16,9 +16,9 @@ import java.util.regex.Pattern;
  */
 final class StateParser {
 
-    private static final Pattern TITLE = Pattern.compile("^\\s{0,3}#\\s+working\\s+memory\\s+state\\s*#*\\s*$",
+    static final Pattern TITLE = Pattern.compile("^\\s{0,3}#\\s+working\\s+memory\\s+state\\s*#*\\s*$",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern MOOD_LINE = Pattern.compile("^[\\s>]*[_*]*\\s*last\\s+dream\\s*[_*]*:\\s*(.*?)[_*\\s]*$",
+    static final Pattern MOOD_LINE = Pattern.compile("^[\\s>]*[_*]*\\s*last\\s+dream\\s*[_*]*:\\s*(.*?)[_*\\s]*$",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern MOOD_PART = Pattern.compile("^\\s*[_*]*mood[_*]*\\s*:\\s*(.*)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern NUMBERING = Pattern.compile("^(?:\\d+[.)]|[IVX]+\\.)\\s+");

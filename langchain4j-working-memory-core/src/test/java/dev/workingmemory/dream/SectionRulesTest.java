@@ -32,6 +32,16 @@ class SectionRulesTest {
     }
 
     @Test
+    void should_place_salience_auto_notes_by_their_hormone() {
+        SalienceLevels high = new SalienceLevels(0.9, 0.9, 0.9);
+        Salience salience = Salience.builder().build();
+        salience.raise(high, "user message \"x\"");
+
+        assertThat(salience.autoNotes()).extracting(note -> rules.classify(note.toNote(States.T0), StateSchema.defaults()))
+                .containsExactly("Active Context", "Active Context", "The Bond");
+    }
+
+    @Test
     void should_read_tags_as_cues() {
         assertThat(rules.classify(States.note(0, 0.7, "Zebra crossing", "personal", "family"), StateSchema.defaults()))
                 .isEqualTo("The Bond");
