@@ -6,18 +6,30 @@ import com.github.benmanes.caffeine.cache.RemovalCause;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
 import dev.langchain4j.model.TokenCountEstimator;
+import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.blocks.CoreMemoryConfig;
+import dev.workingmemory.dream.AutoNote;
+import dev.workingmemory.dream.DreamConfig;
+import dev.workingmemory.dream.DreamEngine;
+import dev.workingmemory.dream.DreamInsights;
+import dev.workingmemory.dream.DreamReport;
+import dev.workingmemory.dream.SalienceLayer;
+import dev.workingmemory.dream.SalienceLevels;
+import dev.workingmemory.dream.StateLayer;
+import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.entity.EntityMemoryConfig;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
+import dev.workingmemory.internal.DreamScheduler;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.SaveScheduler;
+import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.StoreCheck;
 import dev.workingmemory.layer.LayerScope;
@@ -34,10 +46,15 @@ import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -109,6 +126,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final Cache<String, ScopeState> resources;
     private final SaveScheduler saver;
     private final StoreCheck storeCheck;
+    private final DreamEngine dreams;
+    /** {@code null} when dreams are not scheduled ({@link DreamConfig#scheduled()}). */
+    private final DreamScheduler dreamScheduler;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -148,6 +168,15 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         if (notes != null) {
             all.add(NotesLayer.factory(notes, store, NoteCrystals.NONE));
         }
+        DreamEngine.Builder dreamEngine = DreamEngine.builder().store(store).config(builder.dreams)
+                .contextWindow(builder.contextWindow).clock(builder.clock).tokenCountEstimator(estimator)
+                .insights(this::dreamInsights);
+        if (builder.dreamModel != null) {
+            dreamEngine.dreamModel(builder.dreamModel);
+        }
+        this.dreams = dreamEngine.build();
+        all.add(StateLayer.factory(dreams));
+        all.add(SalienceLayer.factory(builder.dreams));
         all.addAll(builder.layers);
         this.threadLayers = all.stream().filter(f -> f.scope() == LayerScope.THREAD).toList();
         this.resourceLayers = all.stream().filter(f -> f.scope() == LayerScope.RESOURCE).toList();
@@ -163,6 +192,26 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 })
                 .build();
         this.resources = Caffeine.newBuilder().weakValues().build();
+        this.dreamScheduler = builder.dreams.scheduled() ? scheduler(new WeakReference<>(this), builder.dreams) : null;
+    }
+
+    /** The scheduler's tasks reach the provider weakly: a provider collected without close() stops its scheduler. */
+    private static DreamScheduler scheduler(WeakReference<WorkingMemoryProvider> provider, DreamConfig config) {
+        return new DreamScheduler(config.interval(), () -> {
+            WorkingMemoryProvider self = provider.get();
+            if (self == null || self.closed) {
+                return false;
+            }
+            self.dreams.dreamDue();
+            return true;
+        }, config.consolidationInterval(), () -> {
+            WorkingMemoryProvider self = provider.get();
+            if (self == null || self.closed) {
+                return false;
+            }
+            self.consolidate();
+            return true;
+        });
     }
 
     public static Builder builder() {
@@ -212,6 +261,90 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             child.resourceState().restoreLayers(parent.resourceState().snapshotLayers());
         }
         return child;
+    }
+
+    /**
+     * Dreams the resource of {@code memoryId} now (seed 000): its state document is rewritten from the old state, the
+     * pending notes, the crystals since the last dream and the salience, by the {@linkplain Builder#dreamModel dream
+     * model} or offline. Runs on the calling thread (the synthesis on the engine's thread, within the timeout) and
+     * never throws for what a dream may meet: the report says whether it committed and why.
+     */
+    public DreamReport dream(Object memoryId) {
+        ensureOpen();
+        return dreams.dream(keyOf(memoryId).resource());
+    }
+
+    /**
+     * Rolls back the last committed dream of the resource of {@code memoryId}: the state before it is restored and the
+     * notes it consumed are pending again.
+     *
+     * @return false when there is no dream left to roll back ({@link DreamConfig#recordsKept()} are kept)
+     * @throws IllegalStateException when a dream of that resource is running
+     */
+    public boolean rollbackDream(Object memoryId) {
+        ensureOpen();
+        return dreams.rollback(keyOf(memoryId).resource());
+    }
+
+    /** The dream engine: dream history, the stored state, the dream configuration. */
+    public DreamEngine dreamEngine() {
+        return dreams;
+    }
+
+    /**
+     * What a dream of {@code resource} learns from the memories in the cache: the salience levels of the resource and
+     * the entities of its threads, most frequent first (zero levels and none when it is not loaded).
+     */
+    private DreamInsights dreamInsights(String resource) {
+        SalienceLevels levels = SalienceLevels.NONE;
+        ScopeState scope = resources.getIfPresent(resource);
+        if (scope != null) {
+            for (LayerSlot slot : scope.slots()) {
+                if (slot.layer() instanceof SalienceLayer salience) {
+                    levels = salience.levels();
+                }
+            }
+        }
+        Map<String, Integer> entities = new LinkedHashMap<>();
+        for (WorkingMemory memory : memories.asMap().values()) {
+            if (memory.key().resource().equals(resource)) {
+                try {
+                    for (Entity entity : memory.entities()) {
+                        entities.merge("\"" + entity.name() + "\" (" + entity.type() + " " + entity.id() + ")", 1,
+                                Integer::sum);
+                    }
+                } catch (MemoryClosedException e) {
+                    // evicted meanwhile: its entities are saved, and not needed for this dream
+                }
+            }
+        }
+        List<String> frequent = entities.entrySet().stream()
+                .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).map(Map.Entry::getKey).toList();
+        return new DreamInsights(levels, frequent, List.of());
+    }
+
+    /** Appends the salience auto-notes that are due, once per loaded resource (the scheduler's consolidation). */
+    private void consolidate() {
+        Set<String> done = new HashSet<>();
+        for (WorkingMemory memory : memories.asMap().values()) {
+            if (closed) {
+                return;
+            }
+            if (!done.add(memory.key().resource()) || notes == null) {
+                continue;
+            }
+            try {
+                memory.layer(SalienceLayer.class).ifPresent(salience -> {
+                    for (AutoNote note : salience.takeAutoNotes()) {
+                        memory.notes().note(note.text(), note.importance(), List.of(AutoNote.TAG));
+                    }
+                });
+            } catch (MemoryClosedException e) {
+                // evicted meanwhile: its levels were saved and are noted when it is loaded again
+            } catch (RuntimeException e) {
+                log.warn("Could not write the salience auto-notes of '{}'", memory.key().resource(), e);
+            }
+        }
     }
 
     /** The entity tracking configuration, empty when the provider was built without entity tracking. */
@@ -273,12 +406,16 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     @Override
     public void close() {
         closed = true;
+        if (dreamScheduler != null) {
+            dreamScheduler.close();
+        }
         memories.asMap().values().forEach(WorkingMemory::close);
         memories.invalidateAll();
         resources.asMap().values().forEach(ScopeState::close);
         resources.invalidateAll();
         // Every scope is saved and closed, so the saves still queued would do nothing: drop them.
         saver.close();
+        dreams.close();
     }
 
     /**
@@ -356,8 +493,25 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private Clock clock = Clock.systemUTC();
         private Duration saveDelay = Duration.ofSeconds(1);
         private Duration storeCheckInterval = Duration.ZERO;
+        private ChatModel dreamModel;
+        private DreamConfig dreams = DreamConfig.defaults();
 
         private Builder() {
+        }
+
+        /**
+         * The model that dreams (seed 000): it rewrites each user's state document from the old state and what was
+         * noted since. Without one, dreams are offline and extractive ({@code OfflineDreamSynthesizer}).
+         */
+        public Builder dreamModel(ChatModel model) {
+            this.dreamModel = Ensure.notNull(model, "model");
+            return this;
+        }
+
+        /** When and how dreams run; default {@link DreamConfig#defaults()}. */
+        public Builder dreams(DreamConfig config) {
+            this.dreams = Ensure.notNull(config, "config");
+            return this;
         }
 
         /** Where layer state is saved; default {@link InMemoryWorkingMemoryStore}. */

@@ -54,6 +54,7 @@ public final class Salience {
     private final double autoNoteImportance;
 
     private final Map<Hormone, Track> tracks = new EnumMap<>(Hormone.class);
+    /** When the levels were last decayed; {@code null} until first used (creating a salience reads no clock). */
     private Instant updated;
 
     /** What is known of one hormone. */
@@ -87,6 +88,16 @@ public final class Salience {
         }
         SalienceLevels score = scorer.score(source, text);
         return raise(score == null ? SalienceLevels.NONE : score, source.label() + " \"" + snippet(text) + "\"");
+    }
+
+    /** {@link #observe}, saying whether the text raised any level (a layer then reports a change). */
+    synchronized boolean raised(SalienceSource source, String text) {
+        SalienceLevels score = scorer.score(source, text);
+        if (score == null || score.equals(SalienceLevels.NONE)) {
+            return false;
+        }
+        raise(score, source.label() + " \"" + snippet(text) + "\"");
+        return true;
     }
 
     /**
@@ -154,7 +165,9 @@ public final class Salience {
     /** The state as JSON: levels, their time, and per hormone the last auto-note and the pending context. */
     public synchronized JsonNode snapshot() {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
-        root.put("updated", updated.toString());
+        if (updated != null) {
+            root.put("updated", updated.toString());
+        }
         ObjectNode hormones = root.putObject("hormones");
         for (Hormone hormone : Hormone.values()) {
             Track track = tracks.get(hormone);
@@ -182,7 +195,7 @@ public final class Salience {
             return;
         }
         try {
-            Instant time = Instant.parse(snapshot.path("updated").asText());
+            Instant time = snapshot.hasNonNull("updated") ? Instant.parse(snapshot.get("updated").asText()) : null;
             JsonNode hormones = snapshot.path("hormones");
             for (Hormone hormone : Hormone.values()) {
                 JsonNode node = hormones.path(hormone.label());
@@ -206,11 +219,15 @@ public final class Salience {
         for (Hormone hormone : Hormone.values()) {
             tracks.put(hormone, new Track());
         }
-        updated = clock.instant();
+        updated = null;
     }
 
     private void decayToNow() {
         Instant now = clock.instant();
+        if (updated == null) {
+            updated = now;
+            return;
+        }
         if (!now.isAfter(updated)) {
             return; // a clock that went back does not raise anything
         }
