@@ -93,8 +93,8 @@ public final class WorkingMemoryTools {
      *       when it holds free text;</li>
      *   <li>core memory: {@link CoreMemoryTools};</li>
      *   <li>notes: {@link NoteTools};</li>
-     *   <li>long-term memory (crystals): {@link MemorySearchTools};</li>
-     *   <li>always: {@link MemoryStatsTools}.</li>
+     *   <li>always: {@link MemoryStatsTools};</li>
+     *   <li>long-term memory (crystals): {@link MemorySearchTools}.</li>
      * </ul>
      *
      * @param provider the memories the tools read and write
@@ -110,10 +110,10 @@ public final class WorkingMemoryTools {
         if (provider.notesConfig().isPresent()) {
             tools.add(new NoteTools(provider));
         }
+        tools.add(new MemoryStatsTools(provider));
         if (provider.crystalStore().isPresent()) {
             tools.add(new MemorySearchTools(provider));
         }
-        tools.add(new MemoryStatsTools(provider));
         return List.copyOf(tools);
     }
 
