@@ -33,7 +33,8 @@ import java.util.List;
  * resource's scope, so that {@code memory_search} finds what the model no longer sees. Renders nothing.
  *
  * <p>One crystal per <em>exchange</em>: a user message and the assistant texts and tool results that follow it (tool
- * requests are left out; a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} characters). Its text has one
+ * requests are left out; a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} characters, except the results
+ * of {@code memory_search}, which are copies of crystals already kept). Its text has one
  * line per message, {@code [2026-03-12] user: …}, {@code [2026-03-12] assistant: …},
  * {@code [2026-03-12] tool getWeather: …}, dated by the day the message was added in the zone of the provider's clock,
  * line breaks folded into spaces, a message cut at {@value #MAX_MESSAGE_CHARS} characters. Its time is when the user
@@ -57,6 +58,8 @@ public final class PastTurns implements MemoryLayer {
     static final int MAX_CRYSTAL_CHARS = 3_000;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
+    /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
+    private static final String MEMORY_SEARCH = "memory_search";
 
     private final LayerContext context;
     private final CrystalStore crystals;
@@ -143,7 +146,8 @@ public final class PastTurns implements MemoryLayer {
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
             return date + "assistant: " + oneLine(ai.text(), MAX_MESSAGE_CHARS);
         }
-        if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()) {
+        if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
+                && !MEMORY_SEARCH.equals(result.toolName())) {
             return date + "tool " + oneLine(String.valueOf(result.toolName()), 100) + ": "
                     + oneLine(result.text(), TOOL_EXCERPT_CHARS);
         }

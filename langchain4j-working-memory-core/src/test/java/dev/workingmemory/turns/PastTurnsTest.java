@@ -98,6 +98,21 @@ class PastTurnsTest {
     }
 
     @Test
+    void should_leave_out_the_results_of_memory_search_which_are_crystals_already() {
+        ChatMemory chat = provider(2).get("alice");
+        chat.add(UserMessage.from("What did I say about Lisbon?"));
+        chat.add(AiMessage.from(call("c1", "memory_search")));
+        chat.add(ToolExecutionResultMessage.from("c1", "memory_search", "Found 1 memory: a trip to Lisbon"));
+        chat.add(AiMessage.from("You planned a trip."));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+
+        assertThat(turns("alice").get(0).text()).isEqualTo("""
+                [2026-03-12] user: What did I say about Lisbon?
+                [2026-03-12] assistant: You planned a trip.""");
+    }
+
+    @Test
     void should_grow_one_crystal_while_a_turn_longer_than_the_window_leaves_it_in_parts() {
         ChatMemory chat = provider(3).get("alice");
         chat.add(UserMessage.from("Run the three checks"));
