@@ -34,7 +34,8 @@ import java.util.Set;
  *
  * <p>Get it from {@link WorkingMemoryProvider#memory(Object)} each time you need it rather than
  * keeping it: the provider may evict an idle memory (saving it first) and load it again later, and an
- * evicted instance refuses further use with an {@link IllegalStateException}.
+ * evicted instance refuses further use with an {@link IllegalStateException}, as does one whose resource was
+ * {@linkplain WorkingMemoryProvider#forget forgotten}.
  *
  * <p>Thread-safe: each scope's state is guarded by one lock; the layers' methods take it.
  */

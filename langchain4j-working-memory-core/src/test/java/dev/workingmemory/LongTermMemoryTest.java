@@ -201,6 +201,38 @@ class LongTermMemoryTest {
     }
 
     @Test
+    void should_keep_a_key_named_like_the_crystal_directory_apart_from_it() {
+        try (WorkingMemoryProvider memories = onFiles()) {
+            memories.memory(".crystals").notes().note(DEADLINE, null, null);
+
+            assertThat(new FileWorkingMemoryStore(dir).keys()).contains(MemoryKey.of(".crystals").resourceStoreKey());
+            assertThat(dir.resolve(".crystals").resolve("index")).isDirectory();
+            assertThat(texts(memories.memory(".crystals").search("migration deadline", 5))).contains(DEADLINE);
+        }
+    }
+
+    @Test
+    void should_forget_a_resource_in_every_thread_and_refuse_a_memory_still_held() {
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxMessages(2).build()) {
+            WorkingMemory held = memories.memory(MemoryKey.of("alice", "t1"));
+            held.notes().note(DEADLINE, null, null);
+            ChatMemory chat = memories.get(MemoryKey.of("alice", "t2"));
+            chat.add(UserMessage.from("The migration needs a rollback plan."));
+            chat.add(AiMessage.from("Noted."));
+            chat.add(UserMessage.from("Next question."));
+            memories.memory("bob").notes().note("Bob's own migration note", null, null);
+
+            memories.forget("alice");
+
+            assertThatThrownBy(() -> held.search("migration", 5)).isInstanceOf(IllegalStateException.class);
+            assertThat(memories.memory(MemoryKey.of("alice", "t3")).search("migration", 20)).isEmpty();
+            assertThat(memories.get(MemoryKey.of("alice", "t2")).messages()).isEmpty();
+            assertThat(memories.memory("alice").notes().notes()).isEmpty();
+            assertThat(texts(memories.memory("bob").search("migration", 5))).containsExactly("Bob's own migration note");
+        }
+    }
+
+    @Test
     void should_index_a_note_found_in_the_log_without_its_crystal() throws Exception {
         try (WorkingMemoryProvider first = onFiles()) {
             first.memory("alice").notes().note("first note", null, null);
