@@ -225,7 +225,7 @@ public final class DreamEngine implements AutoCloseable {
         }
         Instant lastDream = history.isEmpty() ? Instant.EPOCH : history.get(history.size() - 1).time();
         List<DreamCrystal> fresh = crystals == null ? List.of()
-                : crystals.recent(resource, lastDream, config.limits().maxCrystals()).stream()
+                : crystals.recent(scope(resource), lastDream, config.limits().maxCrystals()).stream()
                 .map(DreamEngine::dreamCrystal).toList();
         if (notes.isEmpty() && fresh.isEmpty()) {
             return DreamReport.skipped(resource, "Nothing new since the last dream: no pending notes, no new crystals",
@@ -285,7 +285,7 @@ public final class DreamEngine implements AutoCloseable {
 
     private PointerCheck pointerCheck(String resource) {
         return PointerCheck.builder().keywordSource(crystals::keywords).search(keywords -> crystals
-                .search(new CrystalQuery(resource, StateLines.clip(keywords, CrystalQuery.MAX_TEXT_LENGTH), 5))
+                .search(new CrystalQuery(scope(resource), StateLines.clip(keywords, CrystalQuery.MAX_TEXT_LENGTH), 5))
                 .stream().map(hit -> new SearchHit(hit.crystal().id(), hit.crystal().text())).toList()).build();
     }
 
@@ -444,6 +444,11 @@ public final class DreamEngine implements AutoCloseable {
 
     private static String key(String resource) {
         return MemoryKey.of(resource).resourceStoreKey();
+    }
+
+    /** The resource's scope in the crystal store. */
+    static String scope(String resource) {
+        return MemoryKey.of(resource).crystalScope();
     }
 
     private static Duration since(long start) {

@@ -106,7 +106,7 @@ final class SeedMigration {
         String prefix = "migrated-" + hash(resource) + "-";
         List<Crystal> made = new ArrayList<>(chunks.size());
         for (int i = 0; i < chunks.size(); i++) {
-            made.add(new Crystal(prefix + i, resource, CrystalKind.MIGRATED, now, IMPORTANCE, List.of("migrated"),
+            made.add(new Crystal(prefix + i, DreamEngine.scope(resource), CrystalKind.MIGRATED, now, IMPORTANCE, List.of("migrated"),
                     chunks.get(i), STATE + "#chunk-" + i));
         }
         return made;
