@@ -109,7 +109,7 @@ public final class StateLayer implements MemoryLayer {
             return "";
         }
         int room = maxChars - openTag.length() - CLOSE_TAG.length() - 2;
-        String body = StateBudget.fit(BlockText.escape(text), Math.max(0, room));
+        String body = StateBudget.fit(BlockText.escape(text.strip()), Math.max(0, room));
         return body.isEmpty() ? "" : openTag + "\n" + body + "\n" + CLOSE_TAG;
     }
 
