@@ -8,6 +8,9 @@ import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.blocks.CoreBlock;
 import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.dream.SalienceLayer;
+import dev.workingmemory.dream.StateDocument;
+import dev.workingmemory.dream.StateLayer;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.MemoryLayer;
@@ -34,6 +37,7 @@ import java.util.Optional;
  *   <li>{@code core_memory}: each block's characters against its limit, and the total;</li>
  *   <li>{@code scratchpad}: structured or free text, read-only or writable, its size against
  *       {@code maxStateChars} (compact JSON for a structured one);</li>
+ *   <li>{@code state}: the state document's size against the dream's budget and the time of the last dream;</li>
  *   <li>{@code unsynthesized_notes}: pending notes against the soft and hard limits, utilization and status
  *       (seed 004);</li>
  *   <li>any other layer: its name only.</li>
@@ -86,8 +90,9 @@ public final class MemoryStatsTools {
                     + " summaries and remove what you no longer need from the scratchpad."
                     : " The block is getting full: keep core memory blocks and the scratchpad short.");
         }
-        // past turns go to the long-term memory and never take room in the block: nothing to report
-        List<MemoryLayer> layers = memory.layers().stream().filter(layer -> !(layer instanceof PastTurns)).toList();
+        // past turns go to the long-term memory and salience to the state's mood line; neither takes room in the block
+        List<MemoryLayer> layers = memory.layers().stream()
+                .filter(layer -> !(layer instanceof PastTurns) && !(layer instanceof SalienceLayer)).toList();
         Map<String, BlockParts.Part> parts = BlockParts.of(block, layers.stream().map(MemoryLayer::name).toList());
         for (MemoryLayer layer : layers) {
             out.append("\n- ").append(layer.name()).append(": ");
@@ -122,6 +127,12 @@ public final class MemoryStatsTools {
         }
         if (layer instanceof Scratchpad scratchpad) {
             return Optional.of(scratchpad(scratchpad));
+        }
+        if (layer instanceof StateLayer state) {
+            return Optional.of(state.text().map(text -> "state document " + text.length() + "/"
+                    + provider.dreamEngine().budgetChars() + " chars, last dream " + state.document()
+                    .flatMap(StateDocument::lastDream).map(Object::toString).orElse("none yet"))
+                    .orElse("no state document yet (a dream writes it from the notes)"));
         }
         if (layer instanceof NotesLayer notes) {
             NotesStats stats = notes.stats();

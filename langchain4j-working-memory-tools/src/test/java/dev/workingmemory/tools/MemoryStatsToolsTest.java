@@ -87,7 +87,7 @@ class MemoryStatsToolsTest {
         String stats = lastToolResult(model.lastRequest());
         int percent = Math.round(100f * blockChars / 6000);
         assertThat(stats).startsWith("Working memory block: " + blockChars + "/6000 chars (" + percent + "%), status: safe.\n");
-        assertThat(stats.lines().toList()).hasSize(6);
+        assertThat(stats.lines().toList()).hasSize(7);
         assertThat(stats).containsPattern("\n- core_memory: goal 7/1000 chars \\(1%\\), progress 0/2000 chars \\(0%\\),"
                 + " context 0/1500 chars \\(0%\\); total 7/4500 chars \\(0%\\); \\d+ chars in the block \\(layer budget 600-4692 chars\\)\\.");
         assertThat(stats).containsPattern("\n- entities: 1/10 entities tracked \\(10%\\); \\d+ chars in the block"
@@ -109,6 +109,8 @@ class MemoryStatsToolsTest {
 
         assertThat(stats).isEqualTo("""
                 Working memory block: 0/6000 chars (0%), status: safe.
+                - state: no state document yet (a dream writes it from the notes); not in the block (empty) \
+                (layer budget 1500-6064 chars).
                 - unsynthesized_notes: 0 notes pending a dream; soft limit 35 (archives the oldest unprotected), \
                 hard limit 50 (deletes the oldest); utilization 0%, status: healthy; not in the block (empty) \
                 (layer budget 300-2500 chars).
@@ -116,6 +118,20 @@ class MemoryStatsToolsTest {
                 total 0/4500 chars (0%); not in the block (empty) (layer budget 600-4692 chars).
                 - entities: 0/10 entities tracked (0%); not in the block (empty) (layer budget 300-2000 chars).
                 - scratchpad: free text, writable, 0/20000 chars (0%); not in the block (empty) (layer budget 200-1500 chars).""");
+    }
+
+    @Test
+    void should_report_the_state_document_after_a_dream() {
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().withoutCrystals().build()) {
+            memories.memory("dan").notes().note("User's name is Dan, prefers tabs over spaces", 0.8, null);
+            String state = memories.dream("dan").committed() ? memories.dreamEngine().state("dan").orElseThrow() : "";
+
+            String stats = new MemoryStatsTools(memories).workingMemoryStats("dan");
+
+            assertThat(stats).containsPattern("\n- state: state document " + state.length()
+                    + "/6000 chars, last dream 20\\d\\d-[^;]+Z; \\d+ chars in the block \\(layer budget 1500-6064 chars\\)\\.")
+                    .doesNotContain("salience");
+        }
     }
 
     @Test
