@@ -47,6 +47,7 @@ import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.render.BlockBudget;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
+import dev.workingmemory.slots.SessionSlots;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -60,6 +61,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -321,8 +323,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     }
 
     /**
-     * What a dream of {@code resource} learns from the memories in the cache: the salience levels of the resource and
-     * the entities of its threads, most frequent first (zero levels and none when it is not loaded).
+     * What a dream of {@code resource} learns from the memories in the cache: the salience levels of the resource, the
+     * entities of its threads, most frequent first, and the items of their session slots (zero levels and none when
+     * it is not loaded).
      */
     private DreamInsights dreamInsights(String resource) {
         SalienceLevels levels = SalienceLevels.NONE;
@@ -335,6 +338,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             }
         }
         Map<String, Integer> entities = new LinkedHashMap<>();
+        Set<String> slotItems = new LinkedHashSet<>();
         for (WorkingMemory memory : memories.asMap().values()) {
             if (memory.key().resource().equals(resource)) {
                 try {
@@ -342,6 +346,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                         entities.merge("\"" + entity.name() + "\" (" + entity.type() + " " + entity.id() + ")", 1,
                                 Integer::sum);
                     }
+                    memory.layer(SessionSlots.class).ifPresent(slots -> slots.slotNames().forEach(slot ->
+                            slots.items(slot).forEach(item -> slotItems.add(slot + ": " + item))));
                 } catch (MemoryClosedException e) {
                     // evicted meanwhile: its entities are saved, and not needed for this dream
                 }
@@ -349,7 +355,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         List<String> frequent = entities.entrySet().stream()
                 .sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).map(Map.Entry::getKey).toList();
-        return new DreamInsights(levels, frequent, List.of());
+        return new DreamInsights(levels, frequent, List.copyOf(slotItems));
     }
 
     /** Appends the salience auto-notes that are due, once per loaded resource (the scheduler's consolidation). */

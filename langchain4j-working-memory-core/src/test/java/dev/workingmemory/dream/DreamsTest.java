@@ -1,11 +1,16 @@
 package dev.workingmemory.dream;
 
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.notes.Note;
+import dev.workingmemory.slots.SessionSlots;
+import dev.workingmemory.slots.SessionSlotsConfig;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
@@ -247,6 +252,27 @@ class DreamsTest {
                     .containsExactlyInAnyOrder(FACTS.get(0), FACTS.get(1), FACTS.get(2));
             assertThat(memories.memory("u").render()).doesNotContain("<state");
             assertThat(memories.rollbackDream("u")).isFalse();
+        }
+    }
+
+    @Test
+    void should_give_the_dream_model_the_salience_the_entities_and_the_slot_items_of_the_user() {
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from(LlmDreamSynthesizerTest.ANSWER));
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().dreamModel(model).withoutCrystals()
+                .layer(SessionSlots.factory(SessionSlotsConfig.defaults())).dreams(config().build()).build()) {
+            ChatMemory chat = memories.get("u");
+            chat.add(UserMessage.from("IT FINALLY WORKS!!! Thank you so much!"));
+            chat.add(AiMessage.from(ScriptedChatModel.toolCall("cms_getPage", "{\"id\":\"page-1\"}")));
+            chat.add(ToolExecutionResultMessage.from("call-1", "cms_getPage",
+                    "{\"page\":{\"id\":\"page-1\",\"title\":\"About Us\"}}"));
+            memories.memory("u").layer(SessionSlots.class).orElseThrow().add("decision", "ship the About Us page");
+            note(memories, "u", "User's name is Douglas");
+
+            assertThat(memories.dream("u").committed()).isTrue();
+
+            String prompt = model.lastRequest().messages().toString();
+            assertThat(prompt).contains("\"About Us\" (page page-1)", "decision: ship the About Us page");
+            assertThat(prompt).containsPattern("dopamine 0\\.[5-9]");
         }
     }
 
