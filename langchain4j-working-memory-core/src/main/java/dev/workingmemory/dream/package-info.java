@@ -17,6 +17,15 @@
  *   {@link dev.workingmemory.dream.AutoNote}s.</li>
  * </ul>
  *
+ * <ul>
+ *   <li>The orchestration: {@link dev.workingmemory.dream.DreamEngine} (one dream per resource under a store lease,
+ *   crash-safe commit through {@link dev.workingmemory.dream.DreamRecord}s, rollback, seed migration), configured by
+ *   {@link dev.workingmemory.dream.DreamConfig}, reporting a {@link dev.workingmemory.dream.DreamReport}; the layers
+ *   {@link dev.workingmemory.dream.StateLayer} ({@code <state>}) and {@link dev.workingmemory.dream.SalienceLayer}. The
+ *   provider wires them: {@code WorkingMemoryProvider.dream(id)}, {@code rollbackDream(id)}, {@code dreamModel(…)},
+ *   {@code dreams(DreamConfig)}.</li>
+ * </ul>
+ *
  * The engine runs them in this order: build a {@code DreamInput} (old state, pending notes, new crystals, salience,
  * entities, slot items), {@code synthesize}, {@code CollapseGuards.judge(input, synthesis.state())}, then
  * {@code PointerCheck.check(verdict.candidate().pointers(), input.crystals())} and commit
