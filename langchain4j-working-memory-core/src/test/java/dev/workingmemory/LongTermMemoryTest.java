@@ -139,6 +139,19 @@ class LongTermMemoryTest {
     }
 
     @Test
+    void should_keep_the_vectors_in_the_applications_embedding_store() {
+        InMemoryEmbeddingStore<TextSegment> vectors = new InMemoryEmbeddingStore<>();
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().embeddingStore(vectors).build()) {
+            memories.memory("alice").notes().note(DEADLINE, null, null);
+
+            assertThat(texts(memories.memory("alice").search("when is the migration due", 5))).containsExactly(DEADLINE);
+            assertThat(vectors.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest.builder()
+                    .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration deadline").content()).maxResults(5)
+                    .build()).matches()).hasSize(1);
+        }
+    }
+
+    @Test
     void should_keep_the_crystals_beside_the_file_store_and_find_them_after_a_restart() {
         WorkingMemoryProvider first = onFiles();
         first.memory("alice").notes().note(DEADLINE, null, null);

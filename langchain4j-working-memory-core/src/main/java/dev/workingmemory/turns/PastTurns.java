@@ -205,6 +205,7 @@ public final class PastTurns implements MemoryLayer {
         }
 
         Crystal crystal(String scope, String source, Exchange next) {
+            text.trimToSize(); // kept while the memory is cached, to continue it or as the next one's context
             String after = near(next, time) ? next.text.toString() : null;
             String context = previous == null ? after : after == null ? previous : previous + "\n" + after;
             return new Crystal(part == 0 ? id : id + "-" + part, scope, CrystalKind.TURN, time, IMPORTANCE, List.of(),
