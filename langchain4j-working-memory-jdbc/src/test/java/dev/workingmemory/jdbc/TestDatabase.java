@@ -3,6 +3,8 @@ package dev.workingmemory.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -11,6 +13,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -27,6 +30,12 @@ final class TestDatabase implements AutoCloseable {
     /** A script taking {@code stop} or {@code start}, for the outage tests; {@code .ci/run} sets it. */
     static final String SERVER_VARIABLE = "WORKING_MEMORY_TEST_PG_SERVER";
 
+    private static final Logger log = LoggerFactory.getLogger(TestDatabase.class);
+    private static final String SKIPPED = "No PostgreSQL server for the JDBC tests: set -D" + PROPERTY
+            + "=jdbc:postgresql://… or " + VARIABLE + ", or run every test with 'bash .ci/run', which starts a throwaway"
+            + " server";
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
+
     private final String url;
     private final String schema;
     private final List<HikariDataSource> pools = new ArrayList<>();
@@ -40,8 +49,10 @@ final class TestDatabase implements AutoCloseable {
     /** A fresh schema on the test server; skips the calling test when no server is configured. */
     static TestDatabase create() {
         String url = configuredUrl();
-        assumeTrue(url != null, "No PostgreSQL server for the JDBC tests: set -D" + PROPERTY + "=jdbc:postgresql://…"
-                + " or " + VARIABLE + ", or run them all with 'bash .ci/run', which starts a throwaway server");
+        if (url == null && !WARNED.getAndSet(true)) {
+            log.warn("Skipping the JDBC tests. {}", SKIPPED);
+        }
+        assumeTrue(url != null, SKIPPED);
         return new TestDatabase(url);
     }
 
