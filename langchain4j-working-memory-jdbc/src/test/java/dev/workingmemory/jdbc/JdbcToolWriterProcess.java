@@ -8,6 +8,7 @@ import dev.workingmemory.tools.CoreMemoryTools;
 import dev.workingmemory.tools.NoteTools;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 
 /**
  * An application instance on the test database for the two-JVM test: for i below the count, appends {@code <prefix><i>}
@@ -37,7 +38,7 @@ public final class JdbcToolWriterProcess {
         String memoryId = args[2];
         String prefix = args[3];
         int count = Integer.parseInt(args[4]);
-        HikariDataSource pool = TestDatabase.pool(args[0], args[1]);
+        HikariDataSource pool = TestDatabase.pool(args[0], args[1], Duration.ofSeconds(30));
         WorkingMemoryProvider provider = provider(pool);
         CoreMemoryTools core = new CoreMemoryTools(provider);
         NoteTools notes = new NoteTools(provider);

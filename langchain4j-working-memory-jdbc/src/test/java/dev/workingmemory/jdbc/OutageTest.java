@@ -11,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -79,7 +80,7 @@ class OutageTest extends DatabaseTest {
 
     @Test
     void should_leave_only_whole_writes_when_the_server_stops_under_a_busy_writer() throws Exception {
-        JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource()); // pooled
+        JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource(Duration.ofSeconds(2)));
         List<String> acknowledged = Collections.synchronizedList(new ArrayList<>());
         List<String> failed = Collections.synchronizedList(new ArrayList<>());
         List<String> errors = Collections.synchronizedList(new ArrayList<>());

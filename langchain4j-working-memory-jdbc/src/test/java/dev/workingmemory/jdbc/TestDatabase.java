@@ -10,6 +10,7 @@ import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -74,7 +75,12 @@ final class TestDatabase implements AutoCloseable {
 
     /** A pool of connections that work in this schema, as an application would configure one; closed by {@link #close()}. */
     DataSource dataSource() {
-        HikariDataSource pool = pool(url, schema);
+        return dataSource(Duration.ofSeconds(30));
+    }
+
+    /** A pool whose calls fail after {@code connectionTimeout} when no connection can be had (the server is down). */
+    DataSource dataSource(Duration connectionTimeout) {
+        HikariDataSource pool = pool(url, schema, connectionTimeout);
         pools.add(pool);
         return pool;
     }
@@ -84,12 +90,12 @@ final class TestDatabase implements AutoCloseable {
         return unpooled(url, schema);
     }
 
-    static HikariDataSource pool(String url, String schema) {
+    static HikariDataSource pool(String url, String schema, Duration connectionTimeout) {
         HikariConfig config = new HikariConfig();
         config.setDataSource(unpooled(url, schema));
         config.setMaximumPoolSize(10);
         config.setMinimumIdle(1);
-        config.setConnectionTimeout(2_000); // a stopped server fails a call in 2 s, not 30
+        config.setConnectionTimeout(connectionTimeout.toMillis());
         return new HikariDataSource(config);
     }
 
