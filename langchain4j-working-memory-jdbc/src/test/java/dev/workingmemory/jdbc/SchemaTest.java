@@ -1,5 +1,6 @@
 package dev.workingmemory.jdbc;
 
+import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.junit.jupiter.api.Test;
 
@@ -43,8 +44,8 @@ class SchemaTest extends DatabaseTest {
         new JdbcWorkingMemoryStore(database.dataSource());
 
         assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
-        assertThat(tables()).containsExactly("wm_chat_messages", "wm_document", "wm_key", "wm_lease", "wm_note",
-                "wm_notes_log", "wm_schema", "wm_state");
+        assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_document", "wm_key", "wm_lease",
+                "wm_note", "wm_notes_log", "wm_schema", "wm_state");
     }
 
     @Test
@@ -82,6 +83,20 @@ class SchemaTest extends DatabaseTest {
         new JdbcWorkingMemoryStore(database.dataSource()).appendNote("k", "- a");
 
         assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
+    }
+
+    @Test
+    void should_migrate_a_version_1_database_to_the_current_version_keeping_its_data() throws Exception {
+        Schema.migrate(new Database(database.dataSource()), 1);
+        assertThat(tables()).doesNotContain("wm_crystal");
+        // a state saved by version 1: the key hash is the SHA-256 of the key's UTF-8
+        database.execute("INSERT INTO wm_state (key_hash, version, document) VALUES (sha256('k'::bytea), 3, '{}'::bytea)");
+
+        JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource());
+
+        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(2);
+        assertThat(tables()).contains("wm_crystal");
+        assertThat(store.load("k")).contains(new Snapshot("k", 3, "{}"));
     }
 
     @Test
