@@ -33,7 +33,9 @@ class JdbcCrystalStoreContractTest extends DatabaseTest implements CrystalStoreC
 
     @AfterEach
     void close() {
-        store.close();
+        if (store != null) { // null when the test was skipped
+            store.close();
+        }
     }
 
     @Override
