@@ -2,12 +2,15 @@ package dev.workingmemory.jdbc;
 
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalHit;
+import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.TestEmbeddingModels;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 
 import static dev.workingmemory.crystal.CrystalStoreContract.background;
@@ -42,6 +45,20 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
         assertThat(keywordOnly.count("alice")).isEqualTo(11);
         a.close();
         keywordOnly.close();
+    }
+
+    @Test
+    void should_keep_text_that_postgresql_text_columns_refuse_and_still_index_it() {
+        JdbcCrystalStore store = instance(CrystalRanking.defaults());
+        String text = "Quarterly \u0000 report with an unpaired surrogate \uD800 and 😀";
+        Crystal crystal = new Crystal("c", "alice", CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00.123456Z"), 0.4,
+                List.of("tag \u0000", "decision"), text, "source \uD800", "context \u0000 about revenue");
+        store.add(List.of(crystal));
+
+        assertThat(store.get("c")).contains(crystal);
+        assertThat(ids(store.search(new CrystalQuery("alice", "quarterly", 1)))).containsExactly("c");
+        assertThat(ids(store.search(new CrystalQuery("alice", "revenue", 1)))).as("context is searched").containsExactly("c");
+        store.close();
     }
 
     @Test
