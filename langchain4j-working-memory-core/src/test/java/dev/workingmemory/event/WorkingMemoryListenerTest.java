@@ -7,6 +7,7 @@ import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
 import dev.workingmemory.testing.TestStore;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class WorkingMemoryListenerTest {
 
@@ -118,6 +120,22 @@ class WorkingMemoryListenerTest {
                 assertThat(event.storeKey()).isEqualTo(MemoryKey.of("alice").threadStoreKey());
                 assertThat(event.error()).hasMessageContaining("the store is down");
             });
+            store.failing = false;
+        }
+    }
+
+    @Test
+    void should_report_a_durable_write_that_could_not_be_saved() {
+        Recorder recorder = new Recorder();
+        TestStore store = new TestStore();
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).listener(recorder).build()) {
+            WorkingMemory memory = memories.memory("alice");
+            store.failing = true;
+
+            assertThatThrownBy(() -> memory.coreMemory().replace("goal", "Ship v2"))
+                    .isInstanceOf(WorkingMemoryStoreException.class);
+            assertThat(recorder.of(SaveFailed.class)).singleElement()
+                    .satisfies(event -> assertThat(event.scope()).isEqualTo(LayerScope.THREAD));
             store.failing = false;
         }
     }

@@ -30,6 +30,8 @@ import java.lang.reflect.InvocationTargetException;
  * {@link WorkingMemoryTools#all} and, with Micrometer and a {@code MeterRegistry}, {@link WorkingMemoryMetrics}, from
  * the {@code working-memory.*} properties ({@link WorkingMemoryProperties}). Each bean backs off when the application
  * defines its own. The provider is closed when the context closes, which saves what is pending.
+ *
+ * <p>Thread-safe (stateless); Spring calls it once at startup.
  */
 @AutoConfiguration(afterName = {
         "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",

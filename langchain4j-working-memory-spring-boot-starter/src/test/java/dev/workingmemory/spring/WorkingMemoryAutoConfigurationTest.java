@@ -20,7 +20,12 @@ import dev.workingmemory.tools.NoteTools;
 import dev.workingmemory.tools.TextScratchpadTools;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.workingmemory.event.EntityTracked;
+import dev.workingmemory.event.WorkingMemoryListener;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -33,6 +38,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -138,6 +144,41 @@ class WorkingMemoryAutoConfigurationTest {
             assertThat(registry.get("working.memory.entities.tracked").counter().count()).isEqualTo(1);
             assertThat(registry.get("working.memory.memories.cached").gauge().value()).isEqualTo(1);
         });
+    }
+
+    @Test
+    void should_give_the_provider_the_application_listeners() {
+        List<EntityTracked> heard = new CopyOnWriteArrayList<>();
+        WorkingMemoryListener listener = new WorkingMemoryListener() {
+            @Override
+            public void onEntityTracked(EntityTracked event) {
+                heard.add(event);
+            }
+        };
+        runner.withBean(WorkingMemoryListener.class, () -> listener).run(context -> {
+            context.getBean(WorkingMemoryProvider.class).get("alice").add(pageResult());
+            assertThat(heard).singleElement().satisfies(event -> assertThat(event.entities())
+                    .containsExactly(new Entity("page-123", "About Us", "page")));
+        });
+    }
+
+    @Test
+    void should_start_without_micrometer() {
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer")).run(context ->
+                assertThat(context).hasNotFailed().hasSingleBean(WorkingMemoryProvider.class)
+                        .doesNotHaveBean(WorkingMemoryMetrics.class));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "working-memory.max-messages=0, maxMessages must be positive",
+            "working-memory.context-window=-1, contextWindowTokens must be positive",
+            "working-memory.max-cached-memories=0, maxCachedMemories must be positive",
+            "working-memory.save-delay=-1s, saveDelay must not be negative",
+            "working-memory.store.type=redis, working-memory.store.type"})
+    void should_refuse_a_bad_property_saying_which(String property, String message) {
+        runner.withPropertyValues(property).run(context ->
+                assertThat(context).getFailure().hasStackTraceContaining(message));
     }
 
     @Test
