@@ -205,7 +205,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         DreamEngine.Builder dreamEngine = DreamEngine.builder().store(store).config(builder.dreams)
                 .contextWindow(builder.contextWindow).clock(builder.clock).tokenCountEstimator(estimator)
-                .insights(this::dreamInsights).crystalStore(crystals);
+                .insights(this::dreamInsights).crystalStore(crystals).listener(listeners);
         if (builder.dreamModel != null) {
             dreamEngine.dreamModel(builder.dreamModel);
         }

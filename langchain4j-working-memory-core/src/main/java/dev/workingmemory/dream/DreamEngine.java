@@ -6,6 +6,8 @@ import dev.workingmemory.MemoryKey;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.DreamFinished;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
@@ -85,6 +87,7 @@ public final class DreamEngine implements AutoCloseable {
     private final int budgetChars;
     private final Clock clock;
     private final Function<String, DreamInsights> insights;
+    private final WorkingMemoryListener listener;
     private final DreamRecords records;
     private final SeedMigration migration;
     private final ExecutorService synthesis;
@@ -101,6 +104,7 @@ public final class DreamEngine implements AutoCloseable {
         this.budgetChars = builder.budgetChars;
         this.clock = builder.clock;
         this.insights = builder.insights;
+        this.listener = builder.listener;
         if (builder.synthesizer != null) {
             this.synthesizer = builder.synthesizer;
         } else if (builder.dreamModel != null) {
@@ -235,7 +239,21 @@ public final class DreamEngine implements AutoCloseable {
         DreamInput input = DreamInput.builder().schema(config.schema()).budgetChars(budgetChars).time(started)
                 .oldState(old).notes(notes).crystals(fresh).salience(known.salience()).entities(known.entities())
                 .slotItems(known.slotItems()).limits(config.limits()).build();
+        DreamReport report = synthesizeAndCommit(resource, key, input, history, current, transition, lines, started,
+                start);
+        try {
+            listener.onDreamFinished(new DreamFinished(resource, report.committed(), report.reason(),
+                    report.notesConsumed(), current.map(String::length).orElse(0), report.outputChars(),
+                    report.duration()));
+        } catch (RuntimeException e) {
+            log.warn("A listener failed on the end of the dream of '{}'", resource, e);
+        }
+        return report;
+    }
 
+    private DreamReport synthesizeAndCommit(String resource, String key, DreamInput input, List<DreamRecord> history,
+                                            Optional<String> current, boolean transition, Map<Note, String> lines,
+                                            Instant started, long start) {
         Synthesis synthesized;
         try {
             synthesized = synthesize(input);
@@ -473,6 +491,8 @@ public final class DreamEngine implements AutoCloseable {
         private Clock clock = Clock.systemUTC();
         private TokenCountEstimator estimator = CharsPerTokenEstimator.INSTANCE;
         private Function<String, DreamInsights> insights = resource -> DreamInsights.NONE;
+        private WorkingMemoryListener listener = new WorkingMemoryListener() {
+        };
 
         private Builder() {
         }
@@ -530,6 +550,12 @@ public final class DreamEngine implements AutoCloseable {
         /** What a dream learns about a resource besides notes and crystals; default nothing. */
         public Builder insights(Function<String, DreamInsights> insights) {
             this.insights = Ensure.notNull(insights, "insights");
+            return this;
+        }
+
+        /** Hears the end of each dream that got as far as a synthesis ({@link DreamFinished}); default none. */
+        public Builder listener(WorkingMemoryListener listener) {
+            this.listener = Ensure.notNull(listener, "listener");
             return this;
         }
 

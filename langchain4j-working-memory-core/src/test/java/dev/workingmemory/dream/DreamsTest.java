@@ -8,6 +8,8 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.event.DreamFinished;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.notes.Note;
 import dev.workingmemory.slots.SessionSlots;
 import dev.workingmemory.slots.SessionSlotsConfig;
@@ -28,6 +30,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -273,6 +276,39 @@ class DreamsTest {
             String prompt = model.lastRequest().messages().toString();
             assertThat(prompt).contains("\"About Us\" (page page-1)", "decision: ship the About Us page");
             assertThat(prompt).containsPattern("dopamine 0\\.[5-9]");
+        }
+    }
+
+    @Test
+    void should_tell_listeners_how_each_dream_ended() {
+        List<DreamFinished> events = new CopyOnWriteArrayList<>();
+        AtomicReference<String> answer = new AtomicReference<>(LlmDreamSynthesizerTest.ANSWER);
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from(answer.get()));
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().dreamModel(model).withoutCrystals()
+                .dreams(config().build()).listener(new WorkingMemoryListener() {
+                    @Override
+                    public void onDreamFinished(DreamFinished event) {
+                        events.add(event);
+                    }
+                }).build()) {
+            note(memories, "u", FACTS.get(0), FACTS.get(1));
+            memories.dream("u");
+            note(memories, "u", FACTS.get(2));
+            answer.set("lol");
+            memories.dream("u");
+            memories.dream("nobody"); // nothing to dream: no synthesis, no event
+
+            assertThat(events).hasSize(2);
+            assertThat(events.get(0)).satisfies(event -> {
+                assertThat(event.resource()).isEqualTo("u");
+                assertThat(event.outcome()).isEqualTo("committed");
+                assertThat(event.notesConsumed()).isEqualTo(2);
+                assertThat(event.stateBefore()).isZero();
+                assertThat(event.stateAfter()).isEqualTo(memories.dreamEngine().state("u").orElseThrow().length());
+            });
+            assertThat(events.get(1).outcome()).isEqualTo("rejected");
+            assertThat(events.get(1).reason()).contains("lacks");
+            assertThat(events.get(1).stateBefore()).isEqualTo(events.get(0).stateAfter());
         }
     }
 
