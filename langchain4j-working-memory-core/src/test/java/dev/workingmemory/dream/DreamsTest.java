@@ -125,7 +125,7 @@ class DreamsTest {
         };
         Supplier<AiMessage> hangs = () -> {
             try {
-                Thread.sleep(5_000);
+                Thread.sleep(30_000); // interrupted when the dream gives up on it
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -151,7 +151,7 @@ class DreamsTest {
                                                                          String expected) {
         AtomicReference<Supplier<AiMessage>> next = new AtomicReference<>(() -> AiMessage.from(matureState()));
         ScriptedChatModel model = ScriptedChatModel.answering(request -> next.get().get());
-        DreamConfig config = config().timeout(Duration.ofMillis(500)).leaseTtl(Duration.ofSeconds(30)).build();
+        DreamConfig config = config().timeout(Duration.ofSeconds(2)).leaseTtl(Duration.ofSeconds(30)).build();
         try (WorkingMemoryProvider memories = provider(new InMemoryWorkingMemoryStore(), model, config)) {
             note(memories, "u", "User's name is Douglas");
             assertThat(memories.dream("u").committed()).isTrue();
