@@ -4,6 +4,7 @@ import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.ChatModel;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.event.DreamFinished;
@@ -45,9 +46,10 @@ import java.util.function.Function;
  * ({@link SeedMigration}), then builds a bounded {@link DreamInput}: the state in the document {@code MEMORY.md}, the
  * pending notes of the notes log (the oldest {@code maxNotes}), the crystals created since the last dream
  * ({@link CrystalStore#recent}, when there is a crystal store) and the {@link DreamInsights}. The synthesizer runs on
- * the engine's own thread within {@link DreamConfig#timeout()}; its state is judged by the {@link CollapseGuards}, its
- * pointers checked through the crystal store's search ({@link PointerCheck}; unchecked without a crystal store), and
- * committed. A synthesis that fails, times out or is rejected changes nothing; the {@link DreamReport} says why.
+ * the engine's own thread within {@link DreamConfig#timeout()}; its state is judged by the {@link CollapseGuards}; the
+ * lines of the old state it no longer holds become {@code TOPIC} crystals (nothing a dream drops is lost to search);
+ * its pointers are checked through the crystal store's search ({@link PointerCheck}; unchecked without a crystal
+ * store), and it is committed. A synthesis that fails, times out or is rejected changes nothing; the {@link DreamReport} says why.
  *
  * <p><b>The commit</b> is made crash-safe with the store's own operations, in this order:
  * <ol>
@@ -274,6 +276,10 @@ public final class DreamEngine implements AutoCloseable {
                     input.sizeChars(), verdict.candidate().length(), 0, input.deferredNotes(), input.crystals().size(),
                     0, 0, 0, false, synthesized.tokensUsed(), started, since(start));
         }
+        List<Crystal> faded = crystals == null ? List.of() : fadedTopics(resource, input, verdict.candidate());
+        if (!faded.isEmpty()) {
+            crystals.add(faded);
+        }
         PointerCheck.Result checked = crystals == null ? null
                 : pointerCheck(resource).check(verdict.candidate().pointers(), input.crystals());
         StateDocument state = checked == null ? verdict.candidate() : verdict.candidate().withPointers(checked.pointers());
@@ -445,6 +451,31 @@ public final class DreamEngine implements AutoCloseable {
         log.warn("Dream of '{}' failed: {}", resource, reason);
         return new DreamReport(resource, false, reason, null, input.sizeChars(), 0, 0, input.deferredNotes(),
                 input.crystals().size(), 0, 0, 0, false, OptionalInt.empty(), started, since(start));
+    }
+
+    /**
+     * The lines of the old state that the new one no longer holds, as {@link CrystalKind#TOPIC} crystals: what a dream
+     * moves out of the state stays searchable (seed 000: fading topics become pointers, not deletions), and the
+     * pointers the synthesis wrote for them can be checked. Ids are derived from the scope and the text, so a dream
+     * run again replaces them.
+     */
+    private static List<Crystal> fadedTopics(String resource, DreamInput input, StateDocument candidate) {
+        if (input.oldState().isEmpty()) {
+            return List.of();
+        }
+        String kept = candidate.render();
+        List<Crystal> faded = new ArrayList<>();
+        for (StateDocument.Section section : input.oldState().get().sections()) {
+            for (String line : StateLines.lines(section.body())) {
+                String text = line.strip().replaceFirst("^[-*+]\\s+", "");
+                if (CrystalPointer.parse(line).isEmpty() && !StateLines.isPlaceholder(line)
+                        && StateLines.substance(line) > 0 && !text.isBlank() && !kept.contains(text)) {
+                    faded.add(new Crystal("topic-" + SeedMigration.hash(scope(resource) + "\n" + text), scope(resource),
+                            CrystalKind.TOPIC, input.time(), 0.6, List.of(section.name()), text, STATE));
+                }
+            }
+        }
+        return faded;
     }
 
     private static int count(PointerCheck.Result checked, PointerOutcome.Action action) {

@@ -127,9 +127,10 @@ final class SeedMigration {
         }
     }
 
-    private static String hash(String resource) {
+    /** The first 16 hex digits of the SHA-256 of {@code text}. */
+    static String hash(String text) {
         try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(resource.getBytes(StandardCharsets.UTF_8));
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(digest, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required of every Java platform", e);

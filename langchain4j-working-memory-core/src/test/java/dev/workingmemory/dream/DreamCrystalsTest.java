@@ -97,6 +97,32 @@ class DreamCrystalsTest {
         }
     }
 
+    @Test
+    void should_keep_what_a_dream_moves_out_of_the_state_searchable_for_its_pointer() {
+        String first = LlmDreamSynthesizerTest.ANSWER.replace("- API migration due March 20th",
+                "- API migration due March 20th\n- Refactoring the billing module to use event sourcing");
+        String second = LlmDreamSynthesizerTest.ANSWER.replace(
+                "- Past: P2P bridge CORS debugging → search: `CORS P2P EigenTrust`",
+                "- Past: Billing refactoring → search: `billing event sourcing`");
+        ScriptedChatModel model = ScriptedChatModel.script().thenAnswer(first).thenAnswer(second);
+        try (WorkingMemoryProvider memories = provider(TestEmbeddingModels.miniLm()).dreamModel(model).build()) {
+            memories.memory("douglas").notes().note("User's name is Douglas, prefers tabs over spaces", 0.9, null);
+            assertThat(memories.dream("douglas").committed()).isTrue();
+            memories.memory("douglas").notes().note("API migration due March 20th", 0.8, null);
+
+            DreamReport report = memories.dream("douglas");
+
+            assertThat(report.committed()).as(report.toString()).isTrue();
+            assertThat(report.pointersKept()).isEqualTo(1);
+            String state = memories.dreamEngine().state("douglas").orElseThrow();
+            assertThat(state).doesNotContain("Refactoring the billing module")
+                    .contains("- Past: Billing refactoring → search: `billing event sourcing`");
+            List<MemoryHit> hits = memories.memory("douglas").search("billing event sourcing", 3);
+            assertThat(hits.get(0).kind()).isEqualTo(dev.workingmemory.crystal.CrystalKind.TOPIC);
+            assertThat(hits.get(0).text()).isEqualTo("Refactoring the billing module to use event sourcing");
+        }
+    }
+
     /**
      * Issue 13, "Done when" 9: the dream input after 10 and after 100 sessions of history (each session: 4 notes and 6
      * exchanges, of which the older ones leave the window as crystals of past turns; a dream after each session).
