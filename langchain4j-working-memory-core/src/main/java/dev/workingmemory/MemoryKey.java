@@ -1,5 +1,6 @@
 package dev.workingmemory;
 
+import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.internal.Ensure;
 
 /**
@@ -18,6 +19,8 @@ public record MemoryKey(String resource, String thread) {
 
     /** The thread name used when a memory id names only a resource. */
     public static final String DEFAULT_THREAD = "default";
+    /** The longest resource used as its crystal scope as it is (a crystal scope has at most 1,000 characters). */
+    private static final int MAX_PLAIN_SCOPE_LENGTH = 900;
 
     public MemoryKey {
         Ensure.notNull(resource, "resource");
@@ -36,6 +39,17 @@ public record MemoryKey(String resource, String thread) {
     /** The store key of this key's resource-scoped state. */
     public String resourceStoreKey() {
         return "resource:" + resource;
+    }
+
+    /**
+     * The scope of this key's resource in the crystal store (long-term memory is resource-scoped): the resource itself
+     * when it is 1 to {@value #MAX_PLAIN_SCOPE_LENGTH} characters, not blank and does not start with {@code #};
+     * otherwise {@code #} followed by the SHA-256 hex of the resource. So every resource has its own scope, and no
+     * resource can name another's.
+     */
+    public String crystalScope() {
+        boolean plain = !resource.isBlank() && resource.length() <= MAX_PLAIN_SCOPE_LENGTH && !resource.startsWith("#");
+        return plain ? resource : "#" + DirectoryNames.sha256Hex(resource);
     }
 
     /** The store key of this key's thread-scoped state. The resource length keeps the split unambiguous. */

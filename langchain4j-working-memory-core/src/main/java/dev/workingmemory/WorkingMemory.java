@@ -3,16 +3,19 @@ package dev.workingmemory;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.LayerSlot;
+import dev.workingmemory.internal.MemorySearch;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.ShapedRequest;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.RequestShaper;
+import dev.workingmemory.layer.WindowMessages;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
 import org.slf4j.Logger;
@@ -31,7 +34,8 @@ import java.util.Set;
  *
  * <p>Get it from {@link WorkingMemoryProvider#memory(Object)} each time you need it rather than
  * keeping it: the provider may evict an idle memory (saving it first) and load it again later, and an
- * evicted instance refuses further use with an {@link IllegalStateException}.
+ * evicted instance refuses further use with an {@link IllegalStateException}, as does one whose resource was
+ * {@linkplain WorkingMemoryProvider#forget forgotten}.
  *
  * <p>Thread-safe: each scope's state is guarded by one lock; the layers' methods take it.
  */
@@ -134,6 +138,31 @@ public final class WorkingMemory {
     /** The notes not yet consumed by a dream. @throws IllegalStateException when the provider was built without notes */
     public NotesLayer notes() {
         return required(NotesLayer.class, "notes");
+    }
+
+    /**
+     * Searches the long-term memory of this memory's resource (notes, archived notes, past turns, ... of every thread
+     * of the resource, never another resource's) by meaning and by keyword, as {@code memory_search} does: the best
+     * hits first, at most {@code limit}, whose texts together stay within the provider's
+     * {@linkplain WorkingMemoryProvider.Builder#searchTokenBudget token budget} (a hit too long for what is left is
+     * skipped and a shorter one after it may still be taken). Sees every crystal of the resource made before the call
+     * (it may wait for their embedding); holds no lock of this memory while it searches.
+     *
+     * @param query what to look for: not blank, at most {@link WorkingMemoryProvider.Builder#maxSearchQueryChars}
+     *              characters
+     * @param limit 1 to 100
+     * @throws IllegalArgumentException for a blank or too long query or a bad limit, saying what to change
+     * @throws IllegalStateException    when the provider was built {@code withoutCrystals()}, or this memory was
+     *                                  evicted or forgotten
+     */
+    public List<MemoryHit> search(String query, int limit) {
+        MemorySearch search = settings.search();
+        if (search == null) {
+            throw new IllegalStateException("This working memory keeps no long-term memory to search: the"
+                    + " WorkingMemoryProvider was built withoutCrystals()");
+        }
+        thread.read(() -> null); // refuses use once evicted or forgotten
+        return search.search(key.crystalScope(), query, limit);
     }
 
     /** The layer of the given type, if this memory has one. */
@@ -259,10 +288,10 @@ public final class WorkingMemory {
     }
 
     /** Hands messages that left the window to every layer. Called holding the thread lock, inside an add. */
-    private void evicted(List<EvictedMessage> messages) {
+    private void evicted(List<EvictedMessage> messages, WindowMessages remaining) {
         for (LayerSlot slot : slots) {
             try {
-                slot.layer().onEvicted(messages);
+                slot.layer().onEvicted(messages, remaining);
             } catch (RuntimeException e) {
                 log.warn("Layer '{}' failed to take {} message(s) that left the window of {}", slot.layer().name(),
                         messages.size(), key, e);

@@ -3,20 +3,27 @@ package dev.workingmemory;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
 import dev.langchain4j.model.TokenCountEstimator;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.blocks.CoreMemoryConfig;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.entity.EntityMemoryConfig;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.MemoryClosedException;
+import dev.workingmemory.internal.MemorySearch;
 import dev.workingmemory.internal.MessageWindow;
+import dev.workingmemory.internal.ProviderCrystals;
 import dev.workingmemory.internal.SaveScheduler;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.StoreCheck;
@@ -31,6 +38,7 @@ import dev.workingmemory.scratchpad.ScratchpadConfig;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
+import dev.workingmemory.turns.PastTurns;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -109,6 +117,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final Cache<String, ScopeState> resources;
     private final SaveScheduler saver;
     private final StoreCheck storeCheck;
+    /** The long-term memory; null when built {@code withoutCrystals()}. */
+    private final CrystalStore crystals;
+    /** The crystal store this provider opened (and releases on close); null for the application's own or none. */
+    private final ProviderCrystals.Handle ownCrystals;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -125,8 +137,22 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.renderer = new BlockRenderer(blockChars);
         TokenCountEstimator estimator = builder.tokenCountEstimator != null
                 ? builder.tokenCountEstimator : CharsPerTokenEstimator.INSTANCE;
+        builder.checkCrystalOptions();
+        if (builder.withoutCrystals) {
+            this.ownCrystals = null;
+            this.crystals = null;
+        } else if (builder.crystalStore != null) {
+            this.ownCrystals = null;
+            this.crystals = builder.crystalStore;
+        } else {
+            this.ownCrystals = ProviderCrystals.open(store.crystalDirectory().orElse(null), builder.embeddingModel,
+                    builder.embeddingStore);
+            this.crystals = ownCrystals.store();
+        }
+        MemorySearch search = crystals == null ? null
+                : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars);
         this.settings = new MemorySettings(chatMemoryStore, saveMessagesOnChange, renderer, builder.clock, estimator,
-                builder.contextWindow);
+                builder.contextWindow, search);
         this.keyMapper = builder.keyMapper;
         this.clock = builder.clock;
         this.entities = builder.entities;
@@ -146,7 +172,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             all.add(Scratchpad.factory(scratchpad));
         }
         if (notes != null) {
-            all.add(NotesLayer.factory(notes, store, NoteCrystals.NONE));
+            all.add(NotesLayer.factory(notes, store, crystals == null ? NoteCrystals.NONE : NoteCrystals.into(crystals)));
+        }
+        if (crystals != null && builder.pastTurns != Boolean.FALSE) {
+            all.add(PastTurns.factory(crystals));
         }
         all.addAll(builder.layers);
         this.threadLayers = all.stream().filter(f -> f.scope() == LayerScope.THREAD).toList();
@@ -214,6 +243,60 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return child;
     }
 
+    /**
+     * Deletes everything of the resource {@code memoryId} maps to, in every thread: its resource-scoped and
+     * thread-scoped state, notes, documents and leases in the {@link WorkingMemoryStore} (for the file store, the
+     * key directories), its crystals (records and index entries), the messages in the {@link ChatMemoryStore}, and
+     * its cached memories. Afterwards nothing of it is found: {@link WorkingMemory#search} returns nothing, a new
+     * {@link #memory} starts empty.
+     *
+     * <p>A {@link WorkingMemory} of that resource still held by a caller is closed first (what it had not saved is
+     * saved, then deleted with the rest) and refuses further use with an {@link IllegalStateException}; get the
+     * memory again from the provider, which starts it empty. A call running on that resource at the same moment may
+     * still write after {@code forget} returns: forget a resource when nothing uses it. Messages are deleted under
+     * the memory ids this provider knows for the resource: {@code memoryId}, the ids of its cached memories, and the
+     * {@link MemoryKey} of each of its threads in the store (plus the resource's name for the default thread, as the
+     * default key mapper maps it); messages an application's own {@code ChatMemoryStore} keeps under other ids must
+     * be deleted there.
+     */
+    public void forget(Object memoryId) {
+        Ensure.notNull(memoryId, "memoryId");
+        ensureOpen();
+        MemoryKey key = keyOf(memoryId);
+        String resource = key.resource();
+        java.util.Set<Object> memoryIds = new java.util.LinkedHashSet<>();
+        memoryIds.add(memoryId);
+        for (var cached : memories.asMap().entrySet()) {
+            if (cached.getKey().resource().equals(resource)) {
+                memoryIds.add(cached.getValue().memoryId());
+                memories.invalidate(cached.getKey());
+                cached.getValue().close();
+            }
+        }
+        ScopeState resourceState = resources.getIfPresent(resource);
+        if (resourceState != null) {
+            resources.invalidate(resource);
+            resourceState.close();
+        }
+        String threadKeyPrefix = MemoryKey.of(resource, "").threadStoreKey();
+        for (String stored : store.keys()) {
+            if (stored.startsWith(threadKeyPrefix)) {
+                String thread = stored.substring(threadKeyPrefix.length());
+                memoryIds.add(MemoryKey.of(resource, thread));
+                if (thread.equals(MemoryKey.DEFAULT_THREAD)) {
+                    memoryIds.add(resource);
+                }
+                store.delete(stored);
+            }
+        }
+        store.delete(key.resourceStoreKey());
+        memoryIds.forEach(chatMemoryStore::deleteMessages);
+        if (crystals != null) {
+            crystals.deleteScope(key.crystalScope());
+        }
+        log.info("Forgot resource '{}': its state, notes, documents, messages and crystals are deleted", resource);
+    }
+
     /** The entity tracking configuration, empty when the provider was built without entity tracking. */
     public Optional<EntityMemoryConfig> entityConfig() {
         return Optional.ofNullable(entities);
@@ -232,6 +315,20 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /** The notes configuration, empty when the provider was built without notes. */
     public Optional<NotesConfig> notesConfig() {
         return Optional.ofNullable(notes);
+    }
+
+    /**
+     * The long-term memory (notes, archived notes and past turns as crystals) that {@link WorkingMemory#search} and
+     * {@code memory_search} search; empty when the provider was built {@code withoutCrystals()}. A store the provider
+     * opened itself is closed by {@link #close()} (with the last provider on its directory): do not close it.
+     */
+    public Optional<CrystalStore> crystalStore() {
+        return Optional.ofNullable(crystals);
+    }
+
+    /** The clock the memories read: the time of notes, of messages (past turns) and of their dates. */
+    public Clock clock() {
+        return clock;
     }
 
     /** The block's size in characters. */
@@ -279,6 +376,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         resources.invalidateAll();
         // Every scope is saved and closed, so the saves still queued would do nothing: drop them.
         saver.close();
+        if (ownCrystals != null) {
+            ownCrystals.release(); // the application's own crystal store stays open
+        }
     }
 
     /**
@@ -356,6 +456,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private Clock clock = Clock.systemUTC();
         private Duration saveDelay = Duration.ofSeconds(1);
         private Duration storeCheckInterval = Duration.ZERO;
+        private EmbeddingModel embeddingModel;
+        private EmbeddingStore<TextSegment> embeddingStore;
+        private CrystalStore crystalStore;
+        private boolean withoutCrystals;
+        /** Null: not chosen (on when there are crystals). */
+        private Boolean pastTurns;
+        private int searchTokenBudget = 600;
+        private int maxSearchQueryChars = 1_000;
 
         private Builder() {
         }
@@ -517,6 +625,88 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             Ensure.that(!interval.isNegative(), "storeCheckInterval must not be negative, was " + interval);
             this.storeCheckInterval = interval;
             return this;
+        }
+
+        /**
+         * The model that embeds crystals and search queries for the provider's own crystal store; default in-process
+         * all-MiniLM-L6-v2 (offline, loaded on first use). Providers of one JVM on one file store share its crystals,
+         * so they must be given the same instance (or none).
+         */
+        public Builder embeddingModel(EmbeddingModel embeddingModel) {
+            this.embeddingModel = Ensure.notNull(embeddingModel, "embeddingModel");
+            return this;
+        }
+
+        /**
+         * Where the provider's own crystal store keeps the vectors (pgvector, Qdrant, ...) instead of its Lucene index;
+         * see {@link EmbeddedCrystalStore.Builder#embeddingStore} for what it must support. The provider does not close
+         * it.
+         */
+        public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {
+            this.embeddingStore = Ensure.notNull(embeddingStore, "embeddingStore");
+            return this;
+        }
+
+        /**
+         * The application's own long-term memory instead of the provider's: notes, archived notes and past turns go
+         * there, searches read it. The provider never closes it. Contradicts {@link #embeddingModel} and
+         * {@link #embeddingStore} (configure those on that store).
+         *
+         * <p>Without it the provider opens an {@link EmbeddedCrystalStore}: with a {@link WorkingMemoryStore} that has
+         * a {@link WorkingMemoryStore#crystalDirectory() crystal directory} (the file store: {@code <root>/.crystals})
+         * it persists there, shared by the providers of this JVM on that store and closed with the last of them;
+         * when another process holds that directory, this provider keeps its crystals in memory (a WARN says what is
+         * lost). With a store without one (in memory, JDBC) it keeps them in memory, gone on {@link #close()}.
+         */
+        public Builder crystalStore(CrystalStore crystalStore) {
+            this.crystalStore = Ensure.notNull(crystalStore, "crystalStore");
+            return this;
+        }
+
+        /** No long-term memory: notes are not searchable, past turns are not kept, {@code memory_search} is off. */
+        public Builder withoutCrystals() {
+            this.withoutCrystals = true;
+            return this;
+        }
+
+        /**
+         * Whether the messages that leave the window become crystals of past turns ({@link PastTurns}); default true
+         * (when there are crystals).
+         */
+        public Builder pastTurns(boolean pastTurns) {
+            this.pastTurns = pastTurns;
+            return this;
+        }
+
+        /**
+         * How many tokens (by the {@link #tokenCountEstimator}) the texts of one search's hits may take together;
+         * default 600.
+         */
+        public Builder searchTokenBudget(int tokens) {
+            this.searchTokenBudget = Ensure.positive(tokens, "tokens");
+            return this;
+        }
+
+        /** The longest search query accepted, in characters; default 1,000 (at most 4,000). */
+        public Builder maxSearchQueryChars(int chars) {
+            Ensure.that(chars > 0 && chars <= 4_000, "maxSearchQueryChars must be within 1 and 4000, was " + chars);
+            this.maxSearchQueryChars = chars;
+            return this;
+        }
+
+        private void checkCrystalOptions() {
+            if (crystalStore != null && (embeddingModel != null || embeddingStore != null)) {
+                throw new IllegalStateException("Choose a crystalStore or the provider's own crystal store with an "
+                        + (embeddingModel != null ? "embeddingModel" : "embeddingStore")
+                        + ", not both: configure the embedding model and store on your CrystalStore");
+            }
+            if (withoutCrystals && (crystalStore != null || embeddingModel != null || embeddingStore != null
+                    || pastTurns == Boolean.TRUE)) {
+                throw new IllegalStateException("withoutCrystals() contradicts "
+                        + (crystalStore != null ? "crystalStore" : embeddingModel != null ? "embeddingModel"
+                        : embeddingStore != null ? "embeddingStore" : "pastTurns(true)")
+                        + ": past turns and searchable notes need crystals");
+            }
         }
 
         public WorkingMemoryProvider build() {

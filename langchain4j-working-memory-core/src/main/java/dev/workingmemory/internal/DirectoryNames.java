@@ -31,10 +31,15 @@ public final class DirectoryNames {
             boolean safe = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
             prefix.append(safe ? c : '_');
         }
-        ByteBuffer utf16 = ByteBuffer.allocate(key.length() * 2);
-        utf16.asCharBuffer().put(key);
-        String hash = HexFormat.of().formatHex(sha256().digest(utf16.array()));
+        String hash = sha256Hex(key);
         return prefix.isEmpty() ? hash : prefix + "-" + hash;
+    }
+
+    /** The SHA-256 hex of the UTF-16 code units of {@code text}. */
+    public static String sha256Hex(String text) {
+        ByteBuffer utf16 = ByteBuffer.allocate(text.length() * 2);
+        utf16.asCharBuffer().put(text);
+        return HexFormat.of().formatHex(sha256().digest(utf16.array()));
     }
 
     private static MessageDigest sha256() {

@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.TokenCountEstimator;
 
 import dev.workingmemory.layer.EvictedMessage;
+import dev.workingmemory.layer.WindowMessages;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -19,7 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.BiConsumer;
 
 /**
  * The conversation a memory keeps: one system message and a window of the latest messages.
@@ -42,7 +43,9 @@ public final class MessageWindow {
     /** When each message was added (epoch millis), kept only for an eviction listener; the first messages.size() count. */
     private long[] added = new long[0];
     private final List<Integer> tokens;
-    private Consumer<List<EvictedMessage>> evictionListener;
+    private BiConsumer<List<EvictedMessage>, WindowMessages> evictionListener;
+    /** The window as the eviction listener sees it. */
+    private final WindowMessages remaining = new Remaining();
     private Clock clock;
     private int totalTokens;
     private SystemMessage system;
@@ -66,10 +69,10 @@ public final class MessageWindow {
     }
 
     /**
-     * Hands every message evicted from now on to {@code listener}, with the time it was added by {@code clock}. Set it
-     * before adding messages.
+     * Hands every message evicted from now on to {@code listener}, with the time it was added by {@code clock}, and the
+     * messages left in the window. Set it before adding messages.
      */
-    public void onEviction(Clock clock, Consumer<List<EvictedMessage>> listener) {
+    public void onEviction(Clock clock, BiConsumer<List<EvictedMessage>, WindowMessages> listener) {
         Ensure.that(messages.isEmpty(), "Set the eviction listener before adding messages");
         this.clock = Ensure.notNull(clock, "clock");
         this.evictionListener = Ensure.notNull(listener, "listener");
@@ -237,7 +240,7 @@ public final class MessageWindow {
         messages.subList(0, count).clear();
         verified = Math.max(0, verified - count);
         if (evicted != null) {
-            evictionListener.accept(evicted); // after the window is consistent again
+            evictionListener.accept(evicted, remaining); // after the window is consistent again
         }
     }
 
@@ -347,5 +350,25 @@ public final class MessageWindow {
             }
         }
         return pending.isEmpty() && pendingWithoutId <= 0 ? answers : null;
+    }
+
+    /** The messages of the window with their add times, without copying. */
+    private final class Remaining implements WindowMessages {
+
+        @Override
+        public int size() {
+            return messages.size();
+        }
+
+        @Override
+        public ChatMessage message(int index) {
+            return messages.get(index);
+        }
+
+        @Override
+        public Instant added(int index) {
+            Objects.checkIndex(index, messages.size());
+            return Instant.ofEpochMilli(added[index]);
+        }
     }
 }

@@ -47,6 +47,15 @@ public interface MemoryLayer {
     }
 
     /**
+     * {@link #onEvicted(List)} with the messages still in the window after the eviction, oldest first (e.g. the turn
+     * that follows an evicted one). This is the method the memory calls; the default ignores {@code window} and calls
+     * {@link #onEvicted(List)}.
+     */
+    default void onEvicted(List<EvictedMessage> messages, WindowMessages window) {
+        onEvicted(messages);
+    }
+
+    /**
      * Takes in state the layer keeps outside its scope's snapshot (a log in the store, such as the notes) that
      * another instance may have changed: called holding the scope's lock whenever the memory checks its store
      * (before a use, as often as the provider's {@code storeCheckInterval} allows).

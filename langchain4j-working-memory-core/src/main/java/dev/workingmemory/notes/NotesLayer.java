@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The notes the agent took and no dream has consumed yet (seed 000's scratch buffer, a write-ahead log), rendered as
@@ -157,7 +159,15 @@ public final class NotesLayer implements MemoryLayer {
         }
         List<Note> before = notes;
         readLog();
-        return !before.equals(notes);
+        if (before.equals(notes)) {
+            return false;
+        }
+        Set<Note> known = new HashSet<>(before);
+        List<Note> found = notes.stream().filter(note -> !known.contains(note)).toList();
+        if (!found.isEmpty()) {
+            crystals.found(context.key().resource(), found);
+        }
+        return true;
     }
 
     /** Reads the log again; lines that are not notes (edited by hand) are skipped with a warning. */

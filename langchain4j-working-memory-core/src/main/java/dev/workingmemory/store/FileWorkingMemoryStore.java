@@ -53,6 +53,7 @@ import java.util.stream.Stream;
  * <pre>
  * root/
  *   .locks/00.lock … ff.lock             cross-process lock files, shared by the keys whose hash starts with that byte
+ *   .crystals/                           the long-term memory a provider keeps beside the keys ({@link #crystalDirectory()})
  *   user-42-&lt;sha-256 hex&gt;/
  *     state.json                         {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
  *     scratch.md                         the notes log: "# Scratch Buffer (Working Memory WAL)", then one note per line
@@ -104,6 +105,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     /** The first line of a notes file (seed 000). */
     static final String NOTES_HEADER = "# Scratch Buffer (Working Memory WAL)";
     private static final String LOCKS_DIRECTORY = ".locks";
+    /** Starts with a dot, which no key's directory name does. */
+    private static final String CRYSTALS_DIRECTORY = ".crystals";
     private static final int FORMAT_VERSION = 1;
     private static final int MAX_PREFIX_LENGTH = 40;
     private static final int MAX_EMBEDDED_NESTING = 500;
@@ -507,6 +510,15 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             throw new WorkingMemoryStoreException("Cannot list the keys in " + root + ": " + e, e);
         }
         return keys;
+    }
+
+    /**
+     * {@code <root>/.crystals}: key directories are named by lower-case letters, digits, {@code -}, {@code _} and a
+     * hash, never starting with a dot, so no key can collide with it.
+     */
+    @Override
+    public Optional<Path> crystalDirectory() {
+        return Optional.of(root.resolve(CRYSTALS_DIRECTORY));
     }
 
     /** The key whose state, notes or documents {@code directory} holds, or {@code null} when it holds none. */

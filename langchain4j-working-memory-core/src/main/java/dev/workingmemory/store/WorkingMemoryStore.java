@@ -1,5 +1,6 @@
 package dev.workingmemory.store;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -120,4 +121,14 @@ public interface WorkingMemoryStore {
      * @return every key with a saved state, notes or documents, in no particular order
      */
     List<String> keys();
+
+    /**
+     * A directory on the local disk where the long-term memory (the crystals) of this store's memories may be kept
+     * beside them, so that it lives as long as they do; empty (the default) when the store keeps nothing on the local
+     * disk, and the crystals then live in memory unless the application gives the provider a crystal store. It must
+     * not be used by anything else, and no key's data may ever be stored in it.
+     */
+    default Optional<Path> crystalDirectory() {
+        return Optional.empty();
+    }
 }

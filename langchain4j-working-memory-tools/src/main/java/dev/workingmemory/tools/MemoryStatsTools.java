@@ -14,6 +14,7 @@ import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.notes.NotesStats;
 import dev.workingmemory.scratchpad.Scratchpad;
+import dev.workingmemory.turns.PastTurns;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +86,8 @@ public final class MemoryStatsTools {
                     + " summaries and remove what you no longer need from the scratchpad."
                     : " The block is getting full: keep core memory blocks and the scratchpad short.");
         }
-        List<MemoryLayer> layers = memory.layers();
+        // past turns go to the long-term memory and never take room in the block: nothing to report
+        List<MemoryLayer> layers = memory.layers().stream().filter(layer -> !(layer instanceof PastTurns)).toList();
         Map<String, BlockParts.Part> parts = BlockParts.of(block, layers.stream().map(MemoryLayer::name).toList());
         for (MemoryLayer layer : layers) {
             out.append("\n- ").append(layer.name()).append(": ");

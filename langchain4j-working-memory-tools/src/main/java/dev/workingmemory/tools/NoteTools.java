@@ -62,20 +62,22 @@ public final class NoteTools {
                 throw new ToolInputException("The parameter 'note' is missing.", FIX);
             }
             NoteReceipt receipt = memory.notes().note(Arguments.text(note, "note", FIX), importance, tags);
-            return answer(receipt, memory.notes().config());
+            return answer(receipt, memory.notes().config(), provider.crystalStore().isPresent());
         });
     }
 
-    private static String answer(NoteReceipt receipt, NotesConfig config) {
+    private static String answer(NoteReceipt receipt, NotesConfig config, boolean searchable) {
         Note note = receipt.note();
         StringBuilder out = new StringBuilder("Noted at ").append(note.time()).append(" (importance ")
                 .append(note.importanceText()).append(note.tags().isEmpty() ? "" : ", tags " + String.join(", ", note.tags()))
-                .append("). It is saved and memory_search finds it now; ").append(receipt.pending())
+                .append(searchable ? "). It is saved and memory_search finds it now; "
+                        : "). It is saved (this memory keeps no long-term search, so only this block shows it); ").append(receipt.pending())
                 .append(receipt.pending() == 1 ? " note is" : " notes are").append(" waiting for the next dream (archiving starts at ")
                 .append(config.softLimit()).append(").");
         if (!receipt.archived().isEmpty()) {
             out.append(" To make room, the ").append(receipt.archived().size())
-                    .append(" oldest notes without a protected tag were archived: memory_search still finds them.");
+                    .append(searchable ? " oldest notes without a protected tag were archived: memory_search still finds them."
+                            : " oldest notes without a protected tag were archived: they are no longer shown.");
         }
         if (!receipt.deleted().isEmpty()) {
             out.append(" The notes were at their hard limit of ").append(config.hardLimit()).append(": the ")

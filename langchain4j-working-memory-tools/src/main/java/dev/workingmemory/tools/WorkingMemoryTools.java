@@ -56,6 +56,8 @@ public final class WorkingMemoryTools {
     public static final String CORE_MEMORY_READ = "core_memory_read";
     /** Takes a note that survives the conversation and is searchable at once (seed 000). */
     public static final String WORKING_MEMORY_NOTE = "working_memory_note";
+    /** Searches the long-term memory: notes and past turns, by meaning and keyword (seed 000). */
+    public static final String MEMORY_SEARCH = "memory_search";
     /** Reports what each layer holds against its limits and the block's budget use (seed 004). */
     public static final String WORKING_MEMORY_STATS = "working_memory_stats";
 
@@ -74,7 +76,9 @@ public final class WorkingMemoryTools {
             WORKING_MEMORY_NOTE, "call " + WORKING_MEMORY_NOTE + " again like {\"note\": \"Deadline is March 20th\","
                     + " \"importance\": 0.8, \"tags\": [\"decision\"]}: note is a string, importance a number from 0 to 1"
                     + " (optional), tags a list of strings (optional)",
-            WORKING_MEMORY_STATS, "call " + WORKING_MEMORY_STATS + " again with no arguments: {}");
+            WORKING_MEMORY_STATS, "call " + WORKING_MEMORY_STATS + " again with no arguments: {}",
+            MEMORY_SEARCH, "call " + MEMORY_SEARCH + " again like {\"query\": \"API migration deadline\", \"limit\": 5}:"
+                    + " query is a string, limit a whole number from 1 to " + MemorySearchTools.MAX_LIMIT + " (optional)");
 
     private static final ToolArgumentsErrorHandler ARGUMENTS_ERROR_HANDLER = WorkingMemoryTools::argumentsError;
     private static final ToolExecutionErrorHandler EXECUTION_ERROR_HANDLER = WorkingMemoryTools::executionError;
@@ -89,7 +93,8 @@ public final class WorkingMemoryTools {
      *       when it holds free text;</li>
      *   <li>core memory: {@link CoreMemoryTools};</li>
      *   <li>notes: {@link NoteTools};</li>
-     *   <li>always: {@link MemoryStatsTools}.</li>
+     *   <li>always: {@link MemoryStatsTools};</li>
+     *   <li>long-term memory (crystals): {@link MemorySearchTools}.</li>
      * </ul>
      *
      * @param provider the memories the tools read and write
@@ -106,6 +111,9 @@ public final class WorkingMemoryTools {
             tools.add(new NoteTools(provider));
         }
         tools.add(new MemoryStatsTools(provider));
+        if (provider.crystalStore().isPresent()) {
+            tools.add(new MemorySearchTools(provider));
+        }
         return List.copyOf(tools);
     }
 

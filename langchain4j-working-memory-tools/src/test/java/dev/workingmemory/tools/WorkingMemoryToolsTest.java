@@ -28,11 +28,13 @@ class WorkingMemoryToolsTest {
     @Test
     void should_return_the_beans_of_the_enabled_layers() {
         assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder().build())).hasExactlyElementsOfTypes(
-                TextScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class);
+                TextScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class,
+                MemorySearchTools.class);
         assertThat(WorkingMemoryTools.all(ToolTesting.structuredProvider())).hasExactlyElementsOfTypes(
-                ScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class);
+                ScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class,
+                MemorySearchTools.class);
         assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder()
-                .withoutScratchpad().withoutCoreMemory().withoutNotes().build()))
+                .withoutScratchpad().withoutCoreMemory().withoutNotes().withoutCrystals().build()))
                 .hasExactlyElementsOfTypes(MemoryStatsTools.class);
         List<Object> tools = WorkingMemoryTools.all(WorkingMemoryProvider.builder().build());
         assertThatThrownBy(() -> tools.add(new Object())).isInstanceOf(UnsupportedOperationException.class);
@@ -46,7 +48,7 @@ class WorkingMemoryToolsTest {
 
         assertThat(specs).extracting(ToolSpecification::name).containsExactlyInAnyOrder(
                 "updateWorkingMemory", "core_memory_update", "core_memory_read", "working_memory_note",
-                "working_memory_stats");
+                "working_memory_stats", "memory_search");
         for (ToolSpecification spec : specs) {
             assertThat(spec.description()).as(spec.name()).hasSizeGreaterThan(100);
             JsonObjectSchema parameters = spec.parameters();
@@ -62,6 +64,8 @@ class WorkingMemoryToolsTest {
         assertThat(byName.get("updateWorkingMemory").parameters().properties().get("update")).isInstanceOf(JsonObjectSchema.class);
         assertThat(byName.get("working_memory_note").parameters().properties()).containsOnlyKeys("note", "importance", "tags");
         assertThat(byName.get("working_memory_note").parameters().required()).containsExactly("note");
+        assertThat(byName.get("memory_search").parameters().properties()).containsOnlyKeys("query", "limit");
+        assertThat(byName.get("memory_search").parameters().required()).containsExactly("query");
         assertThat(ToolSpecifications.toolSpecificationsFrom(new TextScratchpadTools(WorkingMemoryProvider.builder().build()))
                 .get(0).parameters().properties().get("update")).isInstanceOf(JsonStringSchema.class);
     }

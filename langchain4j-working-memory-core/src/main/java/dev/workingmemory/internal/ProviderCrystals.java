@@ -1,0 +1,149 @@
+package dev.workingmemory.internal;
+
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.apache.lucene.store.LockObtainFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The crystal stores that providers open themselves ({@code EmbeddedCrystalStore}). In a directory (beside a file
+ * store) there is one store per directory and JVM, shared by every provider opened on it and closed with the last of
+ * them: an embedded store refuses a second instance on its directory, and providers of one JVM on one root must see
+ * each other's crystals. When another process holds the directory, the provider falls back to a store in memory,
+ * with a WARN saying what is lost. Without a directory each provider has its own store in memory.
+ *
+ * <p>Thread-safe.
+ */
+public final class ProviderCrystals {
+
+    private static final Logger log = LoggerFactory.getLogger(ProviderCrystals.class);
+    /** Guarded by the class. */
+    private static final Map<Path, Shared> SHARED = new HashMap<>();
+
+    private ProviderCrystals() {
+    }
+
+    /** A provider's use of a crystal store it opened: {@link #release()} closes the store with its last user. */
+    public interface Handle {
+        CrystalStore store();
+
+        /** Done with the store; does nothing the second time. */
+        void release();
+    }
+
+    private static final class Shared {
+        final Path directory;
+        final CrystalStore store;
+        /** What the store was opened with (null: the defaults): a provider that wants another cannot share it. */
+        final EmbeddingModel model;
+        final EmbeddingStore<TextSegment> vectors;
+        int users;
+
+        Shared(Path directory, CrystalStore store, EmbeddingModel model, EmbeddingStore<TextSegment> vectors) {
+            this.directory = directory;
+            this.store = store;
+            this.model = model;
+            this.vectors = vectors;
+        }
+    }
+
+    /**
+     * @param directory where to keep the crystals, or null to keep them in memory for this provider alone
+     * @param model     the embedding model, or null for {@link DefaultEmbeddingModel}
+     * @param vectors   where the vectors go, or null for the store's own index
+     * @throws IllegalStateException when another provider of this JVM has the directory open with another embedding
+     *                               model or embedding store
+     */
+    public static Handle open(Path directory, EmbeddingModel model, EmbeddingStore<TextSegment> vectors) {
+        if (directory == null) {
+            CrystalStore store = build(null, model, vectors);
+            return handle(store::close, store);
+        }
+        Path key = directory.toAbsolutePath().normalize();
+        synchronized (ProviderCrystals.class) {
+            Shared shared = SHARED.get(key);
+            if (shared == null) {
+                shared = new Shared(key, openIn(key, model, vectors), model, vectors);
+                SHARED.put(key, shared);
+            } else if (shared.model != model || shared.vectors != vectors) {
+                throw new IllegalStateException("Another WorkingMemoryProvider of this JVM keeps the crystals of " + key
+                        + " with " + (shared.model != model ? "another embedding model" : "another embedding store")
+                        + ": providers on one store share its crystals, so give them the same EmbeddingModel and"
+                        + " EmbeddingStore instances (or none)");
+            }
+            shared.users++;
+            Shared used = shared;
+            return handle(() -> release(used), used.store);
+        }
+    }
+
+    private static void release(Shared shared) {
+        synchronized (ProviderCrystals.class) {
+            if (--shared.users > 0) {
+                return;
+            }
+            SHARED.remove(shared.directory, shared);
+        }
+        shared.store.close();
+    }
+
+    private static CrystalStore openIn(Path directory, EmbeddingModel model, EmbeddingStore<TextSegment> vectors) {
+        try {
+            return build(directory, model, vectors);
+        } catch (WorkingMemoryStoreException e) {
+            if (!heldElsewhere(e)) {
+                throw e;
+            }
+            log.warn("The crystals in {} are open in another process, so this one keeps its crystals in memory: the"
+                    + " notes and past turns it indexes are searchable here until it closes, then gone (the notes"
+                    + " themselves stay in the notes log); the other process's crystals are not found here, nor"
+                    + " these there. Give each process its own store directory, or a shared CrystalStore.", directory);
+            return build(null, model, vectors);
+        }
+    }
+
+    private static boolean heldElsewhere(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof LockObtainFailedException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static CrystalStore build(Path directory, EmbeddingModel model, EmbeddingStore<TextSegment> vectors) {
+        return EmbeddedCrystalStore.builder()
+                .directory(directory)
+                .embeddingModel(model != null ? model : DefaultEmbeddingModel.INSTANCE)
+                .embeddingStore(vectors)
+                .build();
+    }
+
+    private static Handle handle(Runnable close, CrystalStore store) {
+        return new Handle() {
+            private boolean released;
+
+            @Override
+            public CrystalStore store() {
+                return store;
+            }
+
+            @Override
+            public synchronized void release() {
+                if (!released) {
+                    released = true;
+                    close.run();
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,158 @@
+package dev.workingmemory.turns;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.crystal.TestEmbeddingModels;
+import dev.workingmemory.testing.SettableClock;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Messages that leave the window become TURN crystals of the resource, one per exchange. */
+class PastTurnsTest {
+
+    private final CrystalStore crystals = EmbeddedCrystalStore.builder().embeddingModel(TestEmbeddingModels.miniLm()).build();
+    private final SettableClock clock = new SettableClock("2026-03-12T09:00:00Z");
+
+    @AfterEach
+    void close() {
+        crystals.close();
+    }
+
+    private WorkingMemoryProvider provider(int maxMessages) {
+        return WorkingMemoryProvider.builder().maxMessages(maxMessages).clock(clock).crystalStore(crystals).build();
+    }
+
+    private List<Crystal> turns(String scope) {
+        return crystals.recent(scope, Instant.EPOCH, 100).stream()
+                .sorted(Comparator.comparing(Crystal::time).thenComparing(Crystal::id)).toList();
+    }
+
+    private static ToolExecutionRequest call(String id, String tool) {
+        return ToolExecutionRequest.builder().id(id).name(tool).arguments("{}").build();
+    }
+
+    @Test
+    void should_make_one_dated_crystal_per_exchange_with_its_neighbours_as_context() {
+        ChatMemory chat = provider(6).get("alice");
+        chat.add(UserMessage.from("What is the weather\nin Lisbon?"));
+        chat.add(AiMessage.from(call("c1", "getWeather")));
+        chat.add(ToolExecutionResultMessage.from("c1", "getWeather", "Sunny, 24 degrees"));
+        chat.add(AiMessage.from("It is sunny in Lisbon."));
+        clock.advance(Duration.ofHours(1));
+        chat.add(UserMessage.from("And tomorrow?"));
+        chat.add(AiMessage.from("Rain is expected."));
+        clock.set("2026-03-13T09:00:00Z");
+        chat.add(UserMessage.from("Book a table for two."));
+        chat.add(AiMessage.from("Done."));
+        chat.add(UserMessage.from("Thanks."));
+        chat.add(AiMessage.from("You are welcome."));
+        chat.add(UserMessage.from("Bye."));
+
+        List<Crystal> turns = turns("alice");
+        assertThat(turns).hasSize(2);
+        Crystal first = turns.get(0);
+        assertThat(first.kind()).isEqualTo(CrystalKind.TURN);
+        assertThat(first.scope()).isEqualTo("alice");
+        assertThat(first.importance()).isEqualTo(0.5);
+        assertThat(first.time()).isEqualTo(Instant.parse("2026-03-12T09:00:00Z"));
+        assertThat(first.text()).isEqualTo("""
+                [2026-03-12] user: What is the weather in Lisbon?
+                [2026-03-12] tool getWeather: Sunny, 24 degrees
+                [2026-03-12] assistant: It is sunny in Lisbon.""");
+        assertThat(first.context()).isEqualTo("""
+                [2026-03-12] user: And tomorrow?
+                [2026-03-12] assistant: Rain is expected.""");
+        Crystal second = turns.get(1);
+        assertThat(second.time()).isEqualTo(Instant.parse("2026-03-12T10:00:00Z"));
+        // the next exchange was said a day later: only the one before is context
+        assertThat(second.context()).isEqualTo(first.text());
+    }
+
+    @Test
+    void should_keep_an_excerpt_of_a_long_tool_result() {
+        ChatMemory chat = provider(2).get("alice");
+        chat.add(UserMessage.from("Read the log"));
+        chat.add(AiMessage.from(call("c1", "readFile")));
+        chat.add(ToolExecutionResultMessage.from("c1", "readFile", "line ".repeat(1_000)));
+        chat.add(AiMessage.from("The log repeats one word."));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+
+        String toolLine = turns("alice").get(0).text().lines().filter(l -> l.contains("tool readFile")).findFirst().orElseThrow();
+        assertThat(toolLine).hasSizeLessThanOrEqualTo(PastTurns.TOOL_EXCERPT_CHARS + 40).endsWith("…");
+    }
+
+    @Test
+    void should_leave_out_the_results_of_memory_search_which_are_crystals_already() {
+        ChatMemory chat = provider(2).get("alice");
+        chat.add(UserMessage.from("What did I say about Lisbon?"));
+        chat.add(AiMessage.from(call("c1", "memory_search")));
+        chat.add(ToolExecutionResultMessage.from("c1", "memory_search", "Found 1 memory: a trip to Lisbon"));
+        chat.add(AiMessage.from("You planned a trip."));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+
+        assertThat(turns("alice").get(0).text()).isEqualTo("""
+                [2026-03-12] user: What did I say about Lisbon?
+                [2026-03-12] assistant: You planned a trip.""");
+    }
+
+    @Test
+    void should_grow_one_crystal_while_a_turn_longer_than_the_window_leaves_it_in_parts() {
+        ChatMemory chat = provider(3).get("alice");
+        chat.add(UserMessage.from("Run the three checks"));
+        for (int i = 1; i <= 3; i++) {
+            chat.add(AiMessage.from(call("c" + i, "check")));
+            chat.add(ToolExecutionResultMessage.from("c" + i, "check", "check " + i + " passed"));
+        }
+        chat.add(AiMessage.from("All three passed."));
+
+        List<Crystal> turns = turns("alice");
+        assertThat(turns).hasSize(1);
+        assertThat(turns.get(0).text()).startsWith("[2026-03-12] user: Run the three checks")
+                .contains("tool check: check 1 passed", "tool check: check 2 passed");
+    }
+
+    @Test
+    void should_put_every_thread_of_a_resource_into_its_scope_and_nothing_into_another() {
+        WorkingMemoryProvider memories = provider(2);
+        for (String thread : List.of("t1", "t2")) {
+            ChatMemory chat = memories.get(dev.workingmemory.MemoryKey.of("alice", thread));
+            chat.add(UserMessage.from("hello from " + thread));
+            chat.add(AiMessage.from("hi"));
+            chat.add(UserMessage.from("bye"));
+        }
+
+        assertThat(turns("alice")).extracting(Crystal::text).allMatch(text -> text.contains("hello from"))
+                .hasSize(2);
+        assertThat(turns("bob")).isEmpty();
+    }
+
+    @Test
+    void should_keep_no_past_turns_when_switched_off() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxMessages(2).clock(clock)
+                .crystalStore(crystals).pastTurns(false).build();
+        ChatMemory chat = memories.get("alice");
+        chat.add(UserMessage.from("hello"));
+        chat.add(AiMessage.from("hi"));
+        chat.add(UserMessage.from("bye"));
+
+        assertThat(crystals.count("alice")).isZero();
+        assertThat(memories.memory("alice").layer(PastTurns.class)).isEmpty();
+    }
+}
