@@ -5,6 +5,7 @@ import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalQuery;
+import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -60,6 +61,10 @@ public class CrystalSearchBenchmark {
     @Param({"20000"})
     public int distinctTexts;
 
+    /** Candidates per list ({@link CrystalRanking#candidates()}); 0 for the default. */
+    @Param({"0"})
+    public int candidates;
+
     private EmbeddingModel miniLm;
     private EmbeddedCrystalStore store;
     private String scope;
@@ -75,6 +80,11 @@ public class CrystalSearchBenchmark {
         EmbeddingModel model = CrystalCorpus.precomputed(embeddings, miniLm);
         EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
                 .queueCapacity(20_000);
+        if (candidates > 0) {
+            CrystalRanking defaults = CrystalRanking.defaults();
+            builder.ranking(new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
+                    defaults.contextWeight(), candidates));
+        }
         if (vectors.equals("lucene")) {
             builder.directory(cache.resolve("store-v4-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
