@@ -139,6 +139,41 @@ class LongTermMemoryTest {
     }
 
     @Test
+    void should_keep_the_vectors_in_the_applications_embedding_store() {
+        InMemoryEmbeddingStore<TextSegment> vectors = new InMemoryEmbeddingStore<>();
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().embeddingStore(vectors).build()) {
+            memories.memory("alice").notes().note(DEADLINE, null, null);
+
+            assertThat(texts(memories.memory("alice").search("when is the migration due", 5))).containsExactly(DEADLINE);
+            assertThat(vectors.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest.builder()
+                    .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration deadline").content()).maxResults(5)
+                    .build()).matches()).hasSize(1);
+        }
+    }
+
+    @Test
+    void should_report_each_search_to_the_listeners() {
+        List<dev.workingmemory.event.SearchRun> runs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .listener(new dev.workingmemory.event.WorkingMemoryListener() {
+                    @Override
+                    public void onSearchRun(dev.workingmemory.event.SearchRun event) {
+                        runs.add(event);
+                    }
+                }).build()) {
+            memories.memory("alice").notes().note(DEADLINE, null, null);
+            memories.memory("alice").search("  migration deadline ", 5);
+
+            assertThat(runs).singleElement().satisfies(run -> {
+                assertThat(run.scope()).isEqualTo("alice");
+                assertThat(run.query()).isEqualTo("migration deadline");
+                assertThat(run.hits()).isEqualTo(1);
+                assertThat(run.time()).isPositive();
+            });
+        }
+    }
+
+    @Test
     void should_keep_the_crystals_beside_the_file_store_and_find_them_after_a_restart() {
         WorkingMemoryProvider first = onFiles();
         first.memory("alice").notes().note(DEADLINE, null, null);

@@ -6,14 +6,18 @@ import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.MemoryHit;
+import dev.workingmemory.event.SearchRun;
+import dev.workingmemory.event.WorkingMemoryListener;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
  * {@code max(30, 3 × limit)} candidates, walks them best first and takes each whose text keeps the total within the
- * budget (a long one is skipped, a shorter one after it may still fit), until {@code limit} are taken.
+ * budget (a long one is skipped, a shorter one after it may still fit), until {@code limit} are taken. Each search is
+ * reported to the provider's listeners ({@link SearchRun}).
  *
  * <p>Thread-safe (immutable; the store is thread-safe).
  */
@@ -27,8 +31,11 @@ public final class MemorySearch {
     private final TokenCountEstimator estimator;
     private final int tokenBudget;
     private final int maxQueryChars;
+    private final WorkingMemoryListener listener;
 
-    public MemorySearch(CrystalStore store, TokenCountEstimator estimator, int tokenBudget, int maxQueryChars) {
+    public MemorySearch(CrystalStore store, TokenCountEstimator estimator, int tokenBudget, int maxQueryChars,
+                        WorkingMemoryListener listener) {
+        this.listener = Ensure.notNull(listener, "listener");
         this.store = Ensure.notNull(store, "store");
         this.estimator = Ensure.notNull(estimator, "estimator");
         this.tokenBudget = Ensure.positive(tokenBudget, "tokenBudget");
@@ -61,6 +68,7 @@ public final class MemorySearch {
                 + " of " + maxQueryChars + " by " + (text.length() - maxQueryChars) + ". Search with a few key words.");
         Ensure.that(limit >= 1 && limit <= MAX_LIMIT, "The limit must be within 1 and " + MAX_LIMIT + ", was " + limit
                 + ".");
+        long start = System.nanoTime();
         List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text, Math.max(MIN_CANDIDATES, 3 * limit)));
         List<MemoryHit> hits = new ArrayList<>(limit);
         int tokens = 0;
@@ -76,6 +84,7 @@ public final class MemorySearch {
                 break;
             }
         }
+        listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));
         return hits;
     }
 }

@@ -14,24 +14,6 @@ import java.time.Instant;
  */
 public interface WindowMessages {
 
-    /** An empty window. */
-    WindowMessages NONE = new WindowMessages() {
-        @Override
-        public int size() {
-            return 0;
-        }
-
-        @Override
-        public ChatMessage message(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
-
-        @Override
-        public Instant added(int index) {
-            throw new IndexOutOfBoundsException(index);
-        }
-    };
-
     int size();
 
     /** @throws IndexOutOfBoundsException unless {@code 0 <= index < size()} */

@@ -27,6 +27,7 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Past turns (issue 10): the messages that leave the message window become {@link CrystalKind#TURN} crystals in the
@@ -58,6 +59,7 @@ public final class PastTurns implements MemoryLayer {
     static final int MAX_CRYSTAL_CHARS = 3_000;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
+    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
     /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
     private static final String MEMORY_SEARCH = "memory_search";
 
@@ -166,7 +168,7 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */
     static String oneLine(String text, int max) {
-        String folded = text.strip().replaceAll("\\s+", " ");
+        String folded = WHITE_SPACE.matcher(text.strip()).replaceAll(" ");
         return folded.length() <= max ? folded : folded.substring(0, max - 1) + "…";
     }
 
@@ -203,6 +205,7 @@ public final class PastTurns implements MemoryLayer {
         }
 
         Crystal crystal(String scope, String source, Exchange next) {
+            text.trimToSize(); // kept while the memory is cached, to continue it or as the next one's context
             String after = near(next, time) ? next.text.toString() : null;
             String context = previous == null ? after : after == null ? previous : previous + "\n" + after;
             return new Crystal(part == 0 ? id : id + "-" + part, scope, CrystalKind.TURN, time, IMPORTANCE, List.of(),

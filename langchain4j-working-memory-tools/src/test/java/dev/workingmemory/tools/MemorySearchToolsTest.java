@@ -72,7 +72,7 @@ class MemorySearchToolsTest {
         ScriptedChatModel model = ScriptedChatModel.answering(request -> {
             ChatMessage last = request.messages().get(request.messages().size() - 1);
             if (last instanceof UserMessage user && user.singleText().startsWith("What is my dog")) {
-                return AiMessage.from(ScriptedChatModel.toolCall("memory_search", "{\"query\": \"name of my dog\"}"));
+                return AiMessage.from(ScriptedChatModel.toolCall("memory_search", "{\"query\": \"my beagle's name\"}"));
             }
             return AiMessage.from(last instanceof ToolExecutionResultMessage ? "Your dog is Biscuit." : "Okay.");
         });

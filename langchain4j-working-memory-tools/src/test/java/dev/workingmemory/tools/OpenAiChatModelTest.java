@@ -61,7 +61,10 @@ class OpenAiChatModelTest {
         JsonNode tools = requests.get(0).get("tools");
         assertThat(tools).allSatisfy(tool -> assertThat(tool.get("type").asText()).isEqualTo("function"));
         assertThat(functionNames(tools)).containsExactlyInAnyOrder("updateWorkingMemory", "core_memory_update",
-                "core_memory_read", "working_memory_note", "working_memory_stats");
+                "core_memory_read", "working_memory_note", "working_memory_stats", "memory_search");
+        JsonNode search = function(tools, "memory_search").get("parameters");
+        assertThat(search.at("/properties/query/type").asText()).isEqualTo("string");
+        assertThat(search.at("/properties/limit/type").asText()).isEqualTo("integer");
         JsonNode update = function(tools, "updateWorkingMemory").at("/parameters/properties/update");
         assertThat(update.get("type").asText()).isEqualTo("object");
         JsonNode coreUpdate = function(tools, "core_memory_update").get("parameters");
