@@ -107,10 +107,13 @@ final class CrystalCorpus {
         return String.format(template, speaker, detail);
     }
 
-    /** Crystal {@code i} of a scope: text {@code textIndex}, one minute after the previous one. */
+    /**
+     * Crystal {@code i} of a scope: text {@code textIndex}, one minute after the previous one, with the texts before
+     * and after it as its context (as a past turn has its neighbouring turns).
+     */
     static Crystal crystal(String scope, int i, int textIndex) {
         return new Crystal(scope + "-" + i, scope, CrystalKind.TURN, START.plusSeconds(60L * i), 0.5, List.of(),
-                text(textIndex), "message:" + i);
+                text(textIndex), "message:" + i, text(textIndex - 1) + "\n" + text(textIndex + 1));
     }
 
     /**
@@ -165,7 +168,8 @@ final class CrystalCorpus {
 
     /**
      * An embedding model that answers the corpus texts from their cached MiniLM vectors and embeds anything else
-     * (the queries) with the real model.
+     * (the queries) with the real model. A crystal is embedded as its text followed by its context on new lines:
+     * the vector of its first line (its own text) stands in for it, so that the cache holds one vector per text.
      */
     static EmbeddingModel precomputed(float[][] vectors, EmbeddingModel model) {
         Map<String, float[]> byText = new HashMap<>(vectors.length * 2);
@@ -177,7 +181,9 @@ final class CrystalCorpus {
             public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
                 List<Embedding> embeddings = new ArrayList<>(segments.size());
                 for (TextSegment segment : segments) {
-                    float[] vector = byText.get(segment.text());
+                    String text = segment.text();
+                    int newline = text.indexOf('\n');
+                    float[] vector = byText.get(newline < 0 ? text : text.substring(0, newline));
                     embeddings.add(vector != null ? Embedding.from(vector) : model.embed(segment).content());
                 }
                 return Response.from(embeddings);

@@ -5,6 +5,7 @@ import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalQuery;
+import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -33,10 +34,12 @@ import java.util.concurrent.TimeUnit;
  * takes minutes); {@code inMemory} puts the vectors into LangChain4j's {@code InMemoryEmbeddingStore} (which tests
  * the scope filter on every entry), built in memory for each trial.
  *
- * <p>Embedding 100,000 texts with MiniLM takes about half an hour on two cores, so the corpus has
- * {@code distinctTexts} distinct texts (default 20,000), embedded once and cached in a file; crystal {@code k} of
- * user {@code u} gets text {@code (u·10,000 + k) mod distinctTexts}: every user's 10,000 crystals are distinct, and
- * with the default each text (and vector) appears in 5 of the 10 users. The queries are embedded for real on
+ * <p>Each crystal has the texts before and after it as its context (as a past turn has its neighbouring turns), so
+ * the keyword query runs over text and context fields. Embedding 100,000 texts with MiniLM takes about half an hour
+ * on two cores, so the corpus has {@code distinctTexts} distinct texts (default 20,000), embedded once and cached
+ * in a file (a crystal gets the vector of its own text, see {@link CrystalCorpus#precomputed}); crystal {@code k}
+ * of user {@code u} gets text {@code (u·10,000 + k) mod distinctTexts}: every user's 10,000 crystals are distinct,
+ * and with the default each text (and vector) appears in 5 of the 10 users. The queries are embedded for real on
  * every call. Run with {@code -p distinctTexts=100000} for a fully distinct corpus.
  */
 @State(Scope.Benchmark)
@@ -58,6 +61,10 @@ public class CrystalSearchBenchmark {
     @Param({"20000"})
     public int distinctTexts;
 
+    /** Candidates per list ({@link CrystalRanking#candidates()}); 0 for the default. */
+    @Param({"0"})
+    public int candidates;
+
     private EmbeddingModel miniLm;
     private EmbeddedCrystalStore store;
     private String scope;
@@ -73,8 +80,13 @@ public class CrystalSearchBenchmark {
         EmbeddingModel model = CrystalCorpus.precomputed(embeddings, miniLm);
         EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
                 .queueCapacity(20_000);
+        if (candidates > 0) {
+            CrystalRanking defaults = CrystalRanking.defaults();
+            builder.ranking(new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
+                    defaults.contextWeight(), candidates));
+        }
         if (vectors.equals("lucene")) {
-            builder.directory(cache.resolve("store-v3-" + scopes + "x" + perScope + "-" + distinctTexts));
+            builder.directory(cache.resolve("store-v4-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
             builder.embeddingStore(new InMemoryEmbeddingStore<>());
         }

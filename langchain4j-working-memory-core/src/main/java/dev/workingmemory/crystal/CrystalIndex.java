@@ -1,6 +1,7 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.crystal.RankFusion.Scored;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -27,6 +28,7 @@ import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreDoc;
@@ -74,8 +76,9 @@ import java.util.stream.Stream;
 
 /**
  * The Lucene index of an embedded crystal store, derived from its records: one document per crystal (stored
- * fields for everything a crystal holds, its index text analyzed for BM25), one marker per scope (how much of the
- * scope's record file the index holds), and the vectors of the {@link LuceneEmbeddingStore} sharing its writer.
+ * fields for everything a crystal holds, its text and its context analyzed for BM25 in two fields), one marker per
+ * scope (how much of the scope's record file the index holds), and the vectors of the {@link LuceneEmbeddingStore}
+ * sharing its writer.
  *
  * <p>Thread-safe for reads; writes are made by the store under its write lock.
  */
@@ -95,6 +98,8 @@ final class CrystalIndex implements AutoCloseable {
     private static final String CONTEXT = "index_text";
     private static final String SOURCE = "source";
     static final String BODY = "body";
+    /** The crystal's context analyzed for BM25, apart from its text so that its matches can weigh less. */
+    private static final String CONTEXT_BODY = "context_body";
     private static final String SEQ = "seq";
 
     private static final String TYPE = "type";
@@ -104,7 +109,7 @@ final class CrystalIndex implements AutoCloseable {
     private static final String MARKER_SEQ = "marker_seq";
 
     private static final String FORMAT_KEY = "crystal_index_format";
-    private static final String FORMAT = "3";
+    private static final String FORMAT = "4";
     private static final String NEXT_SEQ_KEY = "next_seq";
     /** Beyond Lucene's default of 1,024 dimensions, so that larger embedding models fit too. */
     private static final int MAX_VECTOR_DIMENSIONS = 4_096;
@@ -240,7 +245,10 @@ final class CrystalIndex implements AutoCloseable {
         if (crystal.source() != null) {
             document.add(new StoredField(SOURCE, crystal.source()));
         }
-        document.add(new TextField(BODY, crystal.textToIndex(), Field.Store.NO));
+        document.add(new TextField(BODY, crystal.text(), Field.Store.NO));
+        if (crystal.context() != null) {
+            document.add(new TextField(CONTEXT_BODY, crystal.context(), Field.Store.NO));
+        }
         document.add(new LongField(SEQ, stored.seq(), Field.Store.YES));
         writer.updateDocument(new Term(ID, crystal.id()), document);
     }
@@ -340,8 +348,14 @@ final class CrystalIndex implements AutoCloseable {
         });
     }
 
-    /** BM25 search of the scope: @return the vector ids ({@link CrystalWriter#vectorId}) of the hits, best first */
-    List<String> keywordSearch(String scope, Set<CrystalKind> kinds, String text, int max) throws IOException {
+    /**
+     * BM25 search of the scope: each term of the text scores in the crystals' text and, times
+     * {@code contextWeight}, in their context.
+     *
+     * @return the vector ids ({@link CrystalWriter#vectorId}) of the hits with their scores, best first
+     */
+    List<Scored> keywordSearch(String scope, Set<CrystalKind> kinds, String text, double contextWeight, int max)
+            throws IOException {
         Set<String> terms = terms(text);
         if (terms.isEmpty()) {
             return List.of();
@@ -349,13 +363,37 @@ final class CrystalIndex implements AutoCloseable {
         BooleanQuery.Builder query = new BooleanQuery.Builder();
         for (String term : terms) {
             query.add(new TermQuery(new Term(BODY, term)), Occur.SHOULD);
+            if (contextWeight > 0) {
+                query.add(new BoostQuery(new TermQuery(new Term(CONTEXT_BODY, term)), (float) contextWeight),
+                        Occur.SHOULD);
+            }
         }
         query.setMinimumNumberShouldMatch(1);
-        query.add(scopeQuery(scope), Occur.FILTER);
-        if (!kinds.isEmpty()) {
-            query.add(kindsQuery(kinds), Occur.FILTER);
+        query.add(filter(scope, kinds), Occur.FILTER);
+        return read(searcher -> {
+            ScoreDoc[] hits = searcher.search(query.build(), max).scoreDocs;
+            List<String> ids = DocValueIds.of(searcher, hits, VECTOR_ID);
+            List<Scored> scored = new ArrayList<>(hits.length);
+            for (int i = 0; i < hits.length; i++) {
+                scored.add(new Scored(ids.get(i), hits[i].score));
+            }
+            return scored;
+        });
+    }
+
+    /** @return how many crystals of the scope (of these kinds; all when empty) there are */
+    int count(String scope, Set<CrystalKind> kinds) throws IOException {
+        return read(searcher -> searcher.count(filter(scope, kinds)));
+    }
+
+    private static Query filter(String scope, Set<CrystalKind> kinds) {
+        if (kinds.isEmpty()) {
+            return scopeQuery(scope);
         }
-        return read(searcher -> DocValueIds.of(searcher, searcher.search(query.build(), max).scoreDocs, VECTOR_ID));
+        return new BooleanQuery.Builder()
+                .add(scopeQuery(scope), Occur.FILTER)
+                .add(kindsQuery(kinds), Occur.FILTER)
+                .build();
     }
 
     /** @return the crystals of the scope with these vector ids, by vector id */
@@ -411,7 +449,7 @@ final class CrystalIndex implements AutoCloseable {
     }
 
     /**
-     * The crystal's analyzed terms ranked by tf-idf against the whole index (what BM25's idf weighs too), each
+     * The analyzed terms of the crystal's text (not its context) ranked by tf-idf against the whole index (what BM25's idf weighs too), each
      * given as its first form in the text; terms of one character, terms without a letter or digit, the analyzer's
      * stop words and the words of {@code keyword-stopwords.txt} (function words and common verbs) are left out.
      */
@@ -422,7 +460,7 @@ final class CrystalIndex implements AutoCloseable {
                 return List.of();
             }
             Document document = searcher.storedFields().document(top.scoreDocs[0].doc);
-            String text = document.get(CONTEXT) != null ? document.get(CONTEXT) : document.get(TEXT);
+            String text = document.get(TEXT);
             Map<String, TermUse> uses = new LinkedHashMap<>();
             try (TokenStream tokens = analyzer.tokenStream(BODY, text)) {
                 CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);

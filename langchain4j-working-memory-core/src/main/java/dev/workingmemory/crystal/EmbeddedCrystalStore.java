@@ -12,6 +12,7 @@ import dev.workingmemory.crystal.CrystalIndex.Marker;
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.PendingQueue.Pending;
 import dev.workingmemory.crystal.RankFusion.Fused;
+import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
@@ -37,7 +38,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
 /**
  * The embedded {@link CrystalStore}: Lucene for keywords (BM25, English stemming and stop words), a LangChain4j
  * {@link EmbeddingModel} (default: in-process all-MiniLM-L6-v2, offline) and {@link EmbeddingStore} for vectors
- * (default: Lucene HNSW vectors in the same index), merged by reciprocal rank fusion ({@link CrystalRanking}).
+ * (default: Lucene HNSW vectors in the same index), their scores standardized and summed ({@link CrystalRanking}).
+ * A crystal's text and its context are searched in two keyword fields, the context with less weight, and embedded
+ * together; a query loses its question words ("when did", "what is") before both searches.
  *
  * <pre>{@code
  * try (CrystalStore crystals = EmbeddedCrystalStore.builder().directory(Path.of("memory/crystals")).build()) {
@@ -207,12 +210,16 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         ensureOpen();
         catchUp(query.scope());
         int candidates = Math.max(ranking.candidates(), query.limit());
+        String text = QueryWords.strip(query.text());
         try {
             // both lists name crystals by the id of their vector, which the embedding store returns anyway
-            List<String> keyword = ranking.keywordWeight() == 0 ? List.of()
-                    : index.keywordSearch(query.scope(), query.kinds(), query.text(), candidates);
-            List<String> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, candidates);
-            List<Fused> fused = RankFusion.fuse(keyword, vector, ranking, query.limit());
+            List<Scored> keyword = ranking.keywordWeight() == 0 ? List.of()
+                    : index.keywordSearch(query.scope(), query.kinds(), text, ranking.contextWeight(), candidates);
+            List<Scored> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, text, candidates);
+            int scopeSize = !vector.isEmpty() && vector.size() < candidates
+                    ? Math.max(keyword.size(), vector.size()) // the vector list holds the whole scope
+                    : index.count(query.scope(), query.kinds());
+            List<Fused> fused = RankFusion.fuse(keyword, vector, scopeSize, ranking, query.limit());
             Map<String, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::id).toList());
             List<CrystalHit> hits = new ArrayList<>(fused.size());
             for (Fused hit : fused) {
@@ -227,8 +234,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         }
     }
 
-    private List<String> vectorSearch(CrystalQuery query, int candidates) {
-        Embedding embedding = embeddingModel.embed(query.text()).content();
+    private List<Scored> vectorSearch(CrystalQuery query, String text, int candidates) {
+        Embedding embedding = embeddingModel.embed(text).content();
         Filter filter = metadataKey(CrystalWriter.SCOPE).isEqualTo(query.scope());
         if (!query.kinds().isEmpty()) {
             filter = filter.and(metadataKey(CrystalWriter.KIND)
@@ -242,7 +249,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
                 .maxResults(candidates)
                 .filter(filter)
                 .build()).matches();
-        return matches.stream().map(EmbeddingMatch::embeddingId).toList();
+        return matches.stream().map(match -> new Scored(match.embeddingId(), match.score())).toList();
     }
 
     @Override

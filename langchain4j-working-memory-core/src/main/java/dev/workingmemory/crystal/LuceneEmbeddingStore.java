@@ -11,6 +11,7 @@ import dev.langchain4j.store.embedding.filter.Filter;
 import dev.langchain4j.store.embedding.filter.comparison.IsEqualTo;
 import dev.langchain4j.store.embedding.filter.comparison.IsIn;
 import dev.langchain4j.store.embedding.filter.logical.And;
+import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.document.Document;
@@ -167,16 +168,22 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     }
 
     /**
-     * The ids of the nearest entries only, best first (what a hybrid search fuses): reads neither segments nor
-     * vectors, so it costs the HNSW search alone.
+     * The ids and similarities of the nearest entries only, best first (what a hybrid search fuses): reads neither
+     * segments nor vectors, so it costs the HNSW search alone.
      */
-    List<String> searchIds(Embedding query, int maxResults, Filter filter) {
+    List<Scored> searchIds(Embedding query, int maxResults, Filter filter) {
         KnnFloatVectorQuery knn = new KnnFloatVectorQuery(VECTOR, query.vector(), maxResults,
                 filter == null ? null : toQuery(filter));
         try {
             IndexSearcher searcher = searchers.acquire();
             try {
-                return DocValueIds.of(searcher, searcher.search(knn, maxResults).scoreDocs, ID);
+                ScoreDoc[] hits = searcher.search(knn, maxResults).scoreDocs;
+                List<String> ids = DocValueIds.of(searcher, hits, ID);
+                List<Scored> scored = new ArrayList<>(hits.length);
+                for (int i = 0; i < hits.length; i++) {
+                    scored.add(new Scored(ids.get(i), hits[i].score));
+                }
+                return scored;
             } finally {
                 searchers.release(searcher);
             }

@@ -109,17 +109,19 @@ class CrystalValuesTest {
 
     static Stream<Arguments> badRankings() {
         return Stream.of(
-                Arguments.of(0, 1.0, 1.0, 50),
-                Arguments.of(60, -1.0, 1.0, 50),
-                Arguments.of(60, 1.0, Double.NaN, 50),
-                Arguments.of(60, 0.0, 0.0, 50),
-                Arguments.of(60, 1.0, 1.0, 0));
+                Arguments.of(-1.0, 1.0, 0.5, 50),
+                Arguments.of(1.0, Double.NaN, 0.5, 50),
+                Arguments.of(Double.POSITIVE_INFINITY, 1.0, 0.5, 50),
+                Arguments.of(0.0, 0.0, 0.5, 50),
+                Arguments.of(1.0, 1.0, -0.1, 50),
+                Arguments.of(1.0, 1.0, 1.5, 50),
+                Arguments.of(1.0, 1.0, 0.5, 0));
     }
 
     @ParameterizedTest
     @MethodSource("badRankings")
-    void should_refuse_a_bad_ranking(int k, double keywordWeight, double vectorWeight, int candidates) {
-        assertThatThrownBy(() -> new CrystalRanking(k, keywordWeight, vectorWeight, candidates))
+    void should_refuse_a_bad_ranking(double keywordWeight, double vectorWeight, double contextWeight, int candidates) {
+        assertThatThrownBy(() -> new CrystalRanking(keywordWeight, vectorWeight, contextWeight, candidates))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 }

@@ -110,7 +110,7 @@ class LuceneEmbeddingStoreTest {
                 .containsExactlyInAnyOrder("small 1", "small 2");
         assertThat(search(vector(1, 0, 0), 5, metadataKey("scope").isEqualTo("nobody"))).isEmpty();
         assertThat(store.searchIds(vector(0, 1, 2), 2, metadataKey("scope").isEqualTo("small")))
-                .containsExactly("small-2", "small-1");
+                .extracting(RankFusion.Scored::id).containsExactly("small-2", "small-1");
     }
 
     static Stream<Filter> unsupportedFilters() {

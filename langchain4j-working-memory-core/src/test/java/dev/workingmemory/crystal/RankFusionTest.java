@@ -1,6 +1,7 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.RankFusion.Fused;
+import dev.workingmemory.crystal.RankFusion.Scored;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -10,31 +11,58 @@ import static org.assertj.core.api.Assertions.within;
 
 class RankFusionTest {
 
-    @Test
-    void should_sum_reciprocal_ranks_of_both_lists() {
-        List<Fused> fused = RankFusion.fuse(List.of("a", "b", "c"), List.of("c", "a", "d"),
-                new CrystalRanking(60, 1, 1, 50), 10);
+    private static final CrystalRanking EQUAL = new CrystalRanking(1, 1, 0.5, 100);
 
-        assertThat(fused).extracting(Fused::id).containsExactly("a", "c", "b", "d");
-        assertThat(fused.get(0).score()).isCloseTo(1.0 / 61 + 1.0 / 62, within(1e-12));
-        assertThat(fused.get(1).score()).isCloseTo(1.0 / 63 + 1.0 / 61, within(1e-12));
-        assertThat(fused.get(3).score()).isCloseTo(1.0 / 63, within(1e-12));
+    @Test
+    void should_sum_the_z_scores_of_both_lists() {
+        // keyword scores 3, 1 and 0 for c; vector scores 0.9, 0.5, 0.1 (population 3)
+        List<Fused> fused = RankFusion.fuse(
+                List.of(new Scored("a", 3), new Scored("b", 1)),
+                List.of(new Scored("c", 0.9), new Scored("a", 0.5), new Scored("b", 0.1)), 3, EQUAL, 10);
+
+        double keywordMean = 4.0 / 3;
+        double keywordDeviation = Math.sqrt(((3 - keywordMean) * (3 - keywordMean) + (1 - keywordMean) * (1 - keywordMean)
+                + keywordMean * keywordMean) / 3);
+        double vectorDeviation = Math.sqrt((0.16 + 0 + 0.16) / 3);
+        assertThat(fused).extracting(Fused::id).containsExactly("a", "c", "b");
+        assertThat(fused.get(0).score()).isCloseTo((3 - keywordMean) / keywordDeviation, within(1e-9));
+        assertThat(fused.get(1).score()).isCloseTo(-keywordMean / keywordDeviation + 0.4 / vectorDeviation,
+                within(1e-9));
+        assertThat(fused.get(2).score()).isCloseTo((1 - keywordMean) / keywordDeviation - 0.4 / vectorDeviation,
+                within(1e-9));
+    }
+
+    @Test
+    void should_count_the_scope_beyond_the_lists_at_their_floor() {
+        // 1 keyword hit among 100 crystals: far above the 99 others (which score 0), so it beats the best vector
+        List<Fused> sparse = RankFusion.fuse(List.of(new Scored("k", 1)),
+                List.of(new Scored("v", 0.9), new Scored("k", 0.8), new Scored("x", 0.7)), 100, EQUAL, 10);
+        // among 2 crystals, the same keyword hit is just one standard deviation up
+        List<Fused> dense = RankFusion.fuse(List.of(new Scored("k", 1)),
+                List.of(new Scored("v", 0.9), new Scored("k", 0.1)), 2, EQUAL, 10);
+
+        assertThat(sparse.get(0).id()).isEqualTo("k");
+        assertThat(sparse.get(0).score()).isGreaterThan(9);
+        assertThat(dense).extracting(Fused::id).containsExactly("k", "v");
+        assertThat(dense.get(0).score()).isCloseTo(0, within(1e-9));
+        assertThat(dense.get(1).score()).isCloseTo(0, within(1e-9));
     }
 
     @Test
     void should_weigh_the_lists_and_cut_at_the_limit() {
-        CrystalRanking vectorsOnly = new CrystalRanking(60, 0, 1, 50);
+        CrystalRanking vectorsOnly = new CrystalRanking(0, 1, 0.5, 100);
+        List<Scored> keyword = List.of(new Scored("a", 5), new Scored("b", 4));
+        List<Scored> vector = List.of(new Scored("c", 0.9), new Scored("a", 0.2), new Scored("b", 0.1));
 
-        assertThat(RankFusion.fuse(List.of("a", "b"), List.of("c", "a"), vectorsOnly, 1))
-                .extracting(Fused::id).containsExactly("c");
-        assertThat(RankFusion.fuse(List.of("a", "b"), List.of("b", "a"), new CrystalRanking(60, 2, 1, 50), 5))
-                .extracting(Fused::id).containsExactly("a", "b");
+        assertThat(RankFusion.fuse(keyword, vector, 3, vectorsOnly, 1)).extracting(Fused::id).containsExactly("c");
+        assertThat(RankFusion.fuse(keyword, vector, 3, new CrystalRanking(3, 1, 0.5, 100), 5))
+                .extracting(Fused::id).containsExactly("a", "b", "c");
     }
 
     @Test
     void should_break_ties_by_the_keyword_list_then_the_vector_list() {
-        assertThat(RankFusion.fuse(List.of("k"), List.of("v"), CrystalRanking.defaults(), 5))
+        assertThat(RankFusion.fuse(List.of(new Scored("k", 1)), List.of(new Scored("v", 1)), 2, EQUAL, 5))
                 .extracting(Fused::id).containsExactly("k", "v");
-        assertThat(RankFusion.fuse(List.of(), List.of(), CrystalRanking.defaults(), 5)).isEmpty();
+        assertThat(RankFusion.fuse(List.of(), List.of(), 0, EQUAL, 5)).isEmpty();
     }
 }

@@ -42,7 +42,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * A {@link CrystalStore} for several application instances: crystals, their metadata and their keyword index in
  * PostgreSQL (full-text search: a {@code tsvector} per crystal under a GIN index, ranked by {@code ts_rank}), their
  * vectors in any LangChain4j {@link EmbeddingStore} the instances share (pgvector's {@code PgVectorEmbeddingStore},
- * Qdrant, ...). A search fuses the keyword and the vector lists by weighted reciprocal rank ({@link CrystalRanking}).
+ * Qdrant, ...). A search fuses the keyword and the vector lists by weighted reciprocal rank (k = {@value #RRF_K}, the
+ * weights and candidates of {@link CrystalRanking}; its context weight is not used: text and context are weighted in
+ * the {@code tsvector}).
  *
  * <pre>{@code
  * CrystalStore crystals = JdbcCrystalStore.builder()
@@ -70,6 +72,8 @@ public final class JdbcCrystalStore implements CrystalStore {
     private static final Logger log = LoggerFactory.getLogger(JdbcCrystalStore.class);
 
     private static final int BATCH = 64;
+    /** The rank constant of the fusion, as in the paper that introduced it. */
+    static final int RRF_K = 60;
     private static final long RETRY_SECONDS = 5;
     private static final String CRYSTAL_ID = "crystal_id";
     private static final String SCOPE = "scope";
@@ -155,7 +159,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     /** Weighted reciprocal rank: the crystal at rank r (from 1) gains weight / (k + r). */
     private void addRanks(Map<String, Double> scores, List<String> ids, double weight) {
         for (int rank = 1; rank <= ids.size(); rank++) {
-            scores.merge(ids.get(rank - 1), weight / (ranking.rrfK() + rank), Double::sum);
+            scores.merge(ids.get(rank - 1), weight / (RRF_K + rank), Double::sum);
         }
     }
 

@@ -37,7 +37,7 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
     @Test
     void should_find_by_keyword_at_once_what_another_instance_added() {
         JdbcCrystalStore a = instance(CrystalRanking.defaults());
-        JdbcCrystalStore keywordOnly = instance(new CrystalRanking(60, 1, 0, 20));
+        JdbcCrystalStore keywordOnly = instance(new CrystalRanking(1, 0, 0.5, 20));
         a.add(background("alice"));
         a.add(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));
 
@@ -68,7 +68,7 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
         a.add(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));
         a.close(); // its embedder may not have run
 
-        JdbcCrystalStore vectorOnly = instance(new CrystalRanking(60, 0, 1, 20));
+        JdbcCrystalStore vectorOnly = instance(new CrystalRanking(0, 1, 0.5, 20));
 
         assertThat(ids(vectorOnly.search(new CrystalQuery("alice", "when is the migration due", 3)))).contains("deadline");
         assertThat(vectors.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest.builder()

@@ -1,0 +1,275 @@
+package dev.workingmemory.benchmarks;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.benchmarks.LocomoData.Conversation;
+import dev.workingmemory.benchmarks.LocomoData.Question;
+import dev.workingmemory.benchmarks.LocomoData.Session;
+import dev.workingmemory.benchmarks.LocomoData.Turn;
+import dev.workingmemory.crystal.MemoryHit;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Long-term recall on LoCoMo (issue 10): does {@code memory_search} find the turns that answer a question about a
+ * conversation long gone from the window?
+ *
+ * <p>For each conversation, every session's turns go through a {@code WorkingChatMemory} of a default
+ * {@link WorkingMemoryProvider} (window of 20 messages, in-memory stores, MiniLM embeddings) as messages: the first
+ * speaker as the user, the other as the assistant, each text written as {@code "<name>: <text>"}, the provider's clock
+ * at the session's date (plus 30 seconds per turn). Old turns leave the window and become crystals of past turns.
+ * Then each question of categories 1–4 is searched exactly as the {@code memory_search} tool does with
+ * {@code limit=10}: {@link WorkingMemory#search(String, int)}, the provider's 600-token budget included. A question's
+ * evidence turn is found when its text is in a returned crystal; <b>recall_all@10</b> counts the questions whose
+ * evidence turns were all found, <b>recall_any@10</b> those with at least one; <b>tokens@10</b> is the mean of the
+ * returned texts' tokens (the provider's estimate, a token per four characters). Evidence still in the window at the
+ * end (never a crystal) counts as not found; how many questions have some is printed.
+ *
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]}.
+ * Without {@code --data}, the first ancestor of the working directory holding
+ * {@code shared/bench/locomo/locomo-dev.json} is used (the repository root's parent); when there is none, the run is
+ * skipped with a message. The data is read in place, never copied. The last line printed is
+ * {@code locomo: recall_all@10=<x> recall_any@10=<y> tokens@10=<z> questions=<n>}.
+ */
+public final class LocomoRecall {
+
+    static final String DEFAULT_DATA = "shared/bench/locomo/locomo-dev.json";
+    private static final int LIMIT = 10;
+    private static final long SECONDS_PER_TURN = 30;
+
+    private LocomoRecall() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path data = null;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--data") && i + 1 < args.length) {
+                data = Path.of(args[++i]);
+            } else {
+                System.err.println("Usage: LocomoRecall [--data PATH]   (unknown argument: " + args[i] + ")");
+                System.exit(2);
+            }
+        }
+        if (data == null) {
+            data = defaultData(Path.of("").toAbsolutePath());
+        }
+        if (data == null || !Files.isRegularFile(data)) {
+            System.out.println("locomo: skipped, no LoCoMo data at " + (data != null ? data
+                    : "any ancestor's " + DEFAULT_DATA) + " (pass --data PATH to locomo-dev.json)");
+            return;
+        }
+        run(data, null, System.out);
+    }
+
+    /** @return the first {@code <ancestor>/shared/bench/locomo/locomo-dev.json} that exists, or null */
+    static Path defaultData(Path from) {
+        for (Path dir = from; dir != null; dir = dir.getParent()) {
+            Path candidate = dir.resolve(DEFAULT_DATA);
+            if (Files.isRegularFile(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Runs the measurement and prints it, the {@code locomo:} line last.
+     *
+     * @param embeddingModel the provider's embedding model, or null for its default
+     */
+    static void run(Path data, EmbeddingModel embeddingModel, PrintStream out) throws IOException {
+        LocomoData.Stats stats = new LocomoData.Stats();
+        List<Conversation> conversations = LocomoData.read(data, stats);
+        out.printf("LoCoMo %s: %d conversations, %d turns, %d questions of categories 1-4; evidence ids normalised %d,"
+                        + " dropped %d; questions dropped (no evidence left) %d%n", data,
+                conversations.size(), conversations.stream().mapToInt(Conversation::turnCount).sum(),
+                conversations.stream().mapToInt(c -> c.questions().size()).sum(), stats.normalisedIds,
+                stats.droppedIds, stats.droppedQuestions);
+        SessionClock clock = new SessionClock();
+        WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().clock(clock);
+        if (embeddingModel != null) {
+            builder.embeddingModel(embeddingModel);
+        }
+        Tally total = new Tally();
+        Tally[] categories = {new Tally(), new Tally(), new Tally(), new Tally(), new Tally()};
+        List<Long> addNanos = new ArrayList<>();
+        List<Long> searchNanos = new ArrayList<>();
+        long feedNanos = 0;
+        int turns = 0;
+        int inWindow = 0;
+        try (WorkingMemoryProvider provider = builder.build()) {
+            for (Conversation conversation : conversations) {
+                ChatMemory chat = provider.get(conversation.id());
+                long start = System.nanoTime();
+                for (Session session : conversation.sessions()) {
+                    Instant time = session.time();
+                    for (Turn turn : session.turns()) {
+                        clock.set(time);
+                        time = time.plusSeconds(SECONDS_PER_TURN);
+                        String text = turn.speaker() + ": " + turn.text();
+                        ChatMessage message = turn.speaker().equals(conversation.speakerA())
+                                ? UserMessage.from(text) : AiMessage.from(text);
+                        long before = System.nanoTime();
+                        chat.add(message);
+                        addNanos.add(System.nanoTime() - before);
+                    }
+                }
+                WorkingMemory memory = provider.memory(conversation.id());
+                memory.search("indexed", 1); // waits until every crystal of the conversation is indexed
+                long fed = System.nanoTime() - start;
+                feedNanos += fed;
+                turns += conversation.turnCount();
+                Set<String> window = new HashSet<>();
+                chat.messages().forEach(message -> window.add(textOf(message)));
+
+                Map<String, Turn> turnsById = conversation.turnsById();
+                Tally tally = new Tally();
+                for (Question question : conversation.questions()) {
+                    long before = System.nanoTime();
+                    List<MemoryHit> hits = memory.search(question.text(), LIMIT);
+                    searchNanos.add(System.nanoTime() - before);
+                    int found = 0;
+                    boolean windowed = false;
+                    for (String id : question.evidence()) {
+                        Turn turn = turnsById.get(id);
+                        String text = folded(turn.text());
+                        if (hits.stream().anyMatch(hit -> folded(hit.text()).contains(text))) {
+                            found++;
+                        }
+                        windowed |= window.contains(turn.speaker() + ": " + turn.text());
+                    }
+                    if (windowed) {
+                        inWindow++;
+                    }
+                    int tokens = hits.stream().mapToInt(MemoryHit::tokens).sum();
+                    tally.add(found, question.evidence().size(), tokens);
+                    categories[question.category()].add(found, question.evidence().size(), tokens);
+                }
+                total.add(tally);
+                out.printf("%s: %d sessions, %d turns fed and indexed in %.1f s; recall_all@10=%.3f"
+                                + " recall_any@10=%.3f tokens@10=%.0f questions=%d%n", conversation.id(),
+                        conversation.sessions().size(), conversation.turnCount(), fed / 1e9, tally.all(), tally.any(),
+                        tally.tokens(), tally.questions);
+            }
+        }
+        for (int category = 1; category <= 4; category++) {
+            Tally tally = categories[category];
+            out.printf("category %d: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", category,
+                    tally.all(), tally.any(), tally.tokens(), tally.questions);
+        }
+        out.printf("questions with evidence still in the window at the end (not searchable): %d%n", inWindow);
+        out.printf("add() per message: p50 %.1f µs, p95 %.1f µs; feeding and indexing: %.1f ms per turn%n",
+                percentile(addNanos, 50) / 1e3, percentile(addNanos, 95) / 1e3, feedNanos / 1e6 / turns);
+        EmbeddingModel queryModel = embeddingModel != null ? embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+        List<Long> embedNanos = new ArrayList<>();
+        for (Conversation conversation : conversations) {
+            for (Question question : conversation.questions()) {
+                long before = System.nanoTime();
+                queryModel.embed(question.text());
+                embedNanos.add(System.nanoTime() - before);
+            }
+        }
+        out.printf("search latency: p50 %.1f ms, p95 %.1f ms (embedding the question alone: p50 %.1f ms, p95 %.1f ms)%n",
+                percentile(searchNanos, 50) / 1e6, percentile(searchNanos, 95) / 1e6,
+                percentile(embedNanos, 50) / 1e6, percentile(embedNanos, 95) / 1e6);
+        out.printf("locomo: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", total.all(),
+                total.any(), total.tokens(), total.questions);
+    }
+
+    /** The message's text as it was added. */
+    private static String textOf(ChatMessage message) {
+        if (message instanceof UserMessage user && user.hasSingleText()) {
+            return user.singleText();
+        }
+        return message instanceof AiMessage ai && ai.text() != null ? ai.text() : "";
+    }
+
+    /** White space folded as past turns fold it, so that a turn is found in the crystal that holds it. */
+    private static String folded(String text) {
+        return text.strip().replaceAll("\\s+", " ");
+    }
+
+    private static double percentile(List<Long> values, int percent) {
+        long[] sorted = values.stream().mapToLong(Long::longValue).toArray();
+        Arrays.sort(sorted);
+        return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, sorted.length * percent / 100)];
+    }
+
+    /** Recall and tokens over questions. */
+    private static final class Tally {
+        int questions;
+        int all;
+        int any;
+        long tokens;
+
+        void add(int found, int evidence, int returnedTokens) {
+            questions++;
+            all += found == evidence ? 1 : 0;
+            any += found > 0 ? 1 : 0;
+            tokens += returnedTokens;
+        }
+
+        void add(Tally other) {
+            questions += other.questions;
+            all += other.all;
+            any += other.any;
+            tokens += other.tokens;
+        }
+
+        double all() {
+            return questions == 0 ? 0 : all / (double) questions;
+        }
+
+        double any() {
+            return questions == 0 ? 0 : any / (double) questions;
+        }
+
+        double tokens() {
+            return questions == 0 ? 0 : tokens / (double) questions;
+        }
+    }
+
+    /** The provider's clock: the time of the turn being fed. Thread-safe. */
+    private static final class SessionClock extends Clock {
+
+        private volatile Instant now = Instant.EPOCH;
+
+        void set(Instant instant) {
+            now = instant;
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
