@@ -36,8 +36,9 @@ import java.util.regex.Pattern;
  * <p>One crystal per <em>exchange</em>: a user message and the assistant texts and tool results that follow it (tool
  * requests are left out; a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} characters, except the results
  * of {@code memory_search}, which are copies of crystals already kept). Its text has one
- * line per message, {@code [2026-03-12] user: …}, {@code [2026-03-12] assistant: …},
- * {@code [2026-03-12] tool getWeather: …}, dated by the day the message was added in the zone of the provider's clock,
+ * line per message, {@code [2026-03-12] user: …}, {@code assistant: …}, {@code tool getWeather: …}, dated by the day
+ * the message was added in the zone of the provider's clock (a line of the first line's day without its date, to
+ * spend the search's token budget on text),
  * line breaks folded into spaces, a message cut at {@value #MAX_MESSAGE_CHARS} characters. Its time is when the user
  * message was added; its importance {@value #IMPORTANCE}. Its context (indexed with it, never returned) is the text of
  * the exchange before and of the one after (still in the window when this one leaves it) when they were said within
@@ -200,8 +201,16 @@ public final class PastTurns implements MemoryLayer {
             return text.length() + 1 + line.length() <= MAX_CRYSTAL_CHARS;
         }
 
+        /** Appends {@code line}, without its date when the exchange's first line has that date (fewer tokens per hit). */
         void append(String line) {
-            text.append(text.isEmpty() ? "" : "\n").append(line);
+            if (!text.isEmpty()) {
+                int dateEnd = line.indexOf("] ") + 2;
+                if (dateEnd > 1 && text.length() >= dateEnd && text.substring(0, dateEnd).equals(line.substring(0, dateEnd))) {
+                    line = line.substring(dateEnd);
+                }
+                text.append('\n');
+            }
+            text.append(line);
         }
 
         Crystal crystal(String scope, String source, Exchange next) {

@@ -72,11 +72,11 @@ class PastTurnsTest {
         assertThat(first.time()).isEqualTo(Instant.parse("2026-03-12T09:00:00Z"));
         assertThat(first.text()).isEqualTo("""
                 [2026-03-12] user: What is the weather in Lisbon?
-                [2026-03-12] tool getWeather: Sunny, 24 degrees
-                [2026-03-12] assistant: It is sunny in Lisbon.""");
+                tool getWeather: Sunny, 24 degrees
+                assistant: It is sunny in Lisbon.""");
         assertThat(first.context()).isEqualTo("""
                 [2026-03-12] user: And tomorrow?
-                [2026-03-12] assistant: Rain is expected.""");
+                assistant: Rain is expected.""");
         Crystal second = turns.get(1);
         assertThat(second.time()).isEqualTo(Instant.parse("2026-03-12T10:00:00Z"));
         // the next exchange was said a day later: only the one before is context
@@ -109,7 +109,7 @@ class PastTurnsTest {
 
         assertThat(turns("alice").get(0).text()).isEqualTo("""
                 [2026-03-12] user: What did I say about Lisbon?
-                [2026-03-12] assistant: You planned a trip.""");
+                assistant: You planned a trip.""");
     }
 
     @Test
