@@ -240,6 +240,11 @@ public final class WorkingMemory {
         });
     }
 
+    /** Refuses further use without saving anything: the memory is being deleted. */
+    void discard() {
+        thread.discard();
+    }
+
     ScopeState threadState() {
         return thread;
     }

@@ -8,6 +8,8 @@ import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.blocks.CoreBlock;
 import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.context.ContextPressure;
+import dev.workingmemory.context.PressureStats;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.MemoryLayer;
@@ -35,6 +37,8 @@ import java.util.Optional;
  *       {@code maxStateChars} (compact JSON for a structured one);</li>
  *   <li>{@code unsynthesized_notes}: pending notes against the soft and hard limits, utilization and status
  *       (seed 004);</li>
+ *   <li>{@code pressure}: the level and size of the last request against the model's context window, and how often
+ *       the memory intervened (seed 003, tier 4);</li>
  *   <li>any other layer: its name only.</li>
  * </ul>
  * Every layer line ends with the characters the layer takes in the block against its budget's maximum, and
@@ -120,6 +124,16 @@ public final class MemoryStatsTools {
         }
         if (layer instanceof Scratchpad scratchpad) {
             return Optional.of(scratchpad(scratchpad));
+        }
+        if (layer instanceof ContextPressure pressure) {
+            PressureStats stats = pressure.stats();
+            if (stats.contextWindow() == 0) {
+                return Optional.of("context pressure: no request measured yet");
+            }
+            return Optional.of("context pressure " + stats.level().textName() + ": the last request took " + stats.percent()
+                    + "% of the " + stats.contextWindow() + "-token context window (" + stats.tokens() + " tokens, "
+                    + stats.sentTokens() + " as sent after pruning); " + stats.interventions() + " intervention"
+                    + (stats.interventions() == 1 ? "" : "s") + " so far");
         }
         if (layer instanceof NotesLayer notes) {
             NotesStats stats = notes.stats();

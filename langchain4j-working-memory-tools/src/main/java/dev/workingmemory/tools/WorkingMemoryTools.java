@@ -74,7 +74,10 @@ public final class WorkingMemoryTools {
             WORKING_MEMORY_NOTE, "call " + WORKING_MEMORY_NOTE + " again like {\"note\": \"Deadline is March 20th\","
                     + " \"importance\": 0.8, \"tags\": [\"decision\"]}: note is a string, importance a number from 0 to 1"
                     + " (optional), tags a list of strings (optional)",
-            WORKING_MEMORY_STATS, "call " + WORKING_MEMORY_STATS + " again with no arguments: {}");
+            WORKING_MEMORY_STATS, "call " + WORKING_MEMORY_STATS + " again with no arguments: {}",
+            ToolOutputTools.READ_TOOL_OUTPUT, "call " + ToolOutputTools.READ_TOOL_OUTPUT + " again like {\"id\":"
+                    + " \"tool-output-…\", \"fromLine\": 1, \"lines\": 100}: id as the pruned output gave it, fromLine"
+                    + " and lines numbers (optional)");
 
     private static final ToolArgumentsErrorHandler ARGUMENTS_ERROR_HANDLER = WorkingMemoryTools::argumentsError;
     private static final ToolExecutionErrorHandler EXECUTION_ERROR_HANDLER = WorkingMemoryTools::executionError;
@@ -89,6 +92,8 @@ public final class WorkingMemoryTools {
      *       when it holds free text;</li>
      *   <li>core memory: {@link CoreMemoryTools};</li>
      *   <li>notes: {@link NoteTools};</li>
+     *   <li>session slots: {@link SlotTools};</li>
+     *   <li>context pressure: {@link ToolOutputTools} ({@code read_tool_output});</li>
      *   <li>always: {@link MemoryStatsTools}.</li>
      * </ul>
      *
@@ -104,6 +109,12 @@ public final class WorkingMemoryTools {
         }
         if (provider.notesConfig().isPresent()) {
             tools.add(new NoteTools(provider));
+        }
+        if (provider.sessionSlotsConfig().isPresent()) {
+            tools.add(new SlotTools(provider));
+        }
+        if (provider.contextPressureConfig().isPresent()) {
+            tools.add(new ToolOutputTools(provider));
         }
         tools.add(new MemoryStatsTools(provider));
         return List.copyOf(tools);
