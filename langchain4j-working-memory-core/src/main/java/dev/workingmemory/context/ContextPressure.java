@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.LayerBudget;
@@ -168,29 +169,38 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         for (ToolExecutionResultMessage result : results) {
             send(request, result, PruningMode.NORMAL);
         }
-        int measured = request.tokens();
+        int reserve = reserveForUserMessage(request);
+        int measured = request.tokens() + reserve;
         PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
-        if (measuredLevel != PressureLevel.SAFE) {
-            for (ToolExecutionResultMessage result : results) {
-                send(request, result, measuredLevel.pruningMode());
-            }
-        }
         int measuredPercent = (int) Math.round(100.0 * measured / contextWindow);
         int count = interventions;
         if (measuredLevel == PressureLevel.HIGH) {
-            count = intervene(request, results, measured, measuredPercent, count);
+            count = intervene(request, results, measured, measuredPercent, count, reserve);
+        }
+        if (measuredLevel != PressureLevel.SAFE) {
+            Set<ChatMessage> sent = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            sent.addAll(request.messages());
+            for (ToolExecutionResultMessage result : results) {
+                if (sent.contains(request.sent(result))) { // not evicted by the intervention
+                    send(request, result, measuredLevel.pruningMode());
+                }
+            }
         }
         int elementDelta = elementTokens(request, element(measuredLevel, measuredPercent, count)) - elementTokens(request, rendered);
-        sentTokens = request.tokens() + elementDelta;
+        sentTokens = request.tokens() + reserve + elementDelta;
         tokens = measured;
         update(measuredLevel, measuredPercent, count);
     }
 
-    /** Shortens older results, then evicts the oldest turns, until the request is under the high mark. */
+    /**
+     * Shortens older results, then evicts the oldest turns, until the request measures under the high mark with its
+     * tool results pruned normally, so that the next request starts under it too; the hyper-aggressive pruning applied
+     * afterwards takes this request further below.
+     */
     private int intervene(RequestDraft request, List<ToolExecutionResultMessage> results, int measured, int measuredPercent,
-                          int count) {
+                          int count, int reserve) {
         double highMark = config.highThreshold() * contextWindow;
-        int elementDelta = elementTokens(request, element(PressureLevel.HIGH, measuredPercent, count + 1))
+        int elementDelta = reserve + elementTokens(request, element(PressureLevel.HIGH, measuredPercent, count + 1))
                 - elementTokens(request, rendered);
         Set<ToolExecutionResultMessage> latest = latestResults(request.messages());
         int shortenedNow = 0;
@@ -206,7 +216,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 newlyShortened.add(result.id());
             }
             pruned.get(result).shortened = true;
-            send(request, result, PruningMode.HYPER);
+            send(request, result, PruningMode.NORMAL);
             shortenedNow++;
         }
         int evicted = 0;
@@ -290,6 +300,26 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             }
         }
         return latest;
+    }
+
+    /**
+     * Tokens to reserve for a user message the request will carry but the draft does not hold yet: {@code AiServices}
+     * (LangChain4j 1.19) reads the memory's messages before adding the user's new message to it, and sends that message
+     * after them. A draft that ends with an answer (an AI message without tool calls), or is empty, is such a first
+     * request of a turn; the user's previous message stands in for the new one's size.
+     */
+    private static int reserveForUserMessage(RequestDraft request) {
+        List<ChatMessage> messages = request.messages();
+        if (!messages.isEmpty() && !(messages.get(messages.size() - 1) instanceof AiMessage ai
+                && !ai.hasToolExecutionRequests())) {
+            return 0;
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof UserMessage user) {
+                return request.tokens(user);
+            }
+        }
+        return 0;
     }
 
     private static int elementTokens(RequestDraft request, String element) {

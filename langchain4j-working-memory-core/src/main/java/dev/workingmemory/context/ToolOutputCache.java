@@ -283,7 +283,7 @@ public final class ToolOutputCache implements AutoCloseable {
         while (start < text.length()) {
             int end = Math.min(text.length(), start + size);
             if (end < text.length()) {
-                int newline = text.lastIndexOf('\n', end);
+                int newline = text.lastIndexOf('\n', end - 1);
                 if (newline > start + size / 2) {
                     end = newline + 1;
                 }
