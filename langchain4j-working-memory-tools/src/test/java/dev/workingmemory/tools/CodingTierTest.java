@@ -225,11 +225,7 @@ class CodingTierTest {
     @Test
     void should_go_moderate_then_high_and_intervene_so_that_no_request_exceeds_the_window() {
         List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .contextWindow(4000)
-                .maxMessages(200)
-                .pressureListener(events::add)
-                .build();
+        WorkingMemoryProvider memories = pressured(events);
         List<String> outputs = IntStream.rangeClosed(1, 12).mapToObj(CodingTierTest::testReport).toList();
         ScriptedChatModel model = ScriptedChatModel.answering(request -> {
             List<ChatMessage> messages = request.messages();
@@ -280,11 +276,7 @@ class CodingTierTest {
     @Test
     void should_evict_the_oldest_turns_when_nothing_is_left_to_prune_and_keep_the_newest_turn() {
         List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .contextWindow(4000)
-                .maxMessages(200)
-                .pressureListener(events::add)
-                .build();
+        WorkingMemoryProvider memories = pressured(events);
         ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Noted."));
         ToolTesting.Assistant assistant = assistant(model, memories, new Shell(List.of()));
 
@@ -303,6 +295,11 @@ class CodingTierTest {
         assertThat(((dev.langchain4j.data.message.UserMessage) last.get(last.size() - 1)).singleText())
                 .startsWith("Requirement 20:");
         memories.close();
+    }
+
+    /** A 4,000-token context window and a window that never evicts by count: only pressure makes room. */
+    private static WorkingMemoryProvider pressured(List<PressureEvent> events) {
+        return WorkingMemoryProvider.builder().contextWindow(4000).maxMessages(200).pressureListener(events::add).build();
     }
 
     // ---- Done when 5 ------------------------------------------------------------------------------------------
@@ -356,7 +353,7 @@ class CodingTierTest {
 
     @Test
     void should_sweep_the_cache_to_its_newest_entries_then_by_age_and_delete_a_memory_without_leaving_files()
-            throws IOException {
+            throws IOException, InterruptedException {
         MovableClock clock = new MovableClock();
         List<String> bigOutputs = IntStream.range(0, 5)
                 .mapToObj(run -> IntStream.range(0, 120).mapToObj(i -> "line " + i + " of run " + run + " " + "x".repeat(i % 7))
@@ -385,6 +382,9 @@ class CodingTierTest {
         WorkingMemoryProvider fourth = governed(clock);
         toolTurns(fourth, bigOutputs.subList(0, 1));
         fourth.flush();
+        for (int i = 0; i < 500 && cacheFiles().isEmpty(); i++) {
+            Thread.sleep(10); // the cache writes the output on its own thread
+        }
         long before = allFiles().size();
         assertThat(before).isGreaterThan(0);
         fourth.delete("dev");
@@ -405,9 +405,17 @@ class CodingTierTest {
         throw new AssertionError("No tool result in " + messages);
     }
 
+    /** The files under the store's root, without the store's shared lock stripes (.locks/NN.lock) and temporary files of writes under way. */
     private List<Path> allFiles() throws IOException {
-        try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(Files::isRegularFile).filter(f -> !f.getFileName().toString().endsWith(".lock")).toList();
+        for (int attempt = 1; ; attempt++) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                return files.filter(Files::isRegularFile).map(Path::toString)
+                        .filter(f -> !f.endsWith(".lock") && !f.endsWith(".tmp")).map(Path::of).toList();
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 5) {
+                    throw e; // a temporary file moved away while walking: walk again
+                }
+            }
         }
     }
 
