@@ -85,6 +85,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private int contextWindow;
     private Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
     private String rendered = "";
+    /** Tokens per message (by identity) of this request, and of the last one: a model's estimator may be costly. */
+    private Map<ChatMessage, Integer> messageTokens = new IdentityHashMap<>();
+    private Map<ChatMessage, Integer> previousTokens = new IdentityHashMap<>();
 
     private ContextPressure(LayerContext context, ContextPressureConfig config, ToolOutputCache cache,
                             PressureListener listener) {
@@ -165,12 +168,14 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             kept.put(result, pruned.getOrDefault(result, new Pruned(result)));
         }
         pruned = kept;
+        previousTokens = messageTokens;
+        messageTokens = new IdentityHashMap<>();
 
         for (ToolExecutionResultMessage result : results) {
             send(request, result, PruningMode.NORMAL);
         }
         int reserve = reserveForUserMessage(request);
-        int measured = request.tokens() + reserve;
+        int measured = count(request) + reserve;
         PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
         int measuredPercent = (int) Math.round(100.0 * measured / contextWindow);
         int count = interventions;
@@ -187,7 +192,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             }
         }
         int elementDelta = elementTokens(request, element(measuredLevel, measuredPercent, count)) - elementTokens(request, rendered);
-        sentTokens = request.tokens() + reserve + elementDelta;
+        sentTokens = count(request) + reserve + elementDelta;
         tokens = measured;
         update(measuredLevel, measuredPercent, count);
     }
@@ -206,7 +211,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         int shortenedNow = 0;
         List<String> newlyShortened = new ArrayList<>();
         for (ToolExecutionResultMessage result : results) {
-            if (request.tokens() + elementDelta < highMark) {
+            if (count(request) + elementDelta < highMark) {
                 break;
             }
             if (latest.contains(result) || isShortened(result) || !prunable(result)) {
@@ -220,7 +225,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             shortenedNow++;
         }
         int evicted = 0;
-        while (request.tokens() + elementDelta >= highMark && request.evictOldestTurn()) {
+        while (count(request) + elementDelta >= highMark && request.evictOldestTurn()) {
             evicted++;
         }
         if (!newlyShortened.isEmpty()) {
@@ -233,7 +238,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 return null;
             });
         }
-        int after = request.tokens() + elementDelta;
+        int after = count(request) + elementDelta;
         int total = count + 1;
         log.info("Context pressure of {} at {}% ({}/{} tokens): shortened {} older tool output(s), evicted {} turn(s);"
                 + " the request is now {} tokens", context.key(), measuredPercent, measured, contextWindow, shortenedNow,
@@ -300,6 +305,31 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             }
         }
         return latest;
+    }
+
+    /** The request's tokens as {@link RequestDraft#tokens()} counts them, each message counted once per request. */
+    private int count(RequestDraft request) {
+        int total = 0;
+        SystemMessage system = request.systemMessage();
+        if (system != null) {
+            total += count(request, system);
+        }
+        for (ChatMessage message : request.messages()) {
+            total += count(request, message);
+        }
+        return total;
+    }
+
+    private int count(RequestDraft request, ChatMessage message) {
+        Integer tokens = messageTokens.get(message);
+        if (tokens == null) {
+            tokens = previousTokens.get(message);
+            if (tokens == null) {
+                tokens = request.tokens(message);
+            }
+            messageTokens.put(message, tokens);
+        }
+        return tokens;
     }
 
     /**

@@ -68,8 +68,12 @@ public final class ToolOutputCache implements AutoCloseable {
     private final Cache<String, Map<String, String>> names;
     /** Per store key: texts handed out but not yet written. */
     private final Map<String, Map<String, String>> pending = new ConcurrentHashMap<>();
-    /** Bumped by {@link #forget}: a write of an older generation is dropped. Only deleted keys are held. */
-    private final Map<String, Long> generations = new ConcurrentHashMap<>();
+    /**
+     * Bumped by {@link #forget}: a write of an older generation is dropped. Only deleted keys are held, for an hour:
+     * far longer than a queued write waits.
+     */
+    private final Cache<String, Long> generations = Caffeine.newBuilder().expireAfterWrite(java.time.Duration.ofHours(1))
+            .build();
     /** Orders a write's generation check and put against {@link #forget}. */
     private final ReentrantLock writeLock = new ReentrantLock();
 
@@ -117,7 +121,7 @@ public final class ToolOutputCache implements AutoCloseable {
             byHash.put(hash, name);
         }
         pending.computeIfAbsent(storeKey, k -> new ConcurrentHashMap<>()).put(name, text);
-        long generation = generations.getOrDefault(storeKey, 0L);
+        long generation = generationOf(storeKey);
         String entry = name;
         writer.execute(() -> write(key, entry, toolName, text, generation));
         return name;
@@ -203,7 +207,7 @@ public final class ToolOutputCache implements AutoCloseable {
         String storeKey = key.threadStoreKey();
         writeLock.lock();
         try {
-            generations.merge(storeKey, 1L, Long::sum);
+            generations.put(storeKey, generationOf(storeKey) + 1);
             pending.remove(storeKey);
             names.invalidate(storeKey);
         } finally {
@@ -237,7 +241,7 @@ public final class ToolOutputCache implements AutoCloseable {
         for (int attempt = 1; ; attempt++) {
             writeLock.lock();
             try {
-                if (generations.getOrDefault(storeKey, 0L) != generation) {
+                if (generationOf(storeKey) != generation) {
                     return; // the memory was deleted meanwhile
                 }
                 store.putDocument(storeKey, name, text);
@@ -261,6 +265,11 @@ public final class ToolOutputCache implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("Could not keep tool output '{}' of '{}' as crystals", name, storeKey, e);
         }
+    }
+
+    private long generationOf(String storeKey) {
+        Long generation = generations.getIfPresent(storeKey);
+        return generation == null ? 0 : generation;
     }
 
     private void removePending(String storeKey, String name) {
