@@ -179,8 +179,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
         int measuredPercent = (int) Math.round(100.0 * measured / contextWindow);
         int count = interventions;
+        Intervention intervention = null;
         if (measuredLevel == PressureLevel.HIGH) {
-            count = intervene(request, results, measured, measuredPercent, count, reserve);
+            intervention = intervene(request, results, measuredPercent, count, reserve);
+            count++;
         }
         if (measuredLevel != PressureLevel.SAFE) {
             Set<ChatMessage> sent = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
@@ -195,6 +197,21 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         sentTokens = count(request) + reserve + elementDelta;
         tokens = measured;
         update(measuredLevel, measuredPercent, count);
+        if (intervention != null) {
+            log.info("Context pressure of {} at {}% ({}/{} tokens): shortened {} older tool output(s), evicted {} turn(s);"
+                    + " the request sent is {} tokens", context.key(), measuredPercent, measured, contextWindow,
+                    intervention.shortened(), intervention.evicted(), sentTokens);
+            try {
+                listener.intervened(new PressureEvent(context.key(), measured, sentTokens, contextWindow,
+                        intervention.shortened(), intervention.evicted(), count));
+            } catch (RuntimeException e) {
+                log.warn("A pressure listener failed on an intervention for {}", context.key(), e);
+            }
+        }
+    }
+
+    /** What one intervention did. */
+    private record Intervention(int shortened, int evicted) {
     }
 
     /**
@@ -202,8 +219,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
      * tool results pruned normally, so that the next request starts under it too; the hyper-aggressive pruning applied
      * afterwards takes this request further below.
      */
-    private int intervene(RequestDraft request, List<ToolExecutionResultMessage> results, int measured, int measuredPercent,
-                          int count, int reserve) {
+    private Intervention intervene(RequestDraft request, List<ToolExecutionResultMessage> results, int measuredPercent,
+                                   int count, int reserve) {
         double highMark = config.highThreshold() * contextWindow;
         int elementDelta = reserve + elementTokens(request, element(PressureLevel.HIGH, measuredPercent, count + 1))
                 - elementTokens(request, rendered);
@@ -238,17 +255,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 return null;
             });
         }
-        int after = count(request) + elementDelta;
-        int total = count + 1;
-        log.info("Context pressure of {} at {}% ({}/{} tokens): shortened {} older tool output(s), evicted {} turn(s);"
-                + " the request is now {} tokens", context.key(), measuredPercent, measured, contextWindow, shortenedNow,
-                evicted, after);
-        try {
-            listener.intervened(new PressureEvent(context.key(), measured, after, contextWindow, shortenedNow, evicted, total));
-        } catch (RuntimeException e) {
-            log.warn("A pressure listener failed on an intervention for {}", context.key(), e);
-        }
-        return total;
+        return new Intervention(shortenedNow, evicted);
     }
 
     private void update(PressureLevel newLevel, int newPercent, int newInterventions) {
