@@ -3,6 +3,7 @@ package dev.workingmemory;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.internal.BlockRenderer;
@@ -15,6 +16,7 @@ import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.RequestShaper;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
+import dev.workingmemory.slots.SessionSlots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -134,6 +136,16 @@ public final class WorkingMemory {
     /** The notes not yet consumed by a dream. @throws IllegalStateException when the provider was built without notes */
     public NotesLayer notes() {
         return required(NotesLayer.class, "notes");
+    }
+
+    /** The session slots and pool (seed 003, tier 2). @throws IllegalStateException when the provider was built without them */
+    public SessionSlots sessionSlots() {
+        return required(SessionSlots.class, "session slots");
+    }
+
+    /** Context pressure and tool-output pruning (seed 003, tiers 3 and 4). @throws IllegalStateException when turned off */
+    public ContextPressure contextPressure() {
+        return required(ContextPressure.class, "context pressure");
     }
 
     /** The layer of the given type, if this memory has one. */

@@ -199,7 +199,7 @@ class CodingTierTest {
 
         model.thenCallTool(SlotTools.WORKING_MEMORY_CLEAR_SLOT, "{\"slot\": \"error\"}").thenAnswer("cleared");
         assistant.chat("dev", "both are fixed");
-        SessionSlots session = memories.memory("dev").layer(SessionSlots.class).orElseThrow();
+        SessionSlots session = memories.memory("dev").sessionSlots();
         assertThat(session.items("error")).isEmpty();
 
         for (String file : List.of("A", "B", "C", "D")) {
@@ -262,7 +262,7 @@ class CodingTierTest {
         assertThat(tokens.get(firstHigh + 1)).as("tokens %s", tokens).isLessThan(3600);
         assertThat(levels.get(firstHigh + 1)).isNotEqualTo("high");
         assertThat(tokens).allSatisfy(t -> assertThat(t).isLessThanOrEqualTo(4000));
-        ContextPressure pressure = memories.memory("dev").layer(ContextPressure.class).orElseThrow();
+        ContextPressure pressure = memories.memory("dev").contextPressure();
         assertThat(pressure.stats().interventions()).isEqualTo(events.size());
         assertThat(new MemoryStatsTools(memories).workingMemoryStats("dev"))
                 .containsPattern("- pressure: context pressure (safe|moderate|high): the last request took \\d+% of the"

@@ -61,7 +61,8 @@ class OpenAiChatModelTest {
         JsonNode tools = requests.get(0).get("tools");
         assertThat(tools).allSatisfy(tool -> assertThat(tool.get("type").asText()).isEqualTo("function"));
         assertThat(functionNames(tools)).containsExactlyInAnyOrder("updateWorkingMemory", "core_memory_update",
-                "core_memory_read", "working_memory_note", "working_memory_stats");
+                "core_memory_read", "working_memory_note", "working_memory_stats", "working_memory_add",
+                "working_memory_clear", "working_memory_clear_slot", "working_memory_remove", "read_tool_output");
         JsonNode update = function(tools, "updateWorkingMemory").at("/parameters/properties/update");
         assertThat(update.get("type").asText()).isEqualTo("object");
         JsonNode coreUpdate = function(tools, "core_memory_update").get("parameters");
