@@ -75,6 +75,27 @@ class ContextPressureTest {
     }
 
     @Test
+    void should_keep_one_cache_entry_for_a_result_pruned_again_after_a_restart() throws Exception {
+        dev.langchain4j.store.memory.chat.ChatMemoryStore messages = new dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore();
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .chatMemoryStore(messages).build();
+        ChatMemory chat = first.get("dev");
+        toolTurn(chat, "c1", "bash", lines(120, "build"));
+        String before = sent(chat.messages(), "c1").text();
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .chatMemoryStore(messages).build();
+        String after = sent(second.get("dev").messages(), "c1").text();
+        second.close();
+
+        assertThat(after).isEqualTo(before);
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("tool-output-"))).hasSize(1);
+        }
+    }
+
+    @Test
     void should_cut_a_long_single_line_output_by_the_character_threshold() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
         ChatMemory chat = memories.get("dev");
