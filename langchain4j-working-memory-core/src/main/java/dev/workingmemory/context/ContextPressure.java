@@ -52,7 +52,8 @@ import java.util.Set;
  * the {@link PressureListener}.
  *
  * <p><b>Governance.</b> The layer counts the messages it observes; every
- * {@link ToolOutputCacheConfig#sweepEveryEvents()} of them it has the cache swept.
+ * {@link ToolOutputCacheConfig#sweepEveryEvents()} of them it has the cache swept. The count is saved with the thread
+ * at least every 25 messages, so after a crash a sweep may come up to 25 messages late.
  *
  * <p>Thread-safe: called holding the memory's lock; its public methods take it.
  */
@@ -65,6 +66,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private static final int FORMAT_VERSION = 1;
     /** Tool call ids remembered as shortened to a reference; beyond this the oldest are forgotten. */
     private static final int MAX_SHORTENED = 1_000;
+    /** The message count is marked for saving this often; a restart may count up to this many messages again. */
+    private static final int SAVE_EVENTS_EVERY = 25;
 
     private final LayerContext context;
     private final ContextPressureConfig config;
@@ -131,8 +134,11 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     public void onMessage(ChatMessage message) {
         context.write(() -> {
             events++;
-            context.changed();
-            if (events % cache.config().sweepEveryEvents() == 0) {
+            boolean sweep = events % cache.config().sweepEveryEvents() == 0;
+            if (sweep || events % SAVE_EVENTS_EVERY == 0) {
+                context.changed(); // the count alone is not worth a render and a save on every message
+            }
+            if (sweep) {
                 cache.sweepLater(context.key());
             }
             return null;
