@@ -6,6 +6,7 @@ import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
+import dev.workingmemory.event.BlockRendered;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MessageWindow;
@@ -20,6 +21,7 @@ import dev.workingmemory.slots.SessionSlots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -303,7 +305,10 @@ public final class WorkingMemory {
         if (threadVersion != renderedThreadVersion || resourceVersion != renderedResourceVersion) {
             // The thread lock is held; the resource scope's layers render under their lock too (taken in the same
             // order as when a message reaches them).
+            long start = System.nanoTime();
             List<String> lines = resource.read(() -> settings.renderer().render(slots));
+            thread.events().onBlockRendered(new BlockRendered(key, BlockRenderer.length(lines),
+                    Duration.ofNanos(System.nanoTime() - start)));
             // Layers hand back their cached parts when unchanged, so equal lines are usually the same strings.
             if (!lines.equals(blockLines)) {
                 blockLines = lines;

@@ -17,9 +17,12 @@ import dev.workingmemory.context.ToolOutputCache;
 import dev.workingmemory.context.ToolOutputCacheConfig;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.entity.EntityMemoryConfig;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
+import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Listeners;
 import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.SaveScheduler;
@@ -120,6 +123,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final Cache<String, ScopeState> resources;
     private final SaveScheduler saver;
     private final StoreCheck storeCheck;
+    private final Listeners listeners;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -148,6 +152,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.contextPressure = builder.contextPressure;
         this.saver = new SaveScheduler(builder.saveDelay);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
+        this.listeners = Listeners.of(builder.listeners);
         List<MemoryLayerFactory> all = new ArrayList<>();
         if (entities != null) {
             all.add(EntityMemory.factory(entities));
@@ -296,6 +301,34 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return renderer.totalChars();
     }
 
+    /** How many memories are loaded now (an estimate while evictions are under way); 0 after {@link #close()}. */
+    public long cachedMemories() {
+        return memories.estimatedSize();
+    }
+
+    /**
+     * The notes not yet consumed by a dream, over the resources loaded now (their notes as last read from the store);
+     * 0 without notes and after {@link #close()}.
+     */
+    public long pendingNotes() {
+        if (notes == null || closed) {
+            return 0;
+        }
+        long pending = 0;
+        for (ScopeState resource : resources.asMap().values()) {
+            for (LayerSlot slot : resource.slots()) {
+                if (slot.layer() instanceof NotesLayer layer) {
+                    try {
+                        pending += layer.notes().size();
+                    } catch (MemoryClosedException e) {
+                        // evicted meanwhile: its notes are counted when it is loaded again
+                    }
+                }
+            }
+        }
+        return pending;
+    }
+
     /**
      * Saves the pending layer state of every cached memory, thread-scoped and resource-scoped, now, on the calling
      * thread, and returns when it is saved. Use it where the state must be in the store at a known point (before
@@ -377,9 +410,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private WorkingMemory load(Object memoryId, MemoryKey key) {
         ScopeState resource = resources.get(key.resource(), r -> new ScopeState(LayerScope.RESOURCE, key,
-                key.resourceStoreKey(), store, resourceLayers, clock, saver, storeCheck));
+                key.resourceStoreKey(), store, resourceLayers, clock, saver, storeCheck, listeners));
         ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock, saver,
-                storeCheck);
+                storeCheck, listeners);
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
@@ -421,8 +454,18 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private Clock clock = Clock.systemUTC();
         private Duration saveDelay = Duration.ofSeconds(1);
         private Duration storeCheckInterval = Duration.ZERO;
+        private final List<WorkingMemoryListener> listeners = new ArrayList<>();
 
         private Builder() {
+        }
+
+        /**
+         * Adds a listener that hears what the memories do (entities tracked, notes appended, blocks rendered, failed
+         * saves, …); call again to add more. A listener that throws is logged and skipped, never rethrown.
+         */
+        public Builder listener(WorkingMemoryListener listener) {
+            listeners.add(Ensure.notNull(listener, "listener"));
+            return this;
         }
 
         /** Where layer state is saved; default {@link InMemoryWorkingMemoryStore}. */

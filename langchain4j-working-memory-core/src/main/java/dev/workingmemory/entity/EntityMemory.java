@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.workingmemory.event.EntityTracked;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -102,6 +103,7 @@ public final class EntityMemory implements MemoryLayer {
                 entities.remove(entities.size() - 1);
             }
             context.changed();
+            context.events().onEntityTracked(new EntityTracked(context.key(), found));
             return null;
         });
     }

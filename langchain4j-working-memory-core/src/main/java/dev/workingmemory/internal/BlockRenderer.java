@@ -89,6 +89,15 @@ public final class BlockRenderer {
         return String.join("\n", all);
     }
 
+    /** The length of the block {@code lines} make, joined with {@code "\n"}. */
+    public static int length(List<String> lines) {
+        int length = Math.max(lines.size() - 1, 0);
+        for (int i = 0; i < lines.size(); i++) {
+            length += lines.get(i).length();
+        }
+        return length;
+    }
+
     private static void fitByPriority(List<LayerSlot> slots, String[] parts, int available) {
         int[] byPriority = byPriority(slots, parts);
         int[] share = new int[slots.size()];

@@ -2,6 +2,7 @@ package dev.workingmemory.internal;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
@@ -95,6 +96,11 @@ public final class LayerSlot implements LayerContext {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    @Override
+    public WorkingMemoryListener events() {
+        return scope.events();
     }
 
     /** The layer's part of the saved document ({@code "name":snapshot}), cached until the layer changes. Called holding the lock. */

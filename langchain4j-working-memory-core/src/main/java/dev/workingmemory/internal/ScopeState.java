@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.event.SaveFailed;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
@@ -79,9 +81,20 @@ public final class ScopeState {
     private boolean replaying;
     /** When this scope last compared its version with the store's ({@link StoreCheck#now()}). */
     private long checkedAt;
+    private final Listeners listeners;
+    /** {@link #listeners} deaf while the journal is replayed: the replayed writes reported their events already. */
+    private final Listeners events;
 
     public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
                       List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver, StoreCheck storeCheck) {
+        this(scope, key, storeKey, store, factories, clock, saver, storeCheck, Listeners.NONE);
+    }
+
+    public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
+                      List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver, StoreCheck storeCheck,
+                      Listeners listeners) {
+        this.listeners = listeners;
+        this.events = listeners.mutedWhile(() -> replaying);
         this.scope = scope;
         this.storeKey = storeKey;
         this.store = store;
@@ -119,6 +132,11 @@ public final class ScopeState {
 
     public LayerScope scope() {
         return scope;
+    }
+
+    /** The provider's listeners, deaf while this scope applies unsaved writes again (they reported their events). */
+    public WorkingMemoryListener events() {
+        return events;
     }
 
     /** Changes whenever a layer of this scope changes, also by a reload. */
@@ -391,6 +409,7 @@ public final class ScopeState {
                 before = slot.snapshotMember();
             } catch (WorkingMemoryStoreException e) {
                 undo(slot, before, changedLayer);
+                listeners.onSaveFailed(new SaveFailed(storeKey, scope, e));
                 throw e;
             }
         }
@@ -449,6 +468,7 @@ public final class ScopeState {
         } catch (WorkingMemoryStoreException e) {
             // The state stays in memory and dirty, to be saved again as retry says.
             log.error("Could not save the working memory state '{}'; {}", storeKey, retry, e);
+            listeners.onSaveFailed(new SaveFailed(storeKey, scope, e));
             return false;
         }
     }

@@ -1,6 +1,7 @@
 package dev.workingmemory.layer;
 
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.event.WorkingMemoryListener;
 
 import java.time.Clock;
 import java.util.function.Supplier;
@@ -60,4 +61,13 @@ public interface LayerContext {
     void refreshed();
 
     Clock clock();
+
+    /**
+     * Where the layer reports what it did ({@link WorkingMemoryListener}): the provider's listeners, each guarded (one
+     * that throws is logged). Events reported while a write is applied again after a conflict are dropped, so each is
+     * heard once. The default hears nothing.
+     */
+    default WorkingMemoryListener events() {
+        return WorkingMemoryListener.NONE;
+    }
 }

@@ -2,6 +2,7 @@ package dev.workingmemory.notes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.workingmemory.event.NoteAppended;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -98,7 +99,7 @@ public final class NotesLayer implements MemoryLayer {
         Ensure.that(!Double.isNaN(value) && value >= 0 && value <= 1,
                 "The importance must be a number from 0 to 1 (0.7 when unsure), was " + importance + ".");
         Note note = new Note(context.clock().instant(), value, tags == null ? List.of() : List.copyOf(tags), trimmed);
-        return context.read(() -> {
+        NoteReceipt receipt = context.read(() -> {
             store.appendNote(logKey, note.line());
             crystals.added(context.key().resource(), note);
             List<Note> all = readLog();
@@ -123,6 +124,9 @@ public final class NotesLayer implements MemoryLayer {
             context.refreshed();
             return new NoteReceipt(note, all.size(), archived, deleted);
         });
+        context.events().onNoteAppended(new NoteAppended(context.key().resource(), note, receipt.pending(),
+                receipt.archived().size(), receipt.deleted().size()));
+        return receipt;
     }
 
     /** The pending notes, oldest first. */

@@ -1,0 +1,167 @@
+package dev.workingmemory.jdbc;
+
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs work on a connection of the {@link DataSource}: reads in auto-commit, writes in one transaction that is committed
+ * whole or rolled back whole. Every {@link SQLException} becomes a {@link WorkingMemoryStoreException} saying what could
+ * not be done. A new connection is asked for each time, so the stores recover by themselves when the database comes
+ * back after an outage (a pool in the DataSource keeps that cheap).
+ *
+ * <p>Thread-safe.
+ */
+final class Database {
+
+    private static final Logger log = LoggerFactory.getLogger(Database.class);
+
+    /** Deadlock and serialization failure: the transaction did nothing and may simply run again. */
+    private static final Set<String> RETRYABLE = Set.of("40P01", "40001");
+    private static final int ATTEMPTS = 3;
+
+    private final DataSource dataSource;
+
+    Database(DataSource dataSource) {
+        this.dataSource = Ensure.notNull(dataSource, "dataSource");
+    }
+
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    interface Row<T> {
+        T read(ResultSet row) throws SQLException;
+    }
+
+    /** Runs an INSERT, UPDATE or DELETE with {@code parameters} (byte[], String, Long, arrays) and counts its rows. */
+    static int update(Connection connection, String sql, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
+        }
+    }
+
+    /** The rows of a query (or of an {@code … RETURNING} statement), each read by {@code row}. */
+    static <T> List<T> query(Connection connection, String sql, Row<T> row, Object... parameters) throws SQLException {
+        try (PreparedStatement statement = prepare(connection, sql, parameters);
+             ResultSet rows = statement.executeQuery()) {
+            List<T> read = new ArrayList<>();
+            while (rows.next()) {
+                read.add(row.read(rows));
+            }
+            return read;
+        }
+    }
+
+    /** The first row of a query, if any. */
+    static <T> Optional<T> queryOne(Connection connection, String sql, Row<T> row, Object... parameters)
+            throws SQLException {
+        return query(connection, sql, row, parameters).stream().findFirst();
+    }
+
+    private static PreparedStatement prepare(Connection connection, String sql, Object... parameters)
+            throws SQLException {
+        PreparedStatement statement = connection.prepareStatement(sql);
+        try {
+            for (int i = 0; i < parameters.length; i++) {
+                statement.setObject(i + 1, parameters[i]);
+            }
+            return statement;
+        } catch (SQLException | RuntimeException e) {
+            statement.close();
+            throw e;
+        }
+    }
+
+    <T> T read(String what, Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(true);
+            return work.run(connection);
+        } catch (SQLException e) {
+            throw failure(what, e, false);
+        }
+    }
+
+    <T> T write(String what, Work<T> work) {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return transaction(what, work);
+            } catch (RetryableException e) {
+                if (attempt == ATTEMPTS) {
+                    throw failure(what, e.sqlException, false);
+                }
+                log.debug("Retrying '{}' after {}", what, e.sqlException.getMessage());
+            }
+        }
+    }
+
+    private <T> T transaction(String what, Work<T> work) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            T result;
+            try {
+                result = work.run(connection);
+            } catch (SQLException | RuntimeException e) {
+                rollback(connection);
+                if (e instanceof SQLException sql && RETRYABLE.contains(sql.getSQLState())) {
+                    throw new RetryableException(sql);
+                }
+                throw e;
+            }
+            try {
+                connection.commit();
+            } catch (SQLException e) {
+                throw failure(what, e, true);
+            }
+            return result;
+        } catch (SQLException e) {
+            throw failure(what, e, false);
+        }
+    }
+
+    private static void rollback(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            // the connection is gone: the server rolls back what it had not committed
+            log.debug("Rollback failed: {}", e.getMessage());
+        }
+    }
+
+    private static WorkingMemoryStoreException failure(String what, SQLException e, boolean atCommit) {
+        String outcome = atCommit && isConnectionFailure(e)
+                ? " (the connection failed while committing: the write may or may not have been stored)"
+                : "";
+        return new WorkingMemoryStoreException("Cannot " + what + " in the database" + outcome + ": "
+                + e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"), e);
+    }
+
+    /** SQLState class 08: connection exception. */
+    static boolean isConnectionFailure(SQLException e) {
+        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    }
+
+    /** Carries a deadlock or serialization failure out of {@link #transaction} to be run again. */
+    private static final class RetryableException extends RuntimeException {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient SQLException sqlException;
+
+        RetryableException(SQLException sqlException) {
+            super(sqlException.getMessage(), sqlException, false, false);
+            this.sqlException = sqlException;
+        }
+    }
+}

@@ -1,0 +1,125 @@
+package dev.workingmemory.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * A real PostgreSQL server for the tests, never a mock: its JDBC URL comes from the system property
+ * {@value #PROPERTY} or the environment variable {@value #VARIABLE}, which {@code bash .ci/run} sets after starting a
+ * throwaway server. Without it the test is skipped, saying so. Each instance is a fresh schema of that database, so
+ * tests start empty and do not see each other; {@link #close()} drops it.
+ */
+final class TestDatabase implements AutoCloseable {
+
+    static final String PROPERTY = "workingmemory.test.jdbcUrl";
+    static final String VARIABLE = "WORKING_MEMORY_TEST_JDBC_URL";
+    /** A script taking {@code stop} or {@code start}, for the outage tests; {@code .ci/run} sets it. */
+    static final String SERVER_VARIABLE = "WORKING_MEMORY_TEST_PG_SERVER";
+
+    private static final Logger log = LoggerFactory.getLogger(TestDatabase.class);
+    private static final String SKIPPED = "No PostgreSQL server for the JDBC tests: set -D" + PROPERTY
+            + "=jdbc:postgresql://… or " + VARIABLE + ", or run every test with 'bash .ci/run', which starts a throwaway"
+            + " server";
+    private static final AtomicBoolean WARNED = new AtomicBoolean();
+
+    private final String url;
+    private final String schema;
+    private final List<HikariDataSource> pools = new ArrayList<>();
+
+    private TestDatabase(String url) {
+        this.url = url;
+        this.schema = "wm_test_" + UUID.randomUUID().toString().replace("-", "");
+        execute("CREATE SCHEMA " + schema);
+    }
+
+    /** A fresh schema on the test server; skips the calling test when no server is configured. */
+    static TestDatabase create() {
+        String url = configuredUrl();
+        if (url == null && !WARNED.getAndSet(true)) {
+            log.warn("Skipping the JDBC tests. {}", SKIPPED);
+        }
+        assumeTrue(url != null, SKIPPED);
+        return new TestDatabase(url);
+    }
+
+    static String configuredUrl() {
+        String url = System.getProperty(PROPERTY);
+        if (url == null || url.isBlank()) {
+            url = System.getenv(VARIABLE);
+        }
+        return url == null || url.isBlank() ? null : url;
+    }
+
+    String url() {
+        return url;
+    }
+
+    String schema() {
+        return schema;
+    }
+
+    /** A pool of connections that work in this schema, as an application would configure one; closed by {@link #close()}. */
+    DataSource dataSource() {
+        return dataSource(Duration.ofSeconds(30));
+    }
+
+    /** A pool whose calls fail after {@code connectionTimeout} when no connection can be had (the server is down). */
+    DataSource dataSource(Duration connectionTimeout) {
+        HikariDataSource pool = pool(url, schema, connectionTimeout);
+        pools.add(pool);
+        return pool;
+    }
+
+    /** A DataSource that opens a new connection on each call: no pool between the store and the server. */
+    DataSource unpooledDataSource() {
+        return unpooled(url, schema);
+    }
+
+    static HikariDataSource pool(String url, String schema, Duration connectionTimeout) {
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(unpooled(url, schema));
+        config.setMaximumPoolSize(10);
+        config.setMinimumIdle(1);
+        config.setConnectionTimeout(connectionTimeout.toMillis());
+        return new HikariDataSource(config);
+    }
+
+    static DataSource unpooled(String url, String schema) {
+        PGSimpleDataSource dataSource = new PGSimpleDataSource();
+        dataSource.setURL(url);
+        dataSource.setCurrentSchema(schema);
+        dataSource.setConnectTimeout(10);
+        dataSource.setSocketTimeout(60);
+        return dataSource;
+    }
+
+    void execute(String sql) {
+        try (Connection connection = unpooled(url, schema).getConnection();
+             Statement statement = connection.createStatement()) {
+            statement.execute(sql);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot run " + sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        pools.forEach(HikariDataSource::close);
+        execute("DROP SCHEMA " + schema + " CASCADE");
+    }
+}

@@ -1,0 +1,125 @@
+package dev.workingmemory.spring;
+
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.metrics.WorkingMemoryMetrics;
+import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.tools.WorkingMemoryTools;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+import javax.sql.DataSource;
+import java.lang.reflect.InvocationTargetException;
+
+/**
+ * Auto-configures a {@link WorkingMemoryProvider} (a LangChain4j {@code ChatMemoryProvider}, which
+ * {@code @AiService} interfaces pick up), its {@link WorkingMemoryStore}, the tool beans of
+ * {@link WorkingMemoryTools#all} and, with Micrometer and a {@code MeterRegistry}, {@link WorkingMemoryMetrics}, from
+ * the {@code working-memory.*} properties ({@link WorkingMemoryProperties}). Each bean backs off when the application
+ * defines its own. The provider is closed when the context closes, which saves what is pending.
+ *
+ * <p>Thread-safe (stateless); Spring calls it once at startup.
+ */
+@AutoConfiguration(afterName = {
+        "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.MetricsAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.CompositeMeterRegistryAutoConfiguration",
+        "org.springframework.boot.actuate.autoconfigure.metrics.export.simple.SimpleMetricsExportAutoConfiguration"})
+@ConditionalOnClass(WorkingMemoryProvider.class)
+@ConditionalOnProperty(prefix = WorkingMemoryProperties.PREFIX, name = "enabled", matchIfMissing = true)
+@EnableConfigurationProperties(WorkingMemoryProperties.class)
+public class WorkingMemoryAutoConfiguration {
+
+    /** The JDBC store's class, in langchain4j-working-memory-jdbc; looked up by name so that the module is optional. */
+    static final String JDBC_STORE = "dev.workingmemory.jdbc.JdbcWorkingMemoryStore";
+
+    @Bean
+    @ConditionalOnMissingBean
+    public WorkingMemoryStore workingMemoryStore(WorkingMemoryProperties properties,
+                                                 ObjectProvider<DataSource> dataSource) {
+        return switch (properties.getStore().getType()) {
+            case MEMORY -> new InMemoryWorkingMemoryStore();
+            case FILE -> new FileWorkingMemoryStore(properties.getStore().getPath());
+            case JDBC -> jdbcStore(dataSource.getIfAvailable(() -> {
+                throw new IllegalStateException("working-memory.store.type=jdbc needs a DataSource bean; "
+                        + "configure spring.datasource.* or define one");
+            }));
+        };
+    }
+
+    /**
+     * Built from the properties with the store, the application's {@link ChatMemoryStore} if it has one (messages go
+     * there), and every {@link WorkingMemoryListener} bean. Closed with the context (Spring calls {@code close()}).
+     */
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    public WorkingMemoryProvider workingMemoryProvider(WorkingMemoryProperties properties, WorkingMemoryStore store,
+                                                       ObjectProvider<ChatMemoryStore> chatMemoryStore,
+                                                       ObjectProvider<WorkingMemoryListener> listeners) {
+        WorkingMemoryProvider.Builder builder = ProviderSettings.builder(properties).store(store);
+        chatMemoryStore.ifAvailable(builder::chatMemoryStore);
+        listeners.orderedStream().forEach(builder::listener);
+        return builder.build();
+    }
+
+    private static WorkingMemoryStore jdbcStore(DataSource dataSource) {
+        Class<?> type;
+        try {
+            type = Class.forName(JDBC_STORE, true, WorkingMemoryAutoConfiguration.class.getClassLoader());
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("working-memory.store.type=jdbc needs dev.workingmemory:"
+                    + "langchain4j-working-memory-jdbc on the classpath (" + JDBC_STORE + " was not found)", e);
+        }
+        try {
+            return (WorkingMemoryStore) type.getConstructor(DataSource.class).newInstance(dataSource);
+        } catch (InvocationTargetException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw new IllegalStateException("Cannot create " + JDBC_STORE, e.getCause());
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("Cannot create " + JDBC_STORE + " from a DataSource", e);
+        }
+    }
+
+    /** The tool beans, registered by class so that LangChain4j's {@code @AiService} wiring finds their tools. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(WorkingMemoryTools.class)
+    @ConditionalOnProperty(prefix = WorkingMemoryProperties.PREFIX, name = "tools.enabled", matchIfMissing = true)
+    @Import(WorkingMemoryToolsRegistrar.class)
+    static class ToolsConfiguration {
+    }
+
+    /** Meters fed by the provider's events, when the application has Micrometer and a registry (Actuator). */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterRegistry.class)
+    @ConditionalOnBean(MeterRegistry.class)
+    static class MetricsConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkingMemoryMetrics workingMemoryMetrics(MeterRegistry registry) {
+            return new WorkingMemoryMetrics(registry);
+        }
+
+        /** The gauges read the provider, which needs the metrics as a listener first: registered once both exist. */
+        @Bean
+        SmartInitializingSingleton workingMemoryGauges(WorkingMemoryMetrics metrics,
+                                                       ObjectProvider<WorkingMemoryProvider> provider) {
+            return () -> provider.ifUnique(metrics::monitor);
+        }
+    }
+}

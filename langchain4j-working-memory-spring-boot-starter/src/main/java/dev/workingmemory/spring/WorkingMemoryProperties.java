@@ -1,0 +1,137 @@
+package dev.workingmemory.spring;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The {@code working-memory.*} properties the auto-configured {@code WorkingMemoryProvider} is built from. Not
+ * thread-safe (Spring binds it once at startup).
+ */
+@ConfigurationProperties(prefix = WorkingMemoryProperties.PREFIX)
+public class WorkingMemoryProperties {
+
+    public static final String PREFIX = "working-memory";
+
+    /** Whether to auto-configure a working memory at all. */
+    private boolean enabled = true;
+
+    /** How many messages the window keeps besides the system message; whole turns are evicted. */
+    private int maxMessages = 20;
+
+    /** The model's context window in tokens: sizes the <working_memory> block. */
+    private int contextWindow = 128_000;
+
+    /** How many memories stay loaded; an evicted memory is saved first and loaded again on its next use. */
+    private int maxCachedMemories = 10_000;
+
+    /**
+     * How long after its first unsaved change derived state (entities) is saved; 0 saves within each call. Writes a
+     * tool reports as saved do not wait for it.
+     */
+    private Duration saveDelay = Duration.ofSeconds(1);
+
+    private final Store store = new Store();
+
+    private final Tools tools = new Tools();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public int getMaxMessages() {
+        return maxMessages;
+    }
+
+    public void setMaxMessages(int maxMessages) {
+        this.maxMessages = maxMessages;
+    }
+
+    public int getContextWindow() {
+        return contextWindow;
+    }
+
+    public void setContextWindow(int contextWindow) {
+        this.contextWindow = contextWindow;
+    }
+
+    public int getMaxCachedMemories() {
+        return maxCachedMemories;
+    }
+
+    public void setMaxCachedMemories(int maxCachedMemories) {
+        this.maxCachedMemories = maxCachedMemories;
+    }
+
+    public Duration getSaveDelay() {
+        return saveDelay;
+    }
+
+    public void setSaveDelay(Duration saveDelay) {
+        this.saveDelay = saveDelay;
+    }
+
+    public Store getStore() {
+        return store;
+    }
+
+    public Tools getTools() {
+        return tools;
+    }
+
+    /** Where layer state is kept. */
+    public static class Store {
+
+        /** memory (lost on restart), file (a directory, see path) or jdbc (the application's DataSource). */
+        private StoreType type = StoreType.MEMORY;
+
+        /** The directory of the file store. */
+        private Path path = Path.of("working-memory");
+
+        public StoreType getType() {
+            return type;
+        }
+
+        public void setType(StoreType type) {
+            this.type = type;
+        }
+
+        public Path getPath() {
+            return path;
+        }
+
+        public void setPath(Path path) {
+            this.path = path;
+        }
+    }
+
+    /** The store kinds {@code working-memory.store.type} names. */
+    public enum StoreType {
+        /** {@code InMemoryWorkingMemoryStore}: nothing survives a restart. */
+        MEMORY,
+        /** {@code FileWorkingMemoryStore} in {@code working-memory.store.path}. */
+        FILE,
+        /** {@code JdbcWorkingMemoryStore} on the application's {@code DataSource} (needs langchain4j-working-memory-jdbc). */
+        JDBC
+    }
+
+    /** The tool beans that let the model read and write its memory. */
+    public static class Tools {
+
+        /** Whether to register the tool beans (WorkingMemoryTools.all) that @AiService picks up. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package dev.workingmemory.spring;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.store.memory.chat.ChatMemoryStore;
+import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.entity.Entity;
+import dev.workingmemory.metrics.WorkingMemoryMetrics;
+import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.tools.CoreMemoryTools;
+import dev.workingmemory.tools.MemoryStatsTools;
+import dev.workingmemory.tools.NoteTools;
+import dev.workingmemory.tools.TextScratchpadTools;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import dev.workingmemory.event.EntityTracked;
+import dev.workingmemory.event.WorkingMemoryListener;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import javax.sql.DataSource;
+import java.io.InputStream;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.mock;
+
+class WorkingMemoryAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(WorkingMemoryAutoConfiguration.class));
+
+    private static ToolExecutionResultMessage pageResult() {
+        return ToolExecutionResultMessage.from("call-1", "createPage",
+                "{\"page\":{\"id\":\"page-123\",\"title\":\"About Us\"}}");
+    }
+
+    @Test
+    void should_configure_a_provider_in_memory_with_the_tool_beans() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(WorkingMemoryProvider.class)
+                    .hasSingleBean(TextScratchpadTools.class).hasSingleBean(CoreMemoryTools.class)
+                    .hasSingleBean(NoteTools.class).hasSingleBean(MemoryStatsTools.class)
+                    .doesNotHaveBean(WorkingMemoryMetrics.class);
+            assertThat(context.getBean(WorkingMemoryStore.class)).isInstanceOf(InMemoryWorkingMemoryStore.class);
+            assertThat(context.getBean(WorkingMemoryProvider.class).blockBudget()).isEqualTo(6_000);
+        });
+    }
+
+    @Test
+    void should_apply_the_window_and_the_context_window() {
+        runner.withPropertyValues("working-memory.max-messages=4", "working-memory.context-window=32000").run(context -> {
+            WorkingMemoryProvider memories = context.getBean(WorkingMemoryProvider.class);
+            ChatMemory memory = memories.get("alice");
+            for (int i = 0; i < 6; i++) {
+                memory.add(UserMessage.from("message " + i));
+            }
+            assertThat(memory.messages()).hasSize(4);
+            assertThat(memories.blockBudget()).isEqualTo(3_200);
+        });
+    }
+
+    @Test
+    void should_keep_state_in_the_file_store_and_save_what_is_pending_when_the_context_closes(@TempDir Path dir) {
+        WorkingMemoryProvider[] closed = new WorkingMemoryProvider[1];
+        runner.withPropertyValues("working-memory.store.type=file", "working-memory.store.path=" + dir,
+                "working-memory.save-delay=1h").run(context -> {
+            assertThat(context.getBean(WorkingMemoryStore.class)).isInstanceOf(FileWorkingMemoryStore.class);
+            closed[0] = context.getBean(WorkingMemoryProvider.class);
+            closed[0].get("alice").add(pageResult()); // an entity, saved behind the turn: an hour later
+        });
+
+        assertThatThrownBy(() -> closed[0].memory("alice")).isInstanceOf(IllegalStateException.class);
+        try (WorkingMemoryProvider restarted = WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir)).build()) {
+            assertThat(restarted.memory("alice").entities()).containsExactly(new Entity("page-123", "About Us", "page"));
+        }
+    }
+
+    @Test
+    void should_back_off_when_the_application_defines_its_own_beans() {
+        runner.withUserConfiguration(OwnBeans.class).run(context -> {
+            assertThat(context).hasSingleBean(WorkingMemoryProvider.class).hasSingleBean(WorkingMemoryStore.class)
+                    .hasSingleBean(CoreMemoryTools.class);
+            assertThat(context.getBean(WorkingMemoryProvider.class)).isSameAs(context.getBean("ownProvider"));
+            assertThat(context.getBean(WorkingMemoryStore.class)).isSameAs(context.getBean("ownStore"));
+            assertThat(context.getBean(CoreMemoryTools.class)).isSameAs(context.getBean("ownCoreMemoryTools"));
+            assertThat(context).hasSingleBean(NoteTools.class); // the others come from the application's provider
+        });
+    }
+
+    @Test
+    void should_say_which_tools_do_not_fit_a_provider_of_the_application() {
+        runner.withUserConfiguration(ProviderWithoutCoreMemory.class).run(context ->
+                assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("lacks the layer that CoreMemoryTools works on")
+                        .hasMessageContaining("working-memory.tools.enabled=false"));
+        runner.withUserConfiguration(ProviderWithoutCoreMemory.class)
+                .withPropertyValues("working-memory.tools.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(MemoryStatsTools.class));
+    }
+
+    @Test
+    void should_send_messages_to_the_application_chat_memory_store() {
+        runner.withBean(ChatMemoryStore.class, InMemoryChatMemoryStore::new).run(context -> {
+            context.getBean(WorkingMemoryProvider.class).get("alice").add(UserMessage.from("hello"));
+            List<ChatMessage> stored = context.getBean(ChatMemoryStore.class).getMessages("alice");
+            assertThat(stored).containsExactly(UserMessage.from("hello"));
+        });
+    }
+
+    @Test
+    void should_configure_nothing_when_disabled() {
+        runner.withPropertyValues("working-memory.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(WorkingMemoryProvider.class)
+                        .doesNotHaveBean(MemoryStatsTools.class));
+    }
+
+    @Test
+    void should_meter_the_provider_when_there_is_a_registry() {
+        runner.withBean(MeterRegistry.class, SimpleMeterRegistry::new).run(context -> {
+            assertThat(context).hasSingleBean(WorkingMemoryMetrics.class);
+            context.getBean(WorkingMemoryProvider.class).get("alice").add(pageResult());
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("working.memory.entities.tracked").counter().count()).isEqualTo(1);
+            assertThat(registry.get("working.memory.memories.cached").gauge().value()).isEqualTo(1);
+        });
+    }
+
+    @Test
+    void should_give_the_provider_the_application_listeners() {
+        List<EntityTracked> heard = new CopyOnWriteArrayList<>();
+        WorkingMemoryListener listener = new WorkingMemoryListener() {
+            @Override
+            public void onEntityTracked(EntityTracked event) {
+                heard.add(event);
+            }
+        };
+        runner.withBean(WorkingMemoryListener.class, () -> listener).run(context -> {
+            context.getBean(WorkingMemoryProvider.class).get("alice").add(pageResult());
+            assertThat(heard).singleElement().satisfies(event -> assertThat(event.entities())
+                    .containsExactly(new Entity("page-123", "About Us", "page")));
+        });
+    }
+
+    @Test
+    void should_start_without_micrometer() {
+        runner.withClassLoader(new FilteredClassLoader("io.micrometer")).run(context ->
+                assertThat(context).hasNotFailed().hasSingleBean(WorkingMemoryProvider.class)
+                        .doesNotHaveBean(WorkingMemoryMetrics.class));
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "working-memory.max-messages=0, maxMessages must be positive",
+            "working-memory.context-window=-1, contextWindowTokens must be positive",
+            "working-memory.max-cached-memories=0, maxCachedMemories must be positive",
+            "working-memory.save-delay=-1s, saveDelay must not be negative",
+            "working-memory.store.type=redis, working-memory.store.type"})
+    void should_refuse_a_bad_property_saying_which(String property, String message) {
+        runner.withPropertyValues(property).run(context ->
+                assertThat(context).getFailure().hasStackTraceContaining(message));
+    }
+
+    @Test
+    void should_explain_what_the_jdbc_store_needs() {
+        runner.withPropertyValues("working-memory.store.type=jdbc").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("needs a DataSource bean"));
+        runner.withPropertyValues("working-memory.store.type=jdbc").withBean(DataSource.class, () -> mock(DataSource.class))
+                .run(context -> assertThat(context).getFailure()
+                        .hasMessageContaining("needs dev.workingmemory:langchain4j-working-memory-jdbc on the classpath")
+                        .hasRootCauseInstanceOf(ClassNotFoundException.class));
+    }
+
+    @Test
+    void should_describe_every_property_with_its_default_for_ides() throws Exception {
+        JsonNode metadata;
+        try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            metadata = new ObjectMapper().readTree(in);
+        }
+        Map<String, String> defaults = new HashMap<>();
+        for (JsonNode property : metadata.get("properties")) {
+            assertThat(property.path("description").asText()).as(property.get("name").asText()).isNotBlank();
+            defaults.put(property.get("name").asText(), property.path("defaultValue").asText());
+        }
+        assertThat(defaults).containsAllEntriesOf(Map.of(
+                "working-memory.enabled", "true",
+                "working-memory.max-messages", "20",
+                "working-memory.context-window", "128000",
+                "working-memory.max-cached-memories", "10000",
+                "working-memory.save-delay", "1s",
+                "working-memory.store.type", "memory",
+                "working-memory.store.path", "working-memory",
+                "working-memory.tools.enabled", "true"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnBeans {
+        @Bean
+        WorkingMemoryStore ownStore() {
+            return new InMemoryWorkingMemoryStore();
+        }
+
+        @Bean
+        WorkingMemoryProvider ownProvider(WorkingMemoryStore store) {
+            return WorkingMemoryProvider.builder().store(store).build();
+        }
+
+        @Bean
+        CoreMemoryTools ownCoreMemoryTools(WorkingMemoryProvider provider) {
+            return new CoreMemoryTools(provider);
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class ProviderWithoutCoreMemory {
+        @Bean
+        WorkingMemoryProvider ownProvider() {
+            return WorkingMemoryProvider.builder().withoutCoreMemory().build();
+        }
+    }
+}
