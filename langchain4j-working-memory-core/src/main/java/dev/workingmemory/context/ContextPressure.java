@@ -8,6 +8,8 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.workingmemory.event.OutputPruned;
+import dev.workingmemory.event.PressureChanged;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.LayerBudget;
@@ -265,6 +267,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     }
 
     private void update(PressureLevel newLevel, int newPercent, int newInterventions) {
+        if (newLevel != level) {
+            context.events().onPressureChanged(new PressureChanged(context.key(), level.textName(), newLevel.textName(),
+                    newPercent));
+        }
         boolean visible = newLevel != level || newLevel != PressureLevel.SAFE && newPercent != percent;
         if (visible || newInterventions != interventions) {
             context.write(() -> {
@@ -392,7 +398,11 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 if (!output.pruned()) {
                     return original;
                 }
-                return copy(output.text() + " The full output is kept: " + READ_TOOL_OUTPUT + "(\"" + entry() + "\") reads it.");
+                ToolExecutionResultMessage copy = copy(output.text() + " The full output is kept: " + READ_TOOL_OUTPUT
+                        + "(\"" + entry() + "\") reads it.");
+                context.events().onOutputPruned(new OutputPruned(context.key(), original.toolName(), m.name(),
+                        original.text().length(), copy.text().length()));
+                return copy;
             });
         }
 

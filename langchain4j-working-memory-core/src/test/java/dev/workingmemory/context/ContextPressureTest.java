@@ -172,6 +172,39 @@ class ContextPressureTest {
         memories.close();
     }
 
+    @Test
+    void should_report_pruned_outputs_and_level_changes_to_the_providers_listeners() {
+        List<dev.workingmemory.event.OutputPruned> pruned = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<dev.workingmemory.event.PressureChanged> levels = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(1_500).maxMessages(100)
+                .listener(new dev.workingmemory.event.WorkingMemoryListener() {
+                    @Override
+                    public void onOutputPruned(dev.workingmemory.event.OutputPruned event) {
+                        pruned.add(event);
+                    }
+
+                    @Override
+                    public void onPressureChanged(dev.workingmemory.event.PressureChanged event) {
+                        levels.add(event);
+                    }
+                }).build();
+        ChatMemory chat = memories.get("dev");
+        for (int i = 0; i < 8; i++) {
+            toolTurn(chat, "c" + i, "bash", lines(45, "run " + i));
+            chat.add(AiMessage.from("done " + i));
+            chat.messages();
+        }
+
+        assertThat(levels).extracting(dev.workingmemory.event.PressureChanged::to).startsWith("moderate", "high");
+        assertThat(levels.get(0).from()).isEqualTo("safe");
+        assertThat(pruned).isNotEmpty().allSatisfy(event -> {
+            assertThat(event.toolName()).isEqualTo("bash");
+            assertThat(event.mode()).isIn("AGGRESSIVE", "HYPER");
+            assertThat(event.charsAfter()).isLessThan(event.charsBefore());
+        });
+        memories.close();
+    }
+
     @ParameterizedTest
     @CsvSource({"0.0, 0.9", "0.9, 0.75", "0.75, 0.75", "0.75, 1.1", "-0.1, 0.5"})
     void should_reject_thresholds_out_of_order(double moderate, double high) {
