@@ -274,6 +274,36 @@ class CodingTierTest {
     }
 
     @Test
+    void should_shorten_older_outputs_of_one_long_turn_where_no_turn_can_be_evicted() {
+        List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
+        WorkingMemoryProvider memories = pressured(events);
+        List<String> outputs = IntStream.rangeClosed(1, 14).mapToObj(CodingTierTest::testReport).toList();
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            long results = request.messages().stream().filter(ToolExecutionResultMessage.class::isInstance).count();
+            return results < 14 ? AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn test\"}"))
+                    : AiMessage.from("Fourteen runs, all green.");
+        });
+
+        String answer = assistant(model, memories, new Shell(outputs)).chat("dev", "Run the tests fourteen times");
+
+        assertThat(answer).isEqualTo("Fourteen runs, all green.");
+        assertThat(events).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.turnsEvicted()).isZero();
+            assertThat(e.outputsShortened()).isPositive();
+            assertThat(e.tokensAfter()).isLessThan(3600);
+        });
+        List<Integer> tokens = model.requests().stream()
+                .map(r -> CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(r.messages())).toList();
+        assertThat(tokens).allSatisfy(t -> assertThat(t).isLessThan(3600));
+        // the latest output is never shortened: the model reads it now
+        assertThat(lastToolResult(model.lastRequest())).startsWith("Test 14.1 ");
+        assertThat(model.lastRequest().messages()).filteredOn(ToolExecutionResultMessage.class::isInstance)
+                .extracting(m -> ((ToolExecutionResultMessage) m).text())
+                .anySatisfy(text -> assertThat(text).startsWith("[Output of bash (48 lines").contains("read_tool_output(\""));
+        memories.close();
+    }
+
+    @Test
     void should_evict_the_oldest_turns_when_nothing_is_left_to_prune_and_keep_the_newest_turn() {
         List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
         WorkingMemoryProvider memories = pressured(events);
