@@ -16,6 +16,7 @@ import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.notes.NotesStats;
 import dev.workingmemory.scratchpad.Scratchpad;
+import dev.workingmemory.slots.SessionSlots;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +38,7 @@ import java.util.Optional;
  *       {@code maxStateChars} (compact JSON for a structured one);</li>
  *   <li>{@code unsynthesized_notes}: pending notes against the soft and hard limits, utilization and status
  *       (seed 004);</li>
+ *   <li>{@code session}: items in each slot and the pool against their limits (seed 003, tier 2);</li>
  *   <li>{@code pressure}: the level and size of the last request against the model's context window, and how often
  *       the memory intervened (seed 003, tier 4);</li>
  *   <li>any other layer: its name only.</li>
@@ -124,6 +126,16 @@ public final class MemoryStatsTools {
         }
         if (layer instanceof Scratchpad scratchpad) {
             return Optional.of(scratchpad(scratchpad));
+        }
+        if (layer instanceof SessionSlots session) {
+            List<String> each = new ArrayList<>();
+            for (String slot : session.slotNames()) {
+                each.add(slot + " " + session.items(slot).size() + "/" + session.limit(slot));
+            }
+            if (session.config().poolCapacity() > 0) {
+                each.add(SessionSlots.POOL + " " + session.pool().size() + "/" + session.limit(SessionSlots.POOL));
+            }
+            return Optional.of(String.join(", ", each) + " items");
         }
         if (layer instanceof ContextPressure pressure) {
             PressureStats stats = pressure.stats();

@@ -196,6 +196,7 @@ class CodingTierTest {
         String block = memories.memory("dev").render();
         assertThat(block).contains("errors (2/3):\n- IllegalStateException: no invoice at Billing.close(Billing.java:31)\n"
                 + "- Invoice.java:57: ';' expected");
+        assertThat(new MemoryStatsTools(memories).workingMemoryStats("dev")).contains("\n- session: error 2/3, decision 0/5,");
 
         model.thenCallTool(SlotTools.WORKING_MEMORY_CLEAR_SLOT, "{\"slot\": \"error\"}").thenAnswer("cleared");
         assistant.chat("dev", "both are fixed");
