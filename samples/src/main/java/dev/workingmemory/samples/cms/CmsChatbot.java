@@ -1,8 +1,13 @@
 package dev.workingmemory.samples.cms;
 
+import dev.workingmemory.samples.shared.ConversationPrinter;
+import dev.workingmemory.samples.shared.ObservedChatModel;
+import dev.workingmemory.samples.shared.ReplayScript;
+import dev.workingmemory.samples.shared.SampleSetup;
+import dev.workingmemory.samples.shared.ScriptedModel;
+import dev.workingmemory.samples.shared.WorkingMemoryBlock;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -14,9 +19,7 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * A CMS chatbot with a working memory: the story of the entity tracking seed, "create a page called About Us …
@@ -45,7 +48,7 @@ public final class CmsChatbot {
     /** The classpath resource holding the recorded conversation. */
     public static final String REPLAY_RESOURCE = "/cms-replay.json";
     /** The model used in live mode when {@code OPENAI_MODEL} is not set. */
-    public static final String DEFAULT_MODEL = "gpt-4o-mini";
+    public static final String DEFAULT_MODEL = SampleSetup.DEFAULT_MODEL;
     /** The memory id of the live conversation. */
     public static final String LIVE_MEMORY_ID = "live-user";
 
@@ -71,7 +74,7 @@ public final class CmsChatbot {
         }
         String apiKey = System.getenv("OPENAI_API_KEY");
         boolean live = apiKey != null && !apiKey.isBlank();
-        if (!live && storeDir != null && !isEmptyOrMissing(storeDir)) {
+        if (!live && storeDir != null && !SampleSetup.isEmptyOrMissing(storeDir)) {
             System.err.println("The replay starts a new CMS from scratch, so --store needs an empty or missing directory; "
                     + storeDir + " is not empty.");
             return;
@@ -81,7 +84,7 @@ public final class CmsChatbot {
                 System.out.println("Working memory stored under " + storeDir.toAbsolutePath());
             }
             if (live) {
-                ChatModel model = openAiModel(apiKey);
+                ChatModel model = SampleSetup.openAiModel(apiKey, System.getenv("OPENAI_BASE_URL"), System.getenv("OPENAI_MODEL"));
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 chat(in, System.out, model, memories, LIVE_MEMORY_ID, System.console() == null);
             } else {
@@ -114,7 +117,8 @@ public final class CmsChatbot {
         ReplayScript script = ReplayScript.load(REPLAY_RESOURCE);
         ConversationPrinter printer = new ConversationPrinter(out);
         CmsTools cms = new CmsTools();
-        ScriptedCmsModel model = new ScriptedCmsModel(script, printer::resolved);
+        ScriptedModel model = new ScriptedModel(script.steps(), (template, request, onResolved) -> WorkingMemoryBlock.resolve(
+                template, WorkingMemoryBlock.of(WorkingMemoryBlock.systemText(request)), onResolved), printer::resolved);
         CmsAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, cms, printer, false);
         printer.note("Replaying a recorded CMS conversation (" + script.turns().size()
                 + " turns, scripted model; set OPENAI_API_KEY to chat live).");
@@ -200,26 +204,5 @@ public final class CmsChatbot {
         return builder.build();
     }
 
-    private static ChatModel openAiModel(String apiKey) {
-        String baseUrl = System.getenv("OPENAI_BASE_URL");
-        String modelName = System.getenv("OPENAI_MODEL");
-        OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
-                .apiKey(apiKey)
-                .modelName(modelName == null || modelName.isBlank() ? DEFAULT_MODEL : modelName.strip());
-        if (baseUrl != null && !baseUrl.isBlank()) {
-            builder.baseUrl(baseUrl.strip());
-        }
-        return builder.build();
-    }
 
-    private static boolean isEmptyOrMissing(Path dir) {
-        if (!Files.exists(dir)) {
-            return true;
-        }
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.findAny().isEmpty();
-        } catch (IOException e) {
-            return false;
-        }
-    }
 }
