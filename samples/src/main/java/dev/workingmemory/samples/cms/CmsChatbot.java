@@ -5,6 +5,7 @@ import dev.workingmemory.samples.shared.ObservedChatModel;
 import dev.workingmemory.samples.shared.ReplayScript;
 import dev.workingmemory.samples.shared.SampleSetup;
 import dev.workingmemory.samples.shared.ScriptedModel;
+import dev.workingmemory.samples.shared.TerminalChat;
 import dev.workingmemory.samples.shared.WorkingMemoryBlock;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.ChatModel;
@@ -14,10 +15,8 @@ import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 
@@ -150,30 +149,7 @@ public final class CmsChatbot {
         ConversationPrinter printer = new ConversationPrinter(out);
         CmsAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, new CmsTools(), printer, true);
         out.println("CMS chatbot: ask it to create pages, add sections, find images. Type 'exit' to quit.");
-        try {
-            while (true) {
-                out.print("> ");
-                out.flush();
-                String line = in.readLine();
-                if (line == null || line.strip().equalsIgnoreCase("exit")) {
-                    out.println();
-                    return;
-                }
-                if (line.isBlank()) {
-                    continue;
-                }
-                if (echo) {
-                    printer.user(line.strip());
-                }
-                try {
-                    printer.assistant(assistant.chat(memoryId, line.strip()));
-                } catch (RuntimeException e) {
-                    out.println("ERROR: " + e.getMessage());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TerminalChat.run(in, out, printer, echo, "exit", line -> printer.assistant(assistant.chat(memoryId, line)));
     }
 
     private static CmsAssistant assistant(ChatModel model, WorkingMemoryProvider memories, CmsTools cms,

@@ -11,8 +11,10 @@ import dev.workingmemory.dream.DreamReport;
 import dev.workingmemory.samples.shared.ConversationPrinter;
 import dev.workingmemory.samples.shared.ObservedChatModel;
 import dev.workingmemory.samples.shared.ReplayScript;
+import dev.workingmemory.samples.shared.RequestPlaceholders;
 import dev.workingmemory.samples.shared.SampleSetup;
 import dev.workingmemory.samples.shared.ScriptedModel;
+import dev.workingmemory.samples.shared.TerminalChat;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.tools.WorkingMemoryTools;
 
@@ -140,7 +142,7 @@ public final class CompanionChatbot {
             clock.set(session.at());
             printer.note("");
             printer.note("=== Session " + (s + 1) + ": " + DAY.format(session.at()) + " (thread " + key.thread() + ") ===");
-            ScriptedModel model = new ScriptedModel(session.script().steps(), new CompanionPlaceholders(), printer::resolved);
+            ScriptedModel model = new ScriptedModel(session.script().steps(), new RequestPlaceholders(), printer::resolved);
             try (WorkingMemoryProvider memories = provider(dir, clock, null)) {
                 CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, printer);
                 for (ReplayScript.Turn turn : session.script().turns()) {
@@ -170,31 +172,11 @@ public final class CompanionChatbot {
             CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, printer);
             out.println("Companion: tell it about yourself. Commands: /dream, /state, /search <words>, /quit.");
             out.println("Memory kept under " + dir.toAbsolutePath() + " (MEMORY.md is the state document).");
-            while (true) {
-                out.print("> ");
-                out.flush();
-                String line = in.readLine();
-                if (line == null || line.strip().equals("/quit")) {
-                    out.println();
-                    return;
+            TerminalChat.run(in, out, printer, echo, "/quit", line -> {
+                if (!command(line, memories, printer)) {
+                    printer.assistant(assistant.chat(LIVE_KEY, line));
                 }
-                line = line.strip();
-                if (line.isEmpty()) {
-                    continue;
-                }
-                if (echo) {
-                    printer.user(line);
-                }
-                try {
-                    if (!command(line, memories, printer)) {
-                        printer.assistant(assistant.chat(LIVE_KEY, line));
-                    }
-                } catch (RuntimeException e) {
-                    out.println("ERROR: " + e.getMessage());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            });
         }
     }
 

@@ -40,7 +40,8 @@ public final class ConversationPrinter {
 
     /** Says which id the scripted model read from the block for a placeholder of its script. */
     public void resolved(String placeholder, String value) {
-        out.println("(scripted model: " + placeholder + " = " + value + ", read from the working memory block)");
+        String source = placeholder.startsWith("{{result:") ? "the last tool result" : "the working memory block";
+        out.println("(scripted model: " + placeholder + " = " + value + ", read from " + source + ")");
     }
 
     public void note(String text) {

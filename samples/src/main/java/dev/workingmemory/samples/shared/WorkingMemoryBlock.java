@@ -114,7 +114,8 @@ public final class WorkingMemoryBlock {
                 || (type.endsWith("y") && group.equals(type.substring(0, type.length() - 1) + "ies"));
     }
 
-    private static String unescape(String text) {
+    /** The text with the block's XML escapes ({@code &lt; &gt; &amp;}) undone, as a model reads it. */
+    public static String unescape(String text) {
         return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
     }
 }

@@ -1,11 +1,9 @@
-package dev.workingmemory.samples.companion;
+package dev.workingmemory.samples.shared;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
-import dev.workingmemory.samples.shared.ScriptedModel;
-import dev.workingmemory.samples.shared.WorkingMemoryBlock;
 
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -13,7 +11,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How the companion's scripted model reads what it is sent, so that the replay says only what the memory gave it:
+ * How the scripted model of a replay reads what it is sent, so that it says only what the memory and the tools gave it:
  * <ul>
  *   <li>{@code {{block:REGEX}}} the first group of {@code REGEX} in the {@code <working_memory>} block (a note, a
  *   line of the state document);</li>
@@ -24,7 +22,7 @@ import java.util.regex.Pattern;
  * A placeholder the request cannot answer throws {@link IllegalStateException}: the memory did not do its job.
  * Thread-safe (stateless).
  */
-final class CompanionPlaceholders implements ScriptedModel.Placeholders {
+public final class RequestPlaceholders implements ScriptedModel.Placeholders {
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{(block|pointer|result):(.+?)}}");
     private static final Pattern POINTER = Pattern.compile("^- Past: (.*) → search: `([^`]+)`$", Pattern.MULTILINE);
@@ -47,7 +45,7 @@ final class CompanionPlaceholders implements ScriptedModel.Placeholders {
     }
 
     private static String block(ChatRequest request) {
-        return WorkingMemoryBlock.of(WorkingMemoryBlock.systemText(request));
+        return WorkingMemoryBlock.unescape(WorkingMemoryBlock.of(WorkingMemoryBlock.systemText(request)));
     }
 
     private static String group(String regex, String text, String where) {

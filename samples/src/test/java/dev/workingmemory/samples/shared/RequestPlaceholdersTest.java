@@ -1,4 +1,4 @@
-package dev.workingmemory.samples.companion;
+package dev.workingmemory.samples.shared;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
@@ -16,7 +16,7 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-class CompanionPlaceholdersTest {
+class RequestPlaceholdersTest {
 
     private static final String BLOCK = """
             Be kind.
@@ -33,7 +33,7 @@ class CompanionPlaceholdersTest {
             </state>
             </working_memory>""";
 
-    private final CompanionPlaceholders placeholders = new CompanionPlaceholders();
+    private final RequestPlaceholders placeholders = new RequestPlaceholders();
 
     private static ChatRequest request(String system, String toolResult) {
         ToolExecutionRequest call = ToolExecutionRequest.builder().id("1").name("memory_search").arguments("{}").build();
