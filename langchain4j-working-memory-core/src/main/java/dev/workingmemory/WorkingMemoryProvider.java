@@ -224,7 +224,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         this.dreams = dreamEngine.build();
         all.add(StateLayer.factory(dreams));
-        all.add(SalienceLayer.factory(builder.dreams));
+        if (builder.salience) {
+            all.add(SalienceLayer.factory(builder.dreams));
+        }
         if (sessionSlots != null) {
             all.add(SessionSlots.factory(sessionSlots));
         }
@@ -694,6 +696,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private CoreMemoryConfig coreMemory = CoreMemoryConfig.defaults();
         private ScratchpadConfig scratchpad = ScratchpadConfig.defaults();
         private NotesConfig notes = NotesConfig.defaults();
+        private boolean salience = true;
         private SessionSlotsConfig sessionSlots = SessionSlotsConfig.defaults();
         private ContextPressureConfig contextPressure = ContextPressureConfig.defaults();
         private ToolOutputCacheConfig toolOutputCache = ToolOutputCacheConfig.defaults();
@@ -847,6 +850,15 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
          */
         public Builder sessionSlots(SessionSlotsConfig config) {
             this.sessionSlots = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        /**
+         * Turns salience off (seed 000's hormones: no levels scored on messages, no {@code [AUTO]} notes, a neutral
+         * mood line); it scores every user and assistant message and tool result, on by default.
+         */
+        public Builder withoutSalience() {
+            this.salience = false;
             return this;
         }
 

@@ -104,6 +104,15 @@ class WorkingMemoryProviderTest {
     }
 
     @Test
+    void should_score_salience_by_default_and_not_without_it() {
+        try (WorkingMemoryProvider with = WorkingMemoryProvider.builder().withoutCrystals().build();
+             WorkingMemoryProvider without = WorkingMemoryProvider.builder().withoutCrystals().withoutSalience().build()) {
+            assertThat(with.memory("a").layer(dev.workingmemory.dream.SalienceLayer.class)).isPresent();
+            assertThat(without.memory("a").layer(dev.workingmemory.dream.SalienceLayer.class)).isEmpty();
+        }
+    }
+
+    @Test
     void should_reject_contradictory_and_invalid_options() {
         assertThatThrownBy(() -> WorkingMemoryProvider.builder().maxMessages(10).maxTokens(1000, null))
                 .isInstanceOf(IllegalArgumentException.class);

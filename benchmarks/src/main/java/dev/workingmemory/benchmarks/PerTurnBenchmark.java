@@ -93,6 +93,14 @@ public class PerTurnBenchmark {
     @Param({"none"})
     public String longTerm;
 
+    /**
+     * {@code defaults}: every layer the provider has by default; {@code hardening}: without session slots, context
+     * pressure and salience, the layers the hardening issue's goals were measured with (entities, core memory,
+     * scratchpad, notes), so that those figures can be measured again.
+     */
+    @Param({"defaults"})
+    public String layers;
+
     private CountingCrystalStore crystals;
     private WorkingMemoryProvider provider;
     private ChatMemory working;
@@ -127,6 +135,11 @@ public class PerTurnBenchmark {
         WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW);
         if (scenario.equals("changedSavedNow")) {
             builder.saveDelay(Duration.ZERO);
+        }
+        switch (layers) {
+            case "defaults" -> { }
+            case "hardening" -> builder.withoutSessionSlots().withoutContextPressure().withoutSalience();
+            default -> throw new IllegalArgumentException(layers);
         }
         switch (longTerm) {
             case "none" -> builder.withoutCrystals();

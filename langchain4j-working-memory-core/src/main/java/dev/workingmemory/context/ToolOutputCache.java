@@ -124,12 +124,6 @@ public final class ToolOutputCache implements AutoCloseable {
         long generation = generationOf(storeKey);
         String entry = name;
         writer.execute(() -> write(key, entry, toolName, text, generation));
-        try {
-            // here, not on the writer thread: memory_search is read-your-writes, a crystal store's add only queues
-            config.crystals().keep(crystals(key, name, toolName, text));
-        } catch (RuntimeException e) {
-            log.warn("Could not keep tool output '{}' of '{}' as crystals", name, storeKey, e);
-        }
         return name;
     }
 
@@ -265,6 +259,11 @@ public final class ToolOutputCache implements AutoCloseable {
                 writeLock.unlock();
             }
             pause(attempt);
+        }
+        try {
+            config.crystals().keep(crystals(key, name, toolName, text));
+        } catch (RuntimeException e) {
+            log.warn("Could not keep tool output '{}' of '{}' as crystals", name, storeKey, e);
         }
     }
 

@@ -7,8 +7,7 @@ import java.util.List;
 /**
  * Where the full outputs of pruned tool results go besides the tool-output cache, so that {@code memory_search} finds
  * them: as crystals of kind {@link dev.workingmemory.crystal.CrystalKind#TOOL_OUTPUT}, one per chunk of about 1,500
- * characters, scoped to the memory's resource. Called when an output is first cached, on the thread that prunes it:
- * it must not wait for embedding (a {@link dev.workingmemory.crystal.CrystalStore#add} only queues).
+ * characters, scoped to the memory's resource. Called on the cache's writer thread, off the request path.
  *
  * <p>Implementations must be thread-safe.
  */

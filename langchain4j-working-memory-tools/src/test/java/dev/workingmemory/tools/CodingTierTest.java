@@ -164,7 +164,13 @@ class CodingTierTest {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
         ScriptedChatModel model = ScriptedChatModel.script()
                 .thenCallTool("bash", "{\"command\": \"mvn -q verify\"}")
-                .thenCallTool(WorkingMemoryTools.MEMORY_SEARCH, "{\"query\": \"zebra-quartz-1137 checksum\"}")
+                .then(request -> {
+                    // the cache's writer thread adds the full output's crystals just after the result was pruned:
+                    // a real model call takes longer than that
+                    await(() -> memories.crystalStore().orElseThrow().count("dev") > 0);
+                    return AiMessage.from(ScriptedChatModel.toolCall(WorkingMemoryTools.MEMORY_SEARCH,
+                            "{\"query\": \"zebra-quartz-1137 checksum\"}"));
+                })
                 .thenAnswer("Found it.");
 
         assistant(model, memories, new Shell(List.of(buildLog()))).chat("dev", "Build, then find the checksum line");
@@ -174,6 +180,18 @@ class CodingTierTest {
                 .contains("(tool_output)")
                 .contains("[INFO] Verified artifact org.acme:ledger checksum zebra-quartz-1137");
         memories.close();
+    }
+
+    private static void await(java.util.function.BooleanSupplier condition) {
+        for (int i = 0; i < 1_000 && !condition.getAsBoolean(); i++) {
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+        assertThat(condition.getAsBoolean()).as("within 10 s").isTrue();
     }
 
     @Test
