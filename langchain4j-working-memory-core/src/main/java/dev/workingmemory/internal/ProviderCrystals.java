@@ -3,6 +3,9 @@ package dev.workingmemory.internal;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalHit;
+import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -11,6 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -32,14 +39,6 @@ public final class ProviderCrystals {
     private ProviderCrystals() {
     }
 
-    /** A provider's use of a crystal store it opened: {@link #release()} closes the store with its last user. */
-    public interface Handle {
-        CrystalStore store();
-
-        /** Done with the store; does nothing the second time. */
-        void release();
-    }
-
     private static final class Shared {
         final Path directory;
         final CrystalStore store;
@@ -57,16 +56,18 @@ public final class ProviderCrystals {
     }
 
     /**
+     * A crystal store for one provider, which closes it when done: in a directory, closing it releases the provider's
+     * use of the store shared there (closed with its last user; closing twice does nothing).
+     *
      * @param directory where to keep the crystals, or null to keep them in memory for this provider alone
      * @param model     the embedding model, or null for {@link DefaultEmbeddingModel}
      * @param vectors   where the vectors go, or null for the store's own index
      * @throws IllegalStateException when another provider of this JVM has the directory open with another embedding
      *                               model or embedding store
      */
-    public static Handle open(Path directory, EmbeddingModel model, EmbeddingStore<TextSegment> vectors) {
+    public static CrystalStore open(Path directory, EmbeddingModel model, EmbeddingStore<TextSegment> vectors) {
         if (directory == null) {
-            CrystalStore store = build(null, model, vectors);
-            return handle(store::close, store);
+            return build(null, model, vectors);
         }
         Path key = directory.toAbsolutePath().normalize();
         synchronized (ProviderCrystals.class) {
@@ -82,7 +83,7 @@ public final class ProviderCrystals {
             }
             shared.users++;
             Shared used = shared;
-            return handle(() -> release(used), used.store);
+            return new SharedUse(used);
         }
     }
 
@@ -128,22 +129,61 @@ public final class ProviderCrystals {
                 .build();
     }
 
-    private static Handle handle(Runnable close, CrystalStore store) {
-        return new Handle() {
-            private boolean released;
+    /** One provider's use of a shared store: everything but {@link #close()} goes to the store. */
+    private static final class SharedUse implements CrystalStore {
+        private final Shared shared;
+        private boolean released;
 
-            @Override
-            public CrystalStore store() {
-                return store;
-            }
+        SharedUse(Shared shared) {
+            this.shared = shared;
+        }
 
-            @Override
-            public synchronized void release() {
-                if (!released) {
-                    released = true;
-                    close.run();
-                }
+        @Override
+        public void add(List<Crystal> crystals) {
+            shared.store.add(crystals);
+        }
+
+        @Override
+        public List<CrystalHit> search(CrystalQuery query) {
+            return shared.store.search(query);
+        }
+
+        @Override
+        public Optional<Crystal> get(String id) {
+            return shared.store.get(id);
+        }
+
+        @Override
+        public List<Crystal> recent(String scope, Instant after, int limit) {
+            return shared.store.recent(scope, after, limit);
+        }
+
+        @Override
+        public int count(String scope) {
+            return shared.store.count(scope);
+        }
+
+        @Override
+        public List<String> keywords(String crystalId, int max) {
+            return shared.store.keywords(crystalId, max);
+        }
+
+        @Override
+        public void delete(String scope, Collection<String> ids) {
+            shared.store.delete(scope, ids);
+        }
+
+        @Override
+        public void deleteScope(String scope) {
+            shared.store.deleteScope(scope);
+        }
+
+        @Override
+        public synchronized void close() {
+            if (!released) {
+                released = true;
+                release(shared);
             }
-        };
+        }
     }
 }

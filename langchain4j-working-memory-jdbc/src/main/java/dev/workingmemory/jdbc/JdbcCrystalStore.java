@@ -61,6 +61,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * and ranks by keyword alone. Vector ids are name-based UUIDs of the crystal ids, so a re-embedded crystal replaces its
  * vector.
  *
+ * <p><b>Without an embedding store</b> it searches by keyword alone and embeds nothing: the rows stay marked as
+ * without vectors, so an instance opened later with the shared embedding store embeds them all.
+ *
  * <p>Storage failures are {@link WorkingMemoryStoreException}s; embedding failures behind {@link #add} are logged and
  * retried after {@code 5 s}. Two instances deleting and embedding one crystal at the same moment may leave a vector
  * without its row: searches skip such vectors.
@@ -80,7 +83,9 @@ public final class JdbcCrystalStore implements CrystalStore {
     private static final String KIND = "kind";
 
     private final CrystalTable table;
+    /** Null: keyword search alone. */
     private final EmbeddingStore<TextSegment> embeddingStore;
+    /** Null without an embedding store. */
     private final EmbeddingModel embeddingModel;
     private final CrystalRanking ranking;
     private final int maxTextLength;
@@ -92,12 +97,12 @@ public final class JdbcCrystalStore implements CrystalStore {
 
     private JdbcCrystalStore(Builder builder) {
         Ensure.notNull(builder.dataSource, "dataSource");
-        Ensure.notNull(builder.embeddingStore, "embeddingStore");
         Ensure.notBlank(builder.textSearchConfig, "textSearchConfig");
         Ensure.that(builder.maxTextLength > 0, "maxTextLength must be positive, was " + builder.maxTextLength);
         this.table = new CrystalTable(Schema.open(builder.dataSource), builder.textSearchConfig);
         this.embeddingStore = builder.embeddingStore;
-        this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+        this.embeddingModel = builder.embeddingStore == null ? null
+                : builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
         this.ranking = builder.ranking != null ? builder.ranking : CrystalRanking.defaults();
         this.maxTextLength = builder.maxTextLength;
         this.embedder = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -139,7 +144,8 @@ public final class JdbcCrystalStore implements CrystalStore {
         int candidates = Math.max(ranking.candidates(), query.limit());
         List<String> keyword = ranking.keywordWeight() == 0 ? List.of()
                 : table.keywordSearch(query.scope(), query.kinds(), query.text(), candidates);
-        List<String> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, candidates);
+        List<String> vector = ranking.vectorWeight() == 0 || embeddingStore == null ? List.of()
+                : vectorSearch(query, candidates);
 
         Map<String, Double> scores = new LinkedHashMap<>();
         addRanks(scores, keyword, ranking.keywordWeight());
@@ -219,7 +225,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     }
 
     private void scheduleEmbedding(long delaySeconds) {
-        if (!closed && embedScheduled.compareAndSet(false, true)) {
+        if (!closed && embeddingStore != null && embedScheduled.compareAndSet(false, true)) {
             embedder.schedule(this::embedInBackground, delaySeconds, TimeUnit.SECONDS);
         }
     }
@@ -287,7 +293,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         vectors.lock();
         try {
             List<String> deleted = table.delete(scope, ids);
-            if (!deleted.isEmpty()) {
+            if (!deleted.isEmpty() && embeddingStore != null) {
                 embeddingStore.removeAll(deleted.stream().map(JdbcCrystalStore::vectorId).toList());
             }
         } finally {
@@ -302,7 +308,9 @@ public final class JdbcCrystalStore implements CrystalStore {
         vectors.lock();
         try {
             table.deleteScope(scope);
-            embeddingStore.removeAll(metadataKey(SCOPE).isEqualTo(scope));
+            if (embeddingStore != null) {
+                embeddingStore.removeAll(metadataKey(SCOPE).isEqualTo(scope));
+            }
         } finally {
             vectors.unlock();
         }
@@ -345,7 +353,10 @@ public final class JdbcCrystalStore implements CrystalStore {
             return this;
         }
 
-        /** Where the vectors are, shared by every instance (e.g. pgvector's {@code PgVectorEmbeddingStore}); required. */
+        /**
+         * Where the vectors are, shared by every instance (e.g. pgvector's {@code PgVectorEmbeddingStore}); without
+         * one the store searches by keyword alone.
+         */
         public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {
             this.embeddingStore = embeddingStore;
             return this;
