@@ -4,6 +4,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.crystal.MemoryHit;
+import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.event.BlockRendered;
@@ -19,6 +20,7 @@ import dev.workingmemory.layer.RequestShaper;
 import dev.workingmemory.layer.WindowMessages;
 import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.scratchpad.Scratchpad;
+import dev.workingmemory.slots.SessionSlots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -167,6 +169,16 @@ public final class WorkingMemory {
         return search.search(key.crystalScope(), query, limit);
     }
 
+    /** The session slots and pool (seed 003, tier 2). @throws IllegalStateException when the provider was built without them */
+    public SessionSlots sessionSlots() {
+        return required(SessionSlots.class, "session slots");
+    }
+
+    /** Context pressure and tool-output pruning (seed 003, tiers 3 and 4). @throws IllegalStateException when turned off */
+    public ContextPressure contextPressure() {
+        return required(ContextPressure.class, "context pressure");
+    }
+
     /** The layer of the given type, if this memory has one. */
     public <L extends MemoryLayer> Optional<L> layer(Class<L> type) {
         for (LayerSlot slot : slots) {
@@ -269,6 +281,11 @@ public final class WorkingMemory {
                 messagesUnsaved = false;
             }
         });
+    }
+
+    /** Refuses further use without saving anything: the memory is being deleted. */
+    void discard() {
+        thread.discard();
     }
 
     ScopeState threadState() {

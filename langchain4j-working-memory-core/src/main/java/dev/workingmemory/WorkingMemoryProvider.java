@@ -25,6 +25,12 @@ import dev.workingmemory.dream.SalienceLayer;
 import dev.workingmemory.dream.SalienceLevels;
 import dev.workingmemory.dream.StateLayer;
 import dev.workingmemory.entity.Entity;
+import dev.workingmemory.context.ContextPressure;
+import dev.workingmemory.context.ContextPressureConfig;
+import dev.workingmemory.context.PressureListener;
+import dev.workingmemory.context.ToolOutputCache;
+import dev.workingmemory.context.ToolOutputCacheConfig;
+import dev.workingmemory.context.ToolOutputCrystals;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.entity.EntityMemoryConfig;
 import dev.workingmemory.event.WorkingMemoryListener;
@@ -50,6 +56,7 @@ import dev.workingmemory.render.BlockBudget;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
 import dev.workingmemory.slots.SessionSlots;
+import dev.workingmemory.slots.SessionSlotsConfig;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -130,6 +137,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final CoreMemoryConfig coreMemory;
     private final ScratchpadConfig scratchpad;
     private final NotesConfig notes;
+    private final SessionSlotsConfig sessionSlots;
+    private final ContextPressureConfig contextPressure;
+    /** Null without context pressure. */
+    private final ToolOutputCache toolOutputs;
     private final Cache<MemoryKey, WorkingMemory> memories;
     /**
      * Weak values: a resource's state lives while any of its thread memories does, or while a save of it is
@@ -185,6 +196,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.coreMemory = builder.coreMemory;
         this.scratchpad = builder.scratchpad;
         this.notes = builder.notes;
+        this.sessionSlots = builder.sessionSlots;
+        this.contextPressure = builder.contextPressure;
         this.saver = new SaveScheduler(builder.saveDelay);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
         List<MemoryLayerFactory> all = new ArrayList<>();
@@ -212,6 +225,19 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.dreams = dreamEngine.build();
         all.add(StateLayer.factory(dreams));
         all.add(SalienceLayer.factory(builder.dreams));
+        if (sessionSlots != null) {
+            all.add(SessionSlots.factory(sessionSlots));
+        }
+        if (contextPressure != null) {
+            ToolOutputCacheConfig cacheConfig = builder.toolOutputCache;
+            if (crystals != null && cacheConfig.crystals() == ToolOutputCrystals.NONE) {
+                cacheConfig = cacheConfig.withCrystals(crystals::add); // full outputs found by memory_search
+            }
+            this.toolOutputs = new ToolOutputCache(store, cacheConfig, builder.clock);
+            all.add(ContextPressure.factory(contextPressure, toolOutputs, builder.pressureListener));
+        } else {
+            this.toolOutputs = null;
+        }
         all.addAll(builder.layers);
         this.threadLayers = all.stream().filter(f -> f.scope() == LayerScope.THREAD).toList();
         this.resourceLayers = all.stream().filter(f -> f.scope() == LayerScope.RESOURCE).toList();
@@ -426,6 +452,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             if (stored.startsWith(threadKeyPrefix)) {
                 String thread = stored.substring(threadKeyPrefix.length());
                 memoryIds.add(MemoryKey.of(resource, thread));
+                if (toolOutputs != null) {
+                    toolOutputs.forget(MemoryKey.of(resource, thread)); // no cached output lands after the delete
+                }
                 if (thread.equals(MemoryKey.DEFAULT_THREAD)) {
                     memoryIds.add(resource);
                 }
@@ -472,6 +501,42 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /** The clock the memories read: the time of notes, of messages (past turns) and of their dates. */
     public Clock clock() {
         return clock;
+    }
+
+    /** The session slots configuration (seed 003, tier 2), empty when the provider was built without them. */
+    public Optional<SessionSlotsConfig> sessionSlotsConfig() {
+        return Optional.ofNullable(sessionSlots);
+    }
+
+    /**
+     * The context pressure configuration (seed 003, tiers 3 and 4: tool-output pruning and pressure), empty when the
+     * provider was built without it.
+     */
+    public Optional<ContextPressureConfig> contextPressureConfig() {
+        return Optional.ofNullable(contextPressure);
+    }
+
+    /**
+     * Deletes the memory of {@code memoryId}: its thread-scoped state (entities, core memory, session slots, pressure,
+     * a thread scratchpad), its cached tool outputs and its messages, from the stores and from this provider.
+     * Resource-scoped state (notes, a resource scratchpad, long-term crystals), shared with the resource's other threads,
+     * stays: {@link #forget} deletes a whole resource. Do not use
+     * the memory while it is being deleted; using it afterwards starts it empty.
+     *
+     * @throws WorkingMemoryStoreException when the store cannot delete it
+     */
+    public void delete(Object memoryId) {
+        MemoryKey key = keyOf(memoryId);
+        ensureOpen();
+        WorkingMemory memory = memories.asMap().remove(key);
+        if (memory != null) {
+            memory.discard();
+        }
+        if (toolOutputs != null) {
+            toolOutputs.forget(key); // no cached output is written after the delete
+        }
+        store.delete(key.threadStoreKey());
+        chatMemoryStore.deleteMessages(memory != null ? memory.memoryId() : memoryId);
     }
 
     /** The block's size in characters. */
@@ -554,6 +619,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         if (ownCrystals != null) {
             ownCrystals.close(); // the application's own crystal store stays open
         }
+        if (toolOutputs != null) {
+            toolOutputs.close();
+        }
     }
 
     /**
@@ -609,8 +677,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     /**
      * Builds a {@link WorkingMemoryProvider}. By default: everything in memory, a window of 20 messages,
-     * a block budget for a 128K-token context window, entity tracking, core memory and a free-text
-     * thread-scoped scratchpad, layer state saved a second after it changes. Not thread-safe.
+     * a block budget for a 128K-token context window, entity tracking, core memory, a free-text
+     * thread-scoped scratchpad, notes, session slots and context pressure (tool results pruned, full outputs cached),
+     * layer state saved a second after it changes. Not thread-safe.
      */
     public static final class Builder {
 
@@ -625,6 +694,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private CoreMemoryConfig coreMemory = CoreMemoryConfig.defaults();
         private ScratchpadConfig scratchpad = ScratchpadConfig.defaults();
         private NotesConfig notes = NotesConfig.defaults();
+        private SessionSlotsConfig sessionSlots = SessionSlotsConfig.defaults();
+        private ContextPressureConfig contextPressure = ContextPressureConfig.defaults();
+        private ToolOutputCacheConfig toolOutputCache = ToolOutputCacheConfig.defaults();
+        private PressureListener pressureListener = PressureListener.NONE;
         private final List<MemoryLayerFactory> layers = new ArrayList<>();
         private Function<Object, MemoryKey> keyMapper = id -> MemoryKey.of(String.valueOf(id));
         private int maxCachedMemories = 10_000;
@@ -765,6 +838,48 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
         public Builder withoutNotes() {
             this.notes = null;
+            return this;
+        }
+
+        /**
+         * The session (seed 003, tier 2): typed slots (error, decision, todo, dependency) and a decaying pool, filled
+         * from tool results and messages; on by default with {@link SessionSlotsConfig#defaults()}.
+         */
+        public Builder sessionSlots(SessionSlotsConfig config) {
+            this.sessionSlots = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        public Builder withoutSessionSlots() {
+            this.sessionSlots = null;
+            return this;
+        }
+
+        /**
+         * Context pressure (seed 003, tiers 3 and 4): tool results pruned for the model by the pressure of each request
+         * against the {@link #contextWindow}, a {@code <pressure>} element from 75%, interventions from 90%; on by
+         * default with {@link ContextPressureConfig#defaults()}.
+         */
+        public Builder contextPressure(ContextPressureConfig config) {
+            this.contextPressure = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        /** Turns context pressure and tool-output pruning off: tool results are sent as they are. */
+        public Builder withoutContextPressure() {
+            this.contextPressure = null;
+            return this;
+        }
+
+        /** How full outputs of pruned tool results are cached and swept; default {@link ToolOutputCacheConfig#defaults()}. */
+        public Builder toolOutputCache(ToolOutputCacheConfig config) {
+            this.toolOutputCache = Ensure.notNull(config, "config");
+            return this;
+        }
+
+        /** Told whenever context pressure made a memory intervene; default none. */
+        public Builder pressureListener(PressureListener listener) {
+            this.pressureListener = Ensure.notNull(listener, "listener");
             return this;
         }
 

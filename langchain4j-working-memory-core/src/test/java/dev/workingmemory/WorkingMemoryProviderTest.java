@@ -218,7 +218,8 @@ class WorkingMemoryProviderTest {
     @Test
     void should_give_the_budget_by_priority_never_exceed_the_total_and_mark_cuts() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .withoutEntities().withoutCoreMemory().withoutScratchpad().withoutNotes().withoutCrystals()
+                .withoutEntities().withoutCoreMemory().withoutScratchpad().withoutNotes()
+                .withoutSessionSlots().withoutContextPressure().withoutCrystals()
                 .blockBudget(500)
                 .layer(context -> new CounterLayer(context, 1, 10, LayerBudget.of(50, 1000)))
                 .layer(context -> new CounterLayer(context, 2, 90, LayerBudget.of(50, 1000)))

@@ -307,6 +307,17 @@ public final class ScopeState {
         }
     }
 
+    /** Refuses further use and drops unsaved changes: the scope's stored state is being deleted. */
+    public void discard() {
+        lock.lock();
+        try {
+            closed = true;
+            dirty = false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The snapshots of this scope's layers, by layer name. */
     public ObjectNode snapshotLayers() {
         return read(() -> {

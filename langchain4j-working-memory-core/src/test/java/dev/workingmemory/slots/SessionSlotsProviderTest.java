@@ -41,7 +41,7 @@ class SessionSlotsProviderTest {
     @Test
     void should_show_errors_from_tool_results_under_session_in_the_system_message() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .sessionSlots(SessionSlotsConfig.defaults())
                 .build();
         ChatMemory chat = memories.get("dev");
         chat.add(SystemMessage.from("You are a coding agent."));
@@ -69,7 +69,7 @@ class SessionSlotsProviderTest {
     @Test
     void should_drop_the_oldest_error_and_empty_the_slot_on_request() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .sessionSlots(SessionSlotsConfig.defaults())
                 .build();
         ChatMemory chat = memories.get("dev");
         for (int i = 1; i <= 4; i++) {
@@ -89,7 +89,7 @@ class SessionSlotsProviderTest {
     void should_keep_slots_and_pool_across_a_restart() {
         WorkingMemoryProvider first = WorkingMemoryProvider.builder()
                 .store(new FileWorkingMemoryStore(dir))
-                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .sessionSlots(SessionSlotsConfig.defaults())
                 .build();
         ChatMemory chat = first.get("dev");
         toolTurn(chat, "c1", JAVAC);
@@ -99,7 +99,7 @@ class SessionSlotsProviderTest {
 
         WorkingMemoryProvider second = WorkingMemoryProvider.builder()
                 .store(new FileWorkingMemoryStore(dir))
-                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .sessionSlots(SessionSlotsConfig.defaults())
                 .build();
 
         assertThat(second.memory("dev").render()).isEqualTo(before).contains("- add a regression test");
@@ -109,7 +109,7 @@ class SessionSlotsProviderTest {
     @Test
     void should_count_tool_call_arguments_as_mentions_of_pool_items() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .layer(SessionSlots.factory(SessionSlotsConfig.defaults()))
+                .sessionSlots(SessionSlotsConfig.defaults())
                 .build();
         ChatMemory chat = memories.get("dev");
         toolTurn(chat, "c1", JAVAC);

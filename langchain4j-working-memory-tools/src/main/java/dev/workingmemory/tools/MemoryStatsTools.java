@@ -11,6 +11,8 @@ import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.dream.SalienceLayer;
 import dev.workingmemory.dream.StateDocument;
 import dev.workingmemory.dream.StateLayer;
+import dev.workingmemory.context.ContextPressure;
+import dev.workingmemory.context.PressureStats;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.MemoryLayer;
@@ -18,6 +20,7 @@ import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.notes.NotesStats;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.turns.PastTurns;
+import dev.workingmemory.slots.SessionSlots;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -40,6 +43,9 @@ import java.util.Optional;
  *   <li>{@code state}: the state document's size against the dream's budget and the time of the last dream;</li>
  *   <li>{@code unsynthesized_notes}: pending notes against the soft and hard limits, utilization and status
  *       (seed 004);</li>
+ *   <li>{@code session}: items in each slot and the pool against their limits (seed 003, tier 2);</li>
+ *   <li>{@code pressure}: the level and size of the last request against the model's context window, and how often
+ *       the memory intervened (seed 003, tier 4);</li>
  *   <li>any other layer: its name only.</li>
  * </ul>
  * Every layer line ends with the characters the layer takes in the block against its budget's maximum, and
@@ -133,6 +139,26 @@ public final class MemoryStatsTools {
                     + provider.dreamEngine().budgetChars() + " chars, last dream " + state.document()
                     .flatMap(StateDocument::lastDream).map(Object::toString).orElse("none yet"))
                     .orElse("no state document yet (a dream writes it from the notes)"));
+        }
+        if (layer instanceof SessionSlots session) {
+            List<String> each = new ArrayList<>();
+            for (String slot : session.slotNames()) {
+                each.add(slot + " " + session.items(slot).size() + "/" + session.limit(slot));
+            }
+            if (session.config().poolCapacity() > 0) {
+                each.add(SessionSlots.POOL + " " + session.pool().size() + "/" + session.limit(SessionSlots.POOL));
+            }
+            return Optional.of(String.join(", ", each) + " items");
+        }
+        if (layer instanceof ContextPressure pressure) {
+            PressureStats stats = pressure.stats();
+            if (stats.contextWindow() == 0) {
+                return Optional.of("context pressure: no request measured yet");
+            }
+            return Optional.of("context pressure " + stats.level().textName() + ": the last request took " + stats.percent()
+                    + "% of the " + stats.contextWindow() + "-token context window (" + stats.tokens() + " tokens, "
+                    + stats.sentTokens() + " as sent after pruning); " + stats.interventions() + " intervention"
+                    + (stats.interventions() == 1 ? "" : "s") + " so far");
         }
         if (layer instanceof NotesLayer notes) {
             NotesStats stats = notes.stats();

@@ -78,7 +78,10 @@ public final class WorkingMemoryTools {
                     + " (optional), tags a list of strings (optional)",
             WORKING_MEMORY_STATS, "call " + WORKING_MEMORY_STATS + " again with no arguments: {}",
             MEMORY_SEARCH, "call " + MEMORY_SEARCH + " again like {\"query\": \"API migration deadline\", \"limit\": 5}:"
-                    + " query is a string, limit a whole number from 1 to " + MemorySearchTools.MAX_LIMIT + " (optional)");
+                    + " query is a string, limit a whole number from 1 to " + MemorySearchTools.MAX_LIMIT + " (optional)",
+            ToolOutputTools.READ_TOOL_OUTPUT, "call " + ToolOutputTools.READ_TOOL_OUTPUT + " again like {\"id\":"
+                    + " \"tool-output-…\", \"fromLine\": 1, \"lines\": 100}: id as the pruned output gave it, fromLine"
+                    + " and lines numbers (optional)");
 
     private static final ToolArgumentsErrorHandler ARGUMENTS_ERROR_HANDLER = WorkingMemoryTools::argumentsError;
     private static final ToolExecutionErrorHandler EXECUTION_ERROR_HANDLER = WorkingMemoryTools::executionError;
@@ -93,6 +96,8 @@ public final class WorkingMemoryTools {
      *       when it holds free text;</li>
      *   <li>core memory: {@link CoreMemoryTools};</li>
      *   <li>notes: {@link NoteTools};</li>
+     *   <li>session slots: {@link SlotTools};</li>
+     *   <li>context pressure: {@link ToolOutputTools} ({@code read_tool_output});</li>
      *   <li>always: {@link MemoryStatsTools};</li>
      *   <li>long-term memory (crystals): {@link MemorySearchTools}.</li>
      * </ul>
@@ -109,6 +114,12 @@ public final class WorkingMemoryTools {
         }
         if (provider.notesConfig().isPresent()) {
             tools.add(new NoteTools(provider));
+        }
+        if (provider.sessionSlotsConfig().isPresent()) {
+            tools.add(new SlotTools(provider));
+        }
+        if (provider.contextPressureConfig().isPresent()) {
+            tools.add(new ToolOutputTools(provider));
         }
         tools.add(new MemoryStatsTools(provider));
         if (provider.crystalStore().isPresent()) {

@@ -87,7 +87,7 @@ class MemoryStatsToolsTest {
         String stats = lastToolResult(model.lastRequest());
         int percent = Math.round(100f * blockChars / 6000);
         assertThat(stats).startsWith("Working memory block: " + blockChars + "/6000 chars (" + percent + "%), status: safe.\n");
-        assertThat(stats.lines().toList()).hasSize(7);
+        assertThat(stats.lines().toList()).hasSize(9);
         assertThat(stats).containsPattern("\n- core_memory: goal 7/1000 chars \\(1%\\), progress 0/2000 chars \\(0%\\),"
                 + " context 0/1500 chars \\(0%\\); total 7/4500 chars \\(0%\\); \\d+ chars in the block \\(layer budget 600-4692 chars\\)\\.");
         assertThat(stats).containsPattern("\n- entities: 1/10 entities tracked \\(10%\\); \\d+ chars in the block"
@@ -117,7 +117,10 @@ class MemoryStatsToolsTest {
                 - core_memory: goal 0/1000 chars (0%), progress 0/2000 chars (0%), context 0/1500 chars (0%); \
                 total 0/4500 chars (0%); not in the block (empty) (layer budget 600-4692 chars).
                 - entities: 0/10 entities tracked (0%); not in the block (empty) (layer budget 300-2000 chars).
-                - scratchpad: free text, writable, 0/20000 chars (0%); not in the block (empty) (layer budget 200-1500 chars).""");
+                - session: error 0/3, decision 0/5, todo 0/3, dependency 0/3, pool 0/50 items; not in the block (empty) \
+                (layer budget 300-1600 chars).
+                - scratchpad: free text, writable, 0/20000 chars (0%); not in the block (empty) (layer budget 200-1500 chars).
+                - pressure: context pressure: no request measured yet; not in the block (empty) (layer budget 0-600 chars).""");
     }
 
     @Test

@@ -35,7 +35,7 @@ class SlotToolsTest {
     Path dir;
 
     private static WorkingMemoryProvider provider() {
-        return WorkingMemoryProvider.builder().layer(SessionSlots.factory(SessionSlotsConfig.defaults())).build();
+        return WorkingMemoryProvider.builder().sessionSlots(SessionSlotsConfig.defaults()).build();
     }
 
     /** A build tool whose results are the scripted outputs, in order. */
@@ -191,7 +191,7 @@ class SlotToolsTest {
 
     @Test
     void should_answer_with_an_error_when_the_memory_has_no_session_slots() {
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().withoutSessionSlots().build();
 
         assertThat(call(memories, SlotTools.WORKING_MEMORY_ADD, "{\"slot\": \"todo\", \"content\": \"x\"}"))
                 .startsWith("Error: This working memory has no session slots");
@@ -202,12 +202,12 @@ class SlotToolsTest {
     void should_have_saved_what_it_added_when_it_answers() {
         SessionSlotsConfig config = SessionSlotsConfig.defaults();
         WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
-                .layer(SessionSlots.factory(config)).build(); // default save delay, never flushed nor closed
+                .sessionSlots(config).build(); // default save delay, never flushed nor closed
 
         assertThat(new SlotTools(first).workingMemoryAdd("dev", "decision", "Keep /v1 until June")).startsWith("Added");
 
         WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
-                .layer(SessionSlots.factory(config)).build();
+                .sessionSlots(config).build();
         assertThat(second.memory("dev").layer(SessionSlots.class).orElseThrow().items("decision"))
                 .containsExactly("Keep /v1 until June");
         second.close();

@@ -90,7 +90,7 @@ class TwoUsersTest {
         List<Object> tools = WorkingMemoryTools.all(memories);
         ScratchpadTools scratchpad = (ScratchpadTools) tools.get(0);
         CoreMemoryTools core = (CoreMemoryTools) tools.get(1);
-        MemoryStatsTools stats = (MemoryStatsTools) tools.get(3);
+        MemoryStatsTools stats = stats(tools);
         CyclicBarrier lockstep = new CyclicBarrier(2);
         int rounds = 200;
 
@@ -123,9 +123,9 @@ class TwoUsersTest {
         try {
             joinAll(threads.invokeAll(List.of(
                     rounds(null, (ScratchpadTools) tools.get(0), (CoreMemoryTools) tools.get(1),
-                            (MemoryStatsTools) tools.get(3), lockstep, "alice", rounds),
+                            stats(tools), lockstep, "alice", rounds),
                     rounds(null, (ScratchpadTools) tools.get(0), (CoreMemoryTools) tools.get(1),
-                            (MemoryStatsTools) tools.get(3), lockstep, "bob", rounds)), 60, TimeUnit.SECONDS));
+                            stats(tools), lockstep, "bob", rounds)), 60, TimeUnit.SECONDS));
         } finally {
             threads.shutdownNow();
         }
@@ -217,5 +217,10 @@ class TwoUsersTest {
         } catch (Exception e) {
             throw new IllegalStateException("The other user's thread did not arrive", e);
         }
+    }
+
+    private static MemoryStatsTools stats(List<Object> tools) {
+        return tools.stream().filter(MemoryStatsTools.class::isInstance).map(MemoryStatsTools.class::cast).findFirst()
+                .orElseThrow();
     }
 }

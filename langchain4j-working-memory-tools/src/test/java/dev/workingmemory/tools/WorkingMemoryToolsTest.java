@@ -28,13 +28,13 @@ class WorkingMemoryToolsTest {
     @Test
     void should_return_the_beans_of_the_enabled_layers() {
         assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder().build())).hasExactlyElementsOfTypes(
-                TextScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class,
-                MemorySearchTools.class);
+                TextScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, SlotTools.class, ToolOutputTools.class,
+                MemoryStatsTools.class, MemorySearchTools.class);
         assertThat(WorkingMemoryTools.all(ToolTesting.structuredProvider())).hasExactlyElementsOfTypes(
-                ScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, MemoryStatsTools.class,
-                MemorySearchTools.class);
-        assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder()
-                .withoutScratchpad().withoutCoreMemory().withoutNotes().withoutCrystals().build()))
+                ScratchpadTools.class, CoreMemoryTools.class, NoteTools.class, SlotTools.class, ToolOutputTools.class,
+                MemoryStatsTools.class, MemorySearchTools.class);
+        assertThat(WorkingMemoryTools.all(WorkingMemoryProvider.builder().withoutScratchpad().withoutCoreMemory()
+                .withoutNotes().withoutSessionSlots().withoutContextPressure().withoutCrystals().build()))
                 .hasExactlyElementsOfTypes(MemoryStatsTools.class);
         List<Object> tools = WorkingMemoryTools.all(WorkingMemoryProvider.builder().build());
         assertThatThrownBy(() -> tools.add(new Object())).isInstanceOf(UnsupportedOperationException.class);
@@ -48,7 +48,8 @@ class WorkingMemoryToolsTest {
 
         assertThat(specs).extracting(ToolSpecification::name).containsExactlyInAnyOrder(
                 "updateWorkingMemory", "core_memory_update", "core_memory_read", "working_memory_note",
-                "working_memory_stats", "memory_search");
+                "working_memory_stats", "working_memory_add", "working_memory_clear", "working_memory_clear_slot",
+                "working_memory_remove", "read_tool_output", "memory_search");
         for (ToolSpecification spec : specs) {
             assertThat(spec.description()).as(spec.name()).hasSizeGreaterThan(100);
             JsonObjectSchema parameters = spec.parameters();

@@ -1,0 +1,542 @@
+package dev.workingmemory.context;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.workingmemory.event.OutputPruned;
+import dev.workingmemory.event.PressureChanged;
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.layer.EvictedMessage;
+import dev.workingmemory.layer.LayerBudget;
+import dev.workingmemory.layer.LayerContext;
+import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.layer.RequestDraft;
+import dev.workingmemory.layer.RequestShaper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Context pressure (seed 003, tiers 3 and 4): measures every request against the model's context window, prunes the
+ * tool results in it in the mode of the level, intervenes at {@link PressureLevel#HIGH} without a model call, and
+ * renders {@code <pressure level="moderate" percent="82">…advice…</pressure>} at moderate and high.
+ *
+ * <p><b>Measuring.</b> A request's pressure is its estimated tokens (system message with the block, then the window,
+ * tool results pruned in {@link PruningMode#NORMAL} mode) against {@link RequestDraft#contextWindow()}. Measuring with
+ * normal pruning, not with the mode the level picks, keeps the level from flapping: a request pruned harder because
+ * it was at 80% would measure safe next time and be pruned less again.
+ *
+ * <p><b>Pruning.</b> Every tool result is sent pruned by the {@link ToolOutputPruner} in the level's mode (normal,
+ * aggressive, hyper: line thresholds 50, 30, 15 and the character threshold of long lines by default). What the
+ * model sees keeps the tool call's id and tool name; the message store keeps the full result; the full text is kept
+ * in the {@link ToolOutputCache} and the pruned text ends with how many lines were cut and the call that reads it
+ * back: {@code read_tool_output("tool-output-…")}.
+ *
+ * <p><b>Intervention at high.</b> Until the request is under the high mark: the older tool results (all but those
+ * answering the latest tool call) are replaced, oldest first, by a one-line reference to their cached output, and this
+ * sticks for later requests; then the oldest turns leave the message window for good ({@link RequestDraft#evictOldestTurn},
+ * so layers that keep past turns see them). The newest turn always stays. Each intervention is counted and told to
+ * the {@link PressureListener}.
+ *
+ * <p><b>Governance.</b> The layer counts the messages it observes; every
+ * {@link ToolOutputCacheConfig#sweepEveryEvents()} of them it has the cache swept. The count is saved with the thread
+ * at least every 25 messages, so after a crash a sweep may come up to 25 messages late.
+ *
+ * <p>Thread-safe: called holding the memory's lock; its public methods take it.
+ */
+public final class ContextPressure implements MemoryLayer, RequestShaper {
+
+    public static final String NAME = "pressure";
+    /** The tool that reads a cached full output back (tools module). */
+    public static final String READ_TOOL_OUTPUT = "read_tool_output";
+    private static final Logger log = LoggerFactory.getLogger(ContextPressure.class);
+    private static final int FORMAT_VERSION = 1;
+    /** Tool call ids remembered as shortened to a reference; beyond this the oldest are forgotten. */
+    private static final int MAX_SHORTENED = 1_000;
+    /** The message count is marked for saving this often; a restart may count up to this many messages again. */
+    private static final int SAVE_EVENTS_EVERY = 25;
+
+    private final LayerContext context;
+    private final ContextPressureConfig config;
+    private final ToolOutputCache cache;
+    private final PressureListener listener;
+
+    // state saved with the thread
+    private long events;
+    private PressureLevel level = PressureLevel.SAFE;
+    private int percent;
+    private int interventions;
+    /** Tool call ids whose results are sent as a reference only, oldest first. */
+    private final LinkedHashSet<String> shortened = new LinkedHashSet<>();
+
+    // derived, not saved
+    private int tokens;
+    private int sentTokens;
+    private int contextWindow;
+    private Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
+    private String rendered = "";
+    /** Tokens per message (by identity) of this request, and of the last one: a model's estimator may be costly. */
+    private Map<ChatMessage, Integer> messageTokens = new IdentityHashMap<>();
+    private Map<ChatMessage, Integer> previousTokens = new IdentityHashMap<>();
+
+    private ContextPressure(LayerContext context, ContextPressureConfig config, ToolOutputCache cache,
+                            PressureListener listener) {
+        this.context = context;
+        this.config = config;
+        this.cache = cache;
+        this.listener = listener;
+    }
+
+    /** Context pressure layers that keep full outputs in {@code cache} and tell {@code listener} of interventions. */
+    public static MemoryLayerFactory factory(ContextPressureConfig config, ToolOutputCache cache, PressureListener listener) {
+        Ensure.notNull(config, "config");
+        Ensure.notNull(cache, "cache");
+        Ensure.notNull(listener, "listener");
+        return context -> new ContextPressure(Ensure.notNull(context, "context"), config, cache, listener);
+    }
+
+    public ContextPressureConfig config() {
+        return config;
+    }
+
+    /** The pressure of the last request. */
+    public PressureStats stats() {
+        return context.read(() -> new PressureStats(level, percent, tokens, sentTokens, contextWindow, interventions));
+    }
+
+    /**
+     * The full text of a cached tool output of this memory.
+     *
+     * @param name the entry name the pruned text gave ({@code tool-output-…})
+     * @return empty when there is no such entry (never cached, or swept)
+     */
+    public Optional<String> toolOutput(String name) {
+        Ensure.notNull(name, "name");
+        return cache.read(context.key(), name.strip());
+    }
+
+    // ---- observing --------------------------------------------------------------------------------------------
+
+    @Override
+    public void onMessage(ChatMessage message) {
+        context.write(() -> {
+            events++;
+            boolean sweep = events % cache.config().sweepEveryEvents() == 0;
+            if (sweep || events % SAVE_EVENTS_EVERY == 0) {
+                context.changed(); // the count alone is not worth a render and a save on every message
+            }
+            if (sweep) {
+                cache.sweepLater(context.key());
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public void onEvicted(List<EvictedMessage> messages) {
+        List<String> gone = new ArrayList<>();
+        for (EvictedMessage evicted : messages) {
+            if (evicted.message() instanceof ToolExecutionResultMessage result && result.id() != null) {
+                gone.add(result.id());
+            }
+        }
+        if (!gone.isEmpty()) {
+            context.write(() -> {
+                if (shortened.removeAll(gone)) {
+                    context.changed();
+                }
+                return null;
+            });
+        }
+    }
+
+    // ---- shaping ----------------------------------------------------------------------------------------------
+
+    @Override
+    public void shape(RequestDraft request) {
+        contextWindow = request.contextWindow();
+        List<ToolExecutionResultMessage> results = toolResults(request.messages());
+        Map<ToolExecutionResultMessage, Pruned> kept = new IdentityHashMap<>();
+        for (ToolExecutionResultMessage result : results) {
+            kept.put(result, pruned.getOrDefault(result, new Pruned(result)));
+        }
+        pruned = kept;
+        previousTokens = messageTokens;
+        messageTokens = new IdentityHashMap<>();
+
+        for (ToolExecutionResultMessage result : results) {
+            send(request, result, PruningMode.NORMAL);
+        }
+        int reserve = reserveForUserMessage(request);
+        int measured = count(request) + reserve;
+        PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
+        int measuredPercent = (int) Math.round(100.0 * measured / contextWindow);
+        int count = interventions;
+        Intervention intervention = null;
+        if (measuredLevel == PressureLevel.HIGH) {
+            intervention = intervene(request, results, measuredPercent, count, reserve);
+            count++;
+        }
+        if (measuredLevel != PressureLevel.SAFE) {
+            Set<ChatMessage> sent = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+            sent.addAll(request.messages());
+            for (ToolExecutionResultMessage result : results) {
+                if (sent.contains(request.sent(result))) { // not evicted by the intervention
+                    send(request, result, measuredLevel.pruningMode());
+                }
+            }
+        }
+        int elementDelta = elementTokens(request, element(measuredLevel, measuredPercent, count)) - elementTokens(request, rendered);
+        sentTokens = count(request) + reserve + elementDelta;
+        tokens = measured;
+        update(measuredLevel, measuredPercent, count);
+        if (intervention != null) {
+            log.info("Context pressure of {} at {}% ({}/{} tokens): shortened {} older tool output(s), evicted {} turn(s);"
+                    + " the request sent is {} tokens", context.key(), measuredPercent, measured, contextWindow,
+                    intervention.shortened(), intervention.evicted(), sentTokens);
+            try {
+                listener.intervened(new PressureEvent(context.key(), measured, sentTokens, contextWindow,
+                        intervention.shortened(), intervention.evicted(), count));
+            } catch (RuntimeException e) {
+                log.warn("A pressure listener failed on an intervention for {}", context.key(), e);
+            }
+        }
+    }
+
+    /** What one intervention did. */
+    private record Intervention(int shortened, int evicted) {
+    }
+
+    /**
+     * Shortens older results, then evicts the oldest turns, until the request measures under the high mark with its
+     * tool results pruned normally, so that the next request starts under it too; the hyper-aggressive pruning applied
+     * afterwards takes this request further below.
+     */
+    private Intervention intervene(RequestDraft request, List<ToolExecutionResultMessage> results, int measuredPercent,
+                                   int count, int reserve) {
+        double highMark = config.highThreshold() * contextWindow;
+        int elementDelta = reserve + elementTokens(request, element(PressureLevel.HIGH, measuredPercent, count + 1))
+                - elementTokens(request, rendered);
+        Set<ToolExecutionResultMessage> latest = latestResults(request.messages());
+        int shortenedNow = 0;
+        List<String> newlyShortened = new ArrayList<>();
+        for (ToolExecutionResultMessage result : results) {
+            if (count(request) + elementDelta < highMark) {
+                break;
+            }
+            if (latest.contains(result) || isShortened(result) || !prunable(result)) {
+                continue;
+            }
+            if (result.id() != null) {
+                newlyShortened.add(result.id());
+            }
+            pruned.get(result).shortened = true;
+            send(request, result, PruningMode.NORMAL);
+            shortenedNow++;
+        }
+        int evicted = 0;
+        while (count(request) + elementDelta >= highMark && request.evictOldestTurn()) {
+            evicted++;
+        }
+        if (!newlyShortened.isEmpty()) {
+            context.write(() -> {
+                shortened.addAll(newlyShortened);
+                while (shortened.size() > MAX_SHORTENED) {
+                    shortened.remove(shortened.iterator().next());
+                }
+                context.changed();
+                return null;
+            });
+        }
+        return new Intervention(shortenedNow, evicted);
+    }
+
+    private void update(PressureLevel newLevel, int newPercent, int newInterventions) {
+        if (newLevel != level) {
+            context.events().onPressureChanged(new PressureChanged(context.key(), level.textName(), newLevel.textName(),
+                    newPercent));
+        }
+        boolean visible = newLevel != level || newLevel != PressureLevel.SAFE && newPercent != percent;
+        if (visible || newInterventions != interventions) {
+            context.write(() -> {
+                level = newLevel;
+                percent = newPercent;
+                interventions = newInterventions;
+                context.changed();
+                return null;
+            });
+        } else {
+            percent = newPercent; // shown nowhere but in the stats: not worth a render and a save
+        }
+    }
+
+    /** Sends {@code result} pruned in {@code mode}, or as a reference when it was shortened under pressure. */
+    private void send(RequestDraft request, ToolExecutionResultMessage result, PruningMode mode) {
+        if (!prunable(result)) {
+            return;
+        }
+        Pruned entry = pruned.get(result);
+        ToolExecutionResultMessage message = entry.shortened || isShortened(result) ? entry.reference() : entry.in(mode);
+        if (message != result) {
+            request.replace(result, message);
+        }
+    }
+
+    private boolean prunable(ToolExecutionResultMessage result) {
+        return result.hasSingleText() && result.text() != null && !config.unprunedTools().contains(result.toolName());
+    }
+
+    private boolean isShortened(ToolExecutionResultMessage result) {
+        return result.id() != null && shortened.contains(result.id());
+    }
+
+    private static List<ToolExecutionResultMessage> toolResults(List<ChatMessage> messages) {
+        List<ToolExecutionResultMessage> results = new ArrayList<>();
+        for (ChatMessage message : messages) {
+            if (message instanceof ToolExecutionResultMessage result) {
+                results.add(result);
+            }
+        }
+        return results;
+    }
+
+    /** The results after the last AI message: those answering the latest tool call, which the model is reading now. */
+    private static Set<ToolExecutionResultMessage> latestResults(List<ChatMessage> messages) {
+        Set<ToolExecutionResultMessage> latest = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        for (int i = messages.size() - 1; i >= 0 && !(messages.get(i) instanceof AiMessage); i--) {
+            if (messages.get(i) instanceof ToolExecutionResultMessage result) {
+                latest.add(result);
+            }
+        }
+        return latest;
+    }
+
+    /** The request's tokens as {@link RequestDraft#tokens()} counts them, each message counted once per request. */
+    private int count(RequestDraft request) {
+        int total = 0;
+        SystemMessage system = request.systemMessage();
+        if (system != null) {
+            total += count(request, system);
+        }
+        for (ChatMessage message : request.messages()) {
+            total += count(request, message);
+        }
+        return total;
+    }
+
+    private int count(RequestDraft request, ChatMessage message) {
+        Integer tokens = messageTokens.get(message);
+        if (tokens == null) {
+            tokens = previousTokens.get(message);
+            if (tokens == null) {
+                tokens = request.tokens(message);
+            }
+            messageTokens.put(message, tokens);
+        }
+        return tokens;
+    }
+
+    /**
+     * Tokens to reserve for a user message the request will carry but the draft does not hold yet: {@code AiServices}
+     * (LangChain4j 1.19) reads the memory's messages before adding the user's new message to it, and sends that message
+     * after them. A draft that ends with an answer (an AI message without tool calls), or is empty, is such a first
+     * request of a turn; the user's previous message stands in for the new one's size.
+     */
+    private static int reserveForUserMessage(RequestDraft request) {
+        List<ChatMessage> messages = request.messages();
+        if (!messages.isEmpty() && !(messages.get(messages.size() - 1) instanceof AiMessage ai
+                && !ai.hasToolExecutionRequests())) {
+            return 0;
+        }
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof UserMessage user) {
+                return request.tokens(user);
+            }
+        }
+        return 0;
+    }
+
+    private static int elementTokens(RequestDraft request, String element) {
+        if (element.isEmpty()) {
+            return 0;
+        }
+        return request.tokens(SystemMessage.from(element)) - request.tokens(SystemMessage.from("."));
+    }
+
+    /** One tool result's pruned versions, made when first needed. */
+    private final class Pruned {
+        private final ToolExecutionResultMessage original;
+        private final Map<PruningMode, ToolExecutionResultMessage> versions = new EnumMap<>(PruningMode.class);
+        private ToolExecutionResultMessage reference;
+        private String entry;
+        private boolean shortened;
+        private int lines = -1;
+
+        Pruned(ToolExecutionResultMessage original) {
+            this.original = original;
+        }
+
+        ToolExecutionResultMessage in(PruningMode mode) {
+            return versions.computeIfAbsent(mode, m -> {
+                PrunedOutput output = config.pruner().prune(original.text(), m, null);
+                lines = output.originalLines();
+                if (!output.pruned()) {
+                    return original;
+                }
+                ToolExecutionResultMessage copy = copy(output.text() + " The full output is kept: " + READ_TOOL_OUTPUT
+                        + "(\"" + entry() + "\") reads it.");
+                context.events().onOutputPruned(new OutputPruned(context.key(), original.toolName(), m.name(),
+                        original.text().length(), copy.text().length()));
+                return copy;
+            });
+        }
+
+        ToolExecutionResultMessage reference() {
+            if (reference == null) {
+                String text = original.text();
+                int count = lines >= 0 ? lines : (int) text.chars().filter(c -> c == '\n').count() + 1;
+                reference = copy("[Output of " + original.toolName() + " (" + count + " lines, " + text.length()
+                        + " chars) moved out of the context under pressure. " + READ_TOOL_OUTPUT + "(\"" + entry()
+                        + "\") reads it.]");
+            }
+            return reference;
+        }
+
+        private String entry() {
+            if (entry == null) {
+                entry = cache.keep(context.key(), original.id(), original.toolName(), original.text());
+            }
+            return entry;
+        }
+
+        private ToolExecutionResultMessage copy(String text) {
+            return ToolExecutionResultMessage.builder()
+                    .id(original.id())
+                    .toolName(original.toolName())
+                    .text(text)
+                    .isError(original.isError())
+                    .attributes(original.attributes())
+                    .build();
+        }
+    }
+
+    // ---- rendering and state ----------------------------------------------------------------------------------
+
+    private String element(PressureLevel shownLevel, int shownPercent, int shownInterventions) {
+        if (shownLevel == PressureLevel.SAFE) {
+            return "";
+        }
+        PruningLimits limits = config.pruner().limits(shownLevel.pruningMode());
+        StringBuilder body = new StringBuilder("Context ").append(shownPercent).append("% full (of ")
+                .append(contextWindow).append(" tokens): tool outputs over ").append(limits.maxLines())
+                .append(" lines are cut to their first ").append(limits.headLines()).append(" and last ")
+                .append(limits.tailLines()).append('.');
+        if (shownLevel == PressureLevel.HIGH) {
+            body.append(" The memory replaced older tool outputs by references and moved the oldest turns out (")
+                    .append(shownInterventions).append(shownInterventions == 1 ? " intervention)." : " interventions).");
+            body.append(" Compress core memory blocks (core_memory_update), clear fixed errors (working_memory_clear_slot).");
+        } else {
+            body.append(" Keep core memory short, clear fixed errors (working_memory_clear_slot) and stale items"
+                    + " (working_memory_remove).");
+        }
+        return open(shownLevel, shownPercent) + body + "</" + NAME + ">";
+    }
+
+    private static String open(PressureLevel shownLevel, int shownPercent) {
+        return "<" + NAME + " level=\"" + shownLevel.textName() + "\" percent=\"" + shownPercent + "\">";
+    }
+
+    @Override
+    public String render(int maxChars) {
+        String full = element(level, percent, interventions);
+        String shown;
+        if (full.length() <= maxChars) {
+            shown = full;
+        } else {
+            String brief = open(level, percent) + "Context " + percent + "% full.</" + NAME + ">";
+            shown = brief.length() <= maxChars ? brief : "";
+        }
+        rendered = shown;
+        return shown;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public LayerScope scope() {
+        return LayerScope.THREAD;
+    }
+
+    /** Last in the block. */
+    @Override
+    public int order() {
+        return 100;
+    }
+
+    /** Served first: when it shows, the model must see it. */
+    @Override
+    public int priority() {
+        return 95;
+    }
+
+    @Override
+    public LayerBudget budget() {
+        return config.budget();
+    }
+
+    @Override
+    public JsonNode snapshot() {
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        node.put("formatVersion", FORMAT_VERSION);
+        node.put("events", events);
+        node.put("level", level.textName());
+        node.put("percent", percent);
+        node.put("interventions", interventions);
+        shortened.forEach(node.putArray("shortened")::add);
+        return node;
+    }
+
+    @Override
+    public void restore(JsonNode snapshot) {
+        events = 0;
+        level = PressureLevel.SAFE;
+        percent = 0;
+        interventions = 0;
+        shortened.clear();
+        if (snapshot == null || snapshot.path("formatVersion").asInt(-1) != FORMAT_VERSION) {
+            log.warn("Ignoring an unreadable pressure snapshot of {}; pressure starts at safe", context.key());
+            return;
+        }
+        events = Math.max(0, snapshot.path("events").asLong(0));
+        for (PressureLevel candidate : PressureLevel.values()) {
+            if (candidate.textName().equals(snapshot.path("level").asText())) {
+                level = candidate;
+            }
+        }
+        percent = Math.max(0, snapshot.path("percent").asInt(0));
+        interventions = Math.max(0, snapshot.path("interventions").asInt(0));
+        for (JsonNode id : snapshot.path("shortened")) {
+            if (id.isTextual()) {
+                shortened.add(id.asText());
+            }
+        }
+    }
+}

@@ -1,0 +1,363 @@
+package dev.workingmemory.context;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.store.StoredDocument;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The tool-output cache: the full text of every tool result the memory pruned, kept as a document of the memory's
+ * thread in the {@link WorkingMemoryStore} (seed 003: the full output is never lost), so that the model can read it
+ * back ({@code read_tool_output}) and, through {@link ToolOutputCrystals}, find it with {@code memory_search}.
+ *
+ * <p>An entry is named {@code tool-output-<UTC time>-<hash>}, e.g. {@code tool-output-20261123T091500Z-3fa9c2d14b7e0a51}:
+ * the time it was first cached and 16 hex digits of a SHA-256 of the tool call id, tool name and text, so the same
+ * result keeps its name while the provider runs (also after its memory was evicted and reloaded). The name is handed
+ * out at once; the document is written by the cache's daemon thread {@code working-memory-tool-outputs}, and
+ * {@link #read} serves it from memory until then.
+ *
+ * <p><b>Governance.</b> {@link #sweep} keeps a memory's newest {@link ToolOutputCacheConfig#keepNewest()} entries and
+ * deletes those older than {@link ToolOutputCacheConfig#maxAge()}, and logs what it scanned, deleted, reclaimed and
+ * what failed; the {@link ContextPressure} layer schedules it every {@link ToolOutputCacheConfig#sweepEveryEvents()}
+ * messages. {@link #forget} drops what is pending for a memory that is being deleted.
+ *
+ * <p>Thread-safe.
+ */
+public final class ToolOutputCache implements AutoCloseable {
+
+    /** The prefix of every entry's document name. */
+    public static final String PREFIX = "tool-output-";
+    private static final Logger log = LoggerFactory.getLogger(ToolOutputCache.class);
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
+    private static final int HASH_HEX = 16;
+    private static final int WRITE_ATTEMPTS = 3;
+
+    private final WorkingMemoryStore store;
+    private final ToolOutputCacheConfig config;
+    private final Clock clock;
+    private final ThreadPoolExecutor writer;
+    /** Per store key: entry name by content hash, read from the store once per key. */
+    private final Cache<String, Map<String, String>> names;
+    /** Per store key: texts handed out but not yet written. */
+    private final Map<String, Map<String, String>> pending = new ConcurrentHashMap<>();
+    /**
+     * Bumped by {@link #forget}: a write of an older generation is dropped. Only deleted keys are held, for an hour:
+     * far longer than a queued write waits.
+     */
+    private final Cache<String, Long> generations = Caffeine.newBuilder().expireAfterWrite(java.time.Duration.ofHours(1))
+            .build();
+    /** Orders a write's generation check and put against {@link #forget}. */
+    private final ReentrantLock writeLock = new ReentrantLock();
+
+    public ToolOutputCache(WorkingMemoryStore store, ToolOutputCacheConfig config, Clock clock) {
+        this.store = Ensure.notNull(store, "store");
+        this.config = Ensure.notNull(config, "config");
+        this.clock = Ensure.notNull(clock, "clock");
+        this.names = Caffeine.newBuilder().maximumSize(10_000).build();
+        this.writer = new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new ArrayBlockingQueue<>(config.maxPendingWrites()),
+                task -> {
+                    Thread thread = new Thread(task, "working-memory-tool-outputs");
+                    thread.setDaemon(true);
+                    return thread;
+                },
+                // a full queue: the caller writes, rather than losing an output the model was told is kept
+                new ThreadPoolExecutor.CallerRunsPolicy());
+        writer.allowCoreThreadTimeOut(true);
+    }
+
+    public ToolOutputCacheConfig config() {
+        return config;
+    }
+
+    /**
+     * The entry name of a tool result's full text, caching it (off the calling thread) when it is not cached yet.
+     *
+     * @param key      the memory it belongs to (its thread's documents hold it)
+     * @param callId   the tool call's id, may be null
+     * @param toolName the tool's name, may be null
+     */
+    public String keep(MemoryKey key, String callId, String toolName, String text) {
+        Ensure.notNull(key, "key");
+        Ensure.notNull(text, "text");
+        String storeKey = key.threadStoreKey();
+        String hash = hash(callId, toolName, text);
+        Map<String, String> byHash = names.get(storeKey, this::existingNames);
+        String name;
+        synchronized (byHash) {
+            name = byHash.get(hash);
+            if (name != null) {
+                return name;
+            }
+            Instant now = clock.instant();
+            name = PREFIX + TIME.format(now) + "-" + hash;
+            byHash.put(hash, name);
+        }
+        pending.computeIfAbsent(storeKey, k -> new ConcurrentHashMap<>()).put(name, text);
+        long generation = generationOf(storeKey);
+        String entry = name;
+        writer.execute(() -> write(key, entry, toolName, text, generation));
+        try {
+            // here, not on the writer thread: memory_search is read-your-writes, a crystal store's add only queues
+            config.crystals().keep(crystals(key, name, toolName, text));
+        } catch (RuntimeException e) {
+            log.warn("Could not keep tool output '{}' of '{}' as crystals", name, storeKey, e);
+        }
+        return name;
+    }
+
+    /** The full text of entry {@code name} of {@code key}'s thread; empty when there is none (or it was swept). */
+    public Optional<String> read(MemoryKey key, String name) {
+        Ensure.notNull(key, "key");
+        Ensure.notNull(name, "name");
+        String storeKey = key.threadStoreKey();
+        Map<String, String> waiting = pending.get(storeKey);
+        String text = waiting == null ? null : waiting.get(name);
+        if (text != null) {
+            return Optional.of(text);
+        }
+        if (!isEntryName(name)) {
+            return Optional.empty();
+        }
+        return store.getDocument(storeKey, name);
+    }
+
+    /** Sweeps {@code key}'s entries on the writer thread, after the writes queued before. */
+    public void sweepLater(MemoryKey key) {
+        Ensure.notNull(key, "key");
+        writer.execute(() -> sweep(key.threadStoreKey()));
+    }
+
+    /**
+     * Sweeps the entries of the thread store key {@code storeKey} now: keeps the newest
+     * {@link ToolOutputCacheConfig#keepNewest()}, deletes the rest and every entry older than
+     * {@link ToolOutputCacheConfig#maxAge()}. Logged at INFO when it deleted something or failed.
+     */
+    public SweepResult sweep(String storeKey) {
+        Ensure.notNull(storeKey, "storeKey");
+        List<String> errors = new ArrayList<>();
+        List<Entry> entries = new ArrayList<>();
+        try {
+            for (StoredDocument document : store.documents(storeKey)) {
+                timeOf(document.name()).ifPresent(time -> entries.add(new Entry(document, time)));
+            }
+        } catch (WorkingMemoryStoreException e) {
+            errors.add("listing: " + e.getMessage());
+        }
+        entries.sort(Comparator.comparing(Entry::time).thenComparing(e -> e.document().name()).reversed());
+        Instant oldest = clock.instant().minus(config.maxAge());
+        int deleted = 0;
+        long bytes = 0;
+        Map<String, String> byHash = names.getIfPresent(storeKey);
+        for (int i = 0; i < entries.size(); i++) {
+            Entry entry = entries.get(i);
+            if (i < config.keepNewest() && !entry.time().isBefore(oldest)) {
+                continue;
+            }
+            try {
+                store.deleteDocument(storeKey, entry.document().name());
+                deleted++;
+                bytes += entry.document().bytes();
+                if (byHash != null) {
+                    synchronized (byHash) {
+                        byHash.values().remove(entry.document().name());
+                    }
+                }
+            } catch (WorkingMemoryStoreException e) {
+                errors.add(entry.document().name() + ": " + e.getMessage());
+            }
+        }
+        SweepResult result = new SweepResult(storeKey, entries.size(), deleted, bytes, errors);
+        if (deleted > 0 || !errors.isEmpty()) {
+            log.info("Swept the tool-output cache of '{}': scanned {}, deleted {}, reclaimed {} bytes, errors {}",
+                    storeKey, result.scanned(), deleted, bytes, errors);
+        } else {
+            log.debug("Swept the tool-output cache of '{}': scanned {}, nothing to delete", storeKey, result.scanned());
+        }
+        return result;
+    }
+
+    /**
+     * Drops what is pending for {@code key}'s thread and makes the writes still queued for it do nothing: call it
+     * before deleting the memory from the store, so that no entry is written after the delete.
+     */
+    public void forget(MemoryKey key) {
+        Ensure.notNull(key, "key");
+        String storeKey = key.threadStoreKey();
+        writeLock.lock();
+        try {
+            generations.put(storeKey, generationOf(storeKey) + 1);
+            pending.remove(storeKey);
+            names.invalidate(storeKey);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Finishes the writes and sweeps queued (waiting up to 30 seconds), then stops the writer thread. */
+    @Override
+    public void close() {
+        writer.shutdown();
+        try {
+            if (!writer.awaitTermination(30, TimeUnit.SECONDS)) {
+                log.warn("Tool outputs were still being cached after 30 seconds; {} left unwritten",
+                        writer.getQueue().size());
+                writer.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            writer.shutdownNow();
+        }
+    }
+
+    /** Whether {@code name} is the name of a cache entry. */
+    public static boolean isEntryName(String name) {
+        return timeOf(name).isPresent();
+    }
+
+    private void write(MemoryKey key, String name, String toolName, String text, long generation) {
+        String storeKey = key.threadStoreKey();
+        for (int attempt = 1; ; attempt++) {
+            writeLock.lock();
+            try {
+                if (generationOf(storeKey) != generation) {
+                    return; // the memory was deleted meanwhile
+                }
+                store.putDocument(storeKey, name, text);
+                removePending(storeKey, name);
+                break;
+            } catch (WorkingMemoryStoreException e) {
+                if (attempt == WRITE_ATTEMPTS) {
+                    log.error("Could not cache tool output '{}' of '{}' after {} attempts; read_tool_output will not find it",
+                            name, storeKey, attempt, e);
+                    removePending(storeKey, name);
+                    return;
+                }
+                log.warn("Could not cache tool output '{}' of '{}'; trying again", name, storeKey, e);
+            } finally {
+                writeLock.unlock();
+            }
+            pause(attempt);
+        }
+    }
+
+    private long generationOf(String storeKey) {
+        Long generation = generations.getIfPresent(storeKey);
+        return generation == null ? 0 : generation;
+    }
+
+    private void removePending(String storeKey, String name) {
+        Map<String, String> waiting = pending.get(storeKey);
+        if (waiting != null) {
+            waiting.remove(name);
+            if (waiting.isEmpty()) {
+                pending.remove(storeKey, waiting);
+            }
+        }
+    }
+
+    /** The chunks of a full output as crystals: about {@code crystalChunkChars} each, cut at line ends where possible. */
+    List<Crystal> crystals(MemoryKey key, String name, String toolName, String text) {
+        List<Crystal> chunks = new ArrayList<>();
+        Instant time = timeOf(name).orElse(clock.instant());
+        List<String> tags = toolName == null || toolName.isBlank() ? List.of() : List.of(toolName);
+        int size = config.crystalChunkChars();
+        int start = 0;
+        while (start < text.length()) {
+            int end = Math.min(text.length(), start + size);
+            if (end < text.length()) {
+                int newline = text.lastIndexOf('\n', end - 1);
+                if (newline > start + size / 2) {
+                    end = newline + 1;
+                }
+            }
+            String chunk = text.substring(start, end);
+            if (!chunk.isBlank()) {
+                chunks.add(new Crystal(name + "#" + chunks.size(), key.resource(), CrystalKind.TOOL_OUTPUT, time, 0.3,
+                        tags, chunk, name));
+            }
+            start = end;
+        }
+        return chunks;
+    }
+
+    private Map<String, String> existingNames(String storeKey) {
+        Map<String, String> byHash = new HashMap<>();
+        try {
+            for (StoredDocument document : store.documents(storeKey)) {
+                String name = document.name();
+                if (isEntryName(name)) {
+                    byHash.put(name.substring(name.length() - HASH_HEX), name);
+                }
+            }
+        } catch (WorkingMemoryStoreException e) {
+            log.warn("Could not list the cached tool outputs of '{}'; outputs cached before may be cached again", storeKey, e);
+        }
+        return byHash;
+    }
+
+    private static Optional<Instant> timeOf(String name) {
+        // tool-output-yyyyMMddTHHmmssZ-<16 hex>
+        if (name == null || !name.startsWith(PREFIX) || name.length() != PREFIX.length() + 16 + 1 + HASH_HEX
+                || name.charAt(PREFIX.length() + 16) != '-') {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Instant.from(TIME.parse(name.substring(PREFIX.length(), PREFIX.length() + 16))));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String hash(String callId, String toolName, String text) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(String.valueOf(callId).getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            digest.update(String.valueOf(toolName).getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) 0);
+            digest.update(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest.digest()).substring(0, HASH_HEX);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(100L * attempt);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private record Entry(StoredDocument document, Instant time) {
+    }
+}

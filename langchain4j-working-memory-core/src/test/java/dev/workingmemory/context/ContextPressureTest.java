@@ -1,0 +1,297 @@
+package dev.workingmemory.context;
+
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The context pressure layer and the tool-output cache, through the {@code ChatMemory} of a provider. */
+class ContextPressureTest {
+
+    @TempDir
+    Path dir;
+
+    private static String lines(int count, String prefix) {
+        return IntStream.rangeClosed(1, count).mapToObj(i -> prefix + " line " + i + " " + "abcdefghij".substring(i % 10))
+                .collect(Collectors.joining("\n"));
+    }
+
+    private static ToolExecutionResultMessage toolTurn(ChatMemory chat, String id, String tool, String output) {
+        chat.add(UserMessage.from("go " + id));
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id(id).name(tool).arguments("{}").build()));
+        ToolExecutionResultMessage result = ToolExecutionResultMessage.from(id, tool, output);
+        chat.add(result);
+        return result;
+    }
+
+    private static ToolExecutionResultMessage sent(List<ChatMessage> messages, String id) {
+        return messages.stream().filter(ToolExecutionResultMessage.class::isInstance).map(ToolExecutionResultMessage.class::cast)
+                .filter(m -> m.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void should_send_a_pruned_copy_with_the_same_id_and_keep_the_full_result_stored() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        String output = lines(200, "log");
+        toolTurn(chat, "c1", "bash", output);
+
+        ToolExecutionResultMessage pruned = sent(chat.messages(), "c1");
+
+        assertThat(pruned.toolName()).isEqualTo("bash");
+        assertThat(pruned.text().lines().count()).isLessThanOrEqualTo(63);
+        assertThat(pruned.text()).containsPattern("cut 1\\d\\d lines").contains("read_tool_output(\"tool-output-");
+        ContextPressure pressure = memories.memory("dev").layer(ContextPressure.class).orElseThrow();
+        String entry = pruned.text().replaceAll("(?s).*read_tool_output\\(\"([^\"]+)\"\\).*", "$1");
+        assertThat(pressure.toolOutput(entry)).contains(output);
+        assertThat(pressure.toolOutput("tool-output-nothing")).isEmpty();
+        // the same result keeps its entry: no second copy
+        assertThat(sent(chat.messages(), "c1").text()).isEqualTo(pruned.text());
+        memories.close();
+    }
+
+    @Test
+    void should_keep_one_cache_entry_for_a_result_pruned_again_after_a_restart() throws Exception {
+        dev.langchain4j.store.memory.chat.ChatMemoryStore messages = new dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore();
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .chatMemoryStore(messages).build();
+        ChatMemory chat = first.get("dev");
+        toolTurn(chat, "c1", "bash", lines(120, "build"));
+        String before = sent(chat.messages(), "c1").text();
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .chatMemoryStore(messages).build();
+        String after = sent(second.get("dev").messages(), "c1").text();
+        second.close();
+
+        assertThat(after).isEqualTo(before);
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("tool-output-"))).hasSize(1);
+        }
+    }
+
+    @Test
+    void should_cut_a_long_single_line_output_by_the_character_threshold() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        String minified = "{\"items\":[" + IntStream.range(0, 2_000).mapToObj(i -> "{\"id\":" + i + "}")
+                .collect(Collectors.joining(",")) + "]}";
+        toolTurn(chat, "c1", "http_get", minified);
+
+        String text = sent(chat.messages(), "c1").text();
+
+        assertThat(minified.length()).isGreaterThan(5_000);
+        assertThat(text.length()).isLessThan(4_000 + 300); // the first and last 2,000 chars, a marker and the summary
+        assertThat(text).contains("chars cut").contains("read_tool_output(");
+        memories.close();
+    }
+
+    @Test
+    void should_never_prune_the_pages_read_tool_output_returns() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        String page = lines(150, "page");
+        toolTurn(chat, "c1", ContextPressure.READ_TOOL_OUTPUT, page);
+
+        assertThat(sent(chat.messages(), "c1").text()).isEqualTo(page);
+        memories.close();
+    }
+
+    @Test
+    void should_keep_level_and_interventions_across_a_restart_and_start_safe_from_an_unreadable_snapshot() {
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .contextWindow(1_500).maxMessages(100).build();
+        ChatMemory chat = first.get("dev");
+        for (int i = 0; i < 8; i++) {
+            toolTurn(chat, "c" + i, "bash", lines(45, "run " + i));
+            chat.add(AiMessage.from("done " + i));
+            chat.messages();
+        }
+        PressureStats before = first.memory("dev").layer(ContextPressure.class).orElseThrow().stats();
+        first.close();
+        assertThat(before.interventions()).isPositive();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .contextWindow(1_500).maxMessages(100).build();
+        PressureStats after = second.memory("dev").layer(ContextPressure.class).orElseThrow().stats();
+        assertThat(after.level()).isEqualTo(before.level());
+        assertThat(after.percent()).isEqualTo(before.percent());
+        assertThat(after.interventions()).isEqualTo(before.interventions());
+        second.close();
+
+        ContextPressure fresh = (ContextPressure) ContextPressure.factory(ContextPressureConfig.defaults(),
+                new ToolOutputCache(new InMemoryWorkingMemoryStore(), ToolOutputCacheConfig.defaults(), Clock.systemUTC()),
+                PressureListener.NONE).create(new dev.workingmemory.layer.TestLayerContext());
+        fresh.restore(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("formatVersion", 99));
+        assertThat(fresh.stats().level()).isEqualTo(PressureLevel.SAFE);
+        assertThat(fresh.render(1_000)).isEmpty();
+    }
+
+    @Test
+    void should_tell_a_failing_listener_nothing_more_and_still_send_the_request() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(800)
+                .pressureListener(event -> {
+                    throw new IllegalStateException("listener down");
+                }).build();
+        ChatMemory chat = memories.get("dev");
+        for (int i = 0; i < 5; i++) {
+            toolTurn(chat, "c" + i, "bash", lines(30, "run " + i));
+            chat.add(AiMessage.from("done " + i));
+        }
+
+        List<ChatMessage> messages = chat.messages();
+
+        assertThat(messages.get(0)).isInstanceOf(SystemMessage.class);
+        assertThat(((SystemMessage) messages.get(0)).text()).contains("<pressure level=\"high\"");
+        assertThat(memories.memory("dev").layer(ContextPressure.class).orElseThrow().stats().interventions()).isPositive();
+        memories.close();
+    }
+
+    @Test
+    void should_report_pruned_outputs_and_level_changes_to_the_providers_listeners() {
+        List<dev.workingmemory.event.OutputPruned> pruned = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<dev.workingmemory.event.PressureChanged> levels = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(1_500).maxMessages(100)
+                .listener(new dev.workingmemory.event.WorkingMemoryListener() {
+                    @Override
+                    public void onOutputPruned(dev.workingmemory.event.OutputPruned event) {
+                        pruned.add(event);
+                    }
+
+                    @Override
+                    public void onPressureChanged(dev.workingmemory.event.PressureChanged event) {
+                        levels.add(event);
+                    }
+                }).build();
+        ChatMemory chat = memories.get("dev");
+        for (int i = 0; i < 8; i++) {
+            toolTurn(chat, "c" + i, "bash", lines(45, "run " + i));
+            chat.add(AiMessage.from("done " + i));
+            chat.messages();
+        }
+
+        assertThat(levels).extracting(dev.workingmemory.event.PressureChanged::to).startsWith("moderate", "high");
+        assertThat(levels.get(0).from()).isEqualTo("safe");
+        assertThat(pruned).isNotEmpty().allSatisfy(event -> {
+            assertThat(event.toolName()).isEqualTo("bash");
+            assertThat(event.mode()).isIn("AGGRESSIVE", "HYPER");
+            assertThat(event.charsAfter()).isLessThan(event.charsBefore());
+        });
+        memories.close();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0.0, 0.9", "0.9, 0.75", "0.75, 0.75", "0.75, 1.1", "-0.1, 0.5"})
+    void should_reject_thresholds_out_of_order(double moderate, double high) {
+        assertThatThrownBy(() -> ContextPressureConfig.builder().thresholds(moderate, high).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("0 < moderate < high <= 1");
+    }
+
+    @Test
+    void should_reject_bad_cache_settings() {
+        assertThatThrownBy(() -> ToolOutputCacheConfig.builder().sweepEveryEvents(0).build())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ToolOutputCacheConfig.builder().maxAge(Duration.ZERO).build())
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> ToolOutputCacheConfig.builder().crystalChunkChars(10).build())
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void should_chunk_a_full_output_into_crystals_that_join_back_to_it() {
+        ToolOutputCache cache = new ToolOutputCache(new InMemoryWorkingMemoryStore(), ToolOutputCacheConfig.defaults(),
+                Clock.systemUTC());
+        String text = lines(500, "chunked") + "\n" + "x".repeat(4_000);
+        List<Crystal> chunks = cache.crystals(MemoryKey.of("alice", "t1"), "tool-output-20261123T091500Z-0123456789abcdef",
+                "bash", text);
+
+        assertThat(chunks).allSatisfy(c -> {
+            assertThat(c.text().length()).isLessThanOrEqualTo(1_500);
+            assertThat(c.scope()).isEqualTo("alice");
+            assertThat(c.tags()).containsExactly("bash");
+        });
+        assertThat(chunks.stream().map(Crystal::text).collect(Collectors.joining())).isEqualTo(text);
+        assertThat(chunks.get(0).id()).isEqualTo("tool-output-20261123T091500Z-0123456789abcdef#0");
+        cache.close();
+    }
+
+    @Test
+    void should_write_nothing_for_a_memory_forgotten_before_its_write_ran() throws Exception {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+        // the first write's crystals wait for the latch: the writer thread is busy until the key is forgotten
+        ToolOutputCache cache = new ToolOutputCache(store, ToolOutputCacheConfig.builder().crystals(chunks -> {
+            try {
+                hold.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }).build(), Clock.systemUTC());
+        MemoryKey key = MemoryKey.of("dev");
+        MemoryKey other = MemoryKey.of("other");
+        cache.keep(other, "o1", "bash", "other output");
+        String name = cache.keep(key, "c1", "bash", "full output");
+        assertThat(cache.read(key, name)).contains("full output");
+
+        cache.forget(key);
+        hold.countDown();
+        cache.close();
+
+        assertThat(store.documents(key.threadStoreKey())).isEmpty();
+        assertThat(cache.read(key, name)).isEmpty();
+        assertThat(store.documents(other.threadStoreKey())).hasSize(1);
+    }
+
+    @Test
+    void should_report_what_a_sweep_could_not_delete() {
+        InMemoryWorkingMemoryStore delegate = new InMemoryWorkingMemoryStore();
+        WorkingMemoryStore store = (WorkingMemoryStore) java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(), new Class<?>[] {WorkingMemoryStore.class}, (proxy, method, args) -> {
+                    if (method.getName().equals("deleteDocument")) {
+                        throw new WorkingMemoryStoreException("disk gone");
+                    }
+                    try {
+                        return method.invoke(delegate, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        ToolOutputCache cache = new ToolOutputCache(store, ToolOutputCacheConfig.builder().keepNewest(0).build(),
+                Clock.systemUTC());
+        MemoryKey key = MemoryKey.of("dev");
+        store.putDocument(key.threadStoreKey(), "tool-output-20261123T091500Z-0123456789abcdef", "old output");
+        store.putDocument(key.threadStoreKey(), "notes.md", "not an entry");
+
+        SweepResult result = cache.sweep(key.threadStoreKey());
+
+        assertThat(result.scanned()).isEqualTo(1);
+        assertThat(result.deleted()).isZero();
+        assertThat(result.errors()).singleElement().asString().contains("disk gone");
+        cache.close();
+    }
+}

@@ -1,0 +1,480 @@
+package dev.workingmemory.tools;
+
+import dev.langchain4j.agent.tool.P;
+import dev.langchain4j.agent.tool.Tool;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.service.AiServices;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.context.ContextPressure;
+import dev.workingmemory.context.PressureEvent;
+import dev.workingmemory.context.PressureLevel;
+import dev.workingmemory.context.ToolOutputCacheConfig;
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.internal.CharsPerTokenEstimator;
+import dev.workingmemory.slots.SessionSlots;
+import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.testing.ScriptedChatModel;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import static dev.workingmemory.testing.ScriptedChatModel.systemText;
+import static dev.workingmemory.tools.ToolTesting.lastToolResult;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The coding-agent tier (issue 11) end to end through {@code AiServices} with a scripted model and a scripted shell
+ * tool: pruning with the full output cached and read back, errors in the session slots, context pressure with its
+ * intervention, and storage governance (sweep and delete leave no files behind).
+ */
+class CodingTierTest {
+
+    private static final Pattern ENTRY = Pattern.compile("read_tool_output\\(\"(tool-output-[0-9TZ]+-[0-9a-f]+)\"\\)");
+    private static final Pattern LEVEL = Pattern.compile("<pressure level=\"(\\w+)\" percent=\"(\\d+)\">");
+
+    @TempDir
+    Path dir;
+
+    /** A shell whose results are the scripted outputs, in order; empty once they run out. */
+    public static final class Shell {
+        private final Deque<String> outputs;
+
+        Shell(List<String> outputs) {
+            this.outputs = new ArrayDeque<>(outputs);
+        }
+
+        @Tool(name = "bash", value = "Runs a shell command")
+        public synchronized String bash(@P(name = "command", value = "the command") String command) {
+            return outputs.isEmpty() ? "ok" : outputs.poll();
+        }
+    }
+
+    private static ToolTesting.Assistant assistant(ScriptedChatModel model, WorkingMemoryProvider memories, Shell shell) {
+        List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
+        tools.add(shell);
+        return AiServices.builder(ToolTesting.Assistant.class)
+                .chatModel(model)
+                .chatMemoryProvider(memories)
+                .tools(tools)
+                .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
+                .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+                .build();
+    }
+
+    /** 400 lines of a Maven build, one ERROR line in the middle, a unique token on line 137. */
+    static String buildLog() {
+        List<String> lines = new ArrayList<>();
+        lines.add("[INFO] Scanning for projects...");
+        for (int i = 2; i <= 399; i++) {
+            if (i == 200) {
+                lines.add("[ERROR] /src/main/java/com/acme/Invoice.java:[57,41] ';' expected");
+            } else if (i == 137) {
+                lines.add("[INFO] Verified artifact org.acme:ledger checksum zebra-quartz-1137");
+            } else {
+                lines.add("[INFO] step " + i + ": processed module-" + (i % 17) + " resource " + Integer.toHexString(i * 7919)
+                        + (i % 3 == 0 ? " (copied)" : i % 3 == 1 ? " (filtered, unchanged)" : " -> target/classes/r" + i));
+            }
+        }
+        lines.add("[INFO] BUILD FAILURE in 12.4 s");
+        return String.join("\n", lines);
+    }
+
+    // ---- Done when 1 ------------------------------------------------------------------------------------------
+
+    @Test
+    void should_send_a_400_line_log_pruned_with_its_error_line_and_read_the_cut_lines_back() throws IOException {
+        List<Crystal> crystals = Collections.synchronizedList(new ArrayList<>());
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir))
+                .toolOutputCache(ToolOutputCacheConfig.builder().crystals(crystals::addAll).build())
+                .build();
+        String log = buildLog();
+        ToolExecutionRequest build = ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn -q verify\"}");
+        List<String> entry = new ArrayList<>();
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTools(build)
+                .then(request -> {
+                    Matcher m = ENTRY.matcher(lastToolResult(request));
+                    assertThat(m.find()).as("the pruned output names its cache entry").isTrue();
+                    entry.add(m.group(1));
+                    return AiMessage.from(ScriptedChatModel.toolCall(ToolOutputTools.READ_TOOL_OUTPUT,
+                            "{\"id\": \"" + m.group(1) + "\", \"fromLine\": 130, \"lines\": 20}"));
+                })
+                .thenAnswer("The build fails at Invoice.java:57.");
+
+        String answer = assistant(model, memories, new Shell(List.of(log))).chat("dev", "Build the project");
+
+        assertThat(answer).isEqualTo("The build fails at Invoice.java:57.");
+        ChatRequest afterBuild = model.requests().get(1);
+        ToolExecutionResultMessage sent = lastResult(afterBuild);
+        assertThat(sent.id()).isEqualTo(build.id());
+        assertThat(sent.toolName()).isEqualTo("bash");
+        List<String> lines = sent.text().lines().toList();
+        assertThat(lines.size()).isLessThanOrEqualTo(65);
+        assertThat(lines.get(0)).isEqualTo("[INFO] Scanning for projects...");
+        assertThat(sent.text()).contains("[ERROR] /src/main/java/com/acme/Invoice.java:[57,41] ';' expected")
+                .contains("[INFO] BUILD FAILURE in 12.4 s")
+                .doesNotContain("zebra-quartz-1137")
+                .containsPattern("cut \\d+ lines")
+                .contains("The full output is kept: read_tool_output(\"tool-output-");
+        // the cut line comes back through the tool, from the cache
+        String page = lastToolResult(model.lastRequest());
+        assertThat(page).startsWith("Lines 130-149 of 400 of " + entry.get(0) + ":\n")
+                .contains("[INFO] Verified artifact org.acme:ledger checksum zebra-quartz-1137")
+                .contains("[251 more lines: call read_tool_output with fromLine 150.]");
+
+        memories.close(); // waits for the cache writer
+        assertThat(filesNamed(entry.get(0))).hasSize(1);
+        assertThat(Files.readString(filesNamed(entry.get(0)).get(0))).isEqualTo(log);
+        assertThat(crystals).isNotEmpty().allSatisfy(c -> {
+            assertThat(c.kind()).isEqualTo(CrystalKind.TOOL_OUTPUT);
+            assertThat(c.scope()).isEqualTo("dev");
+            assertThat(c.source()).isEqualTo(entry.get(0));
+            assertThat(c.text().length()).isLessThanOrEqualTo(1_500);
+        });
+        assertThat(crystals.stream().map(Crystal::text).collect(Collectors.joining())).isEqualTo(log);
+        assertThat(crystals).filteredOn(c -> c.text().contains("zebra-quartz-1137")).hasSize(1);
+    }
+
+    @Test
+    void should_find_a_cut_line_of_a_pruned_output_with_memory_search_in_the_provider_crystals() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("bash", "{\"command\": \"mvn -q verify\"}")
+                .thenCallTool(WorkingMemoryTools.MEMORY_SEARCH, "{\"query\": \"zebra-quartz-1137 checksum\"}")
+                .thenAnswer("Found it.");
+
+        assistant(model, memories, new Shell(List.of(buildLog()))).chat("dev", "Build, then find the checksum line");
+
+        assertThat(lastToolResult(model.requests().get(1))).doesNotContain("zebra-quartz-1137"); // cut for the model
+        assertThat(lastToolResult(model.lastRequest()))
+                .contains("(tool_output)")
+                .contains("[INFO] Verified artifact org.acme:ledger checksum zebra-quartz-1137");
+        memories.close();
+    }
+
+    @Test
+    void should_answer_read_tool_output_with_errors_for_unknown_ids_and_bad_pages() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ToolOutputTools tools = new ToolOutputTools(memories);
+
+        assertThat(tools.readToolOutput("dev", "tool-output-20261123T091500Z-0000000000000000", null, null))
+                .startsWith("Error: No cached tool output has the id");
+        assertThat(tools.readToolOutput("dev", "x", 0, null)).startsWith("Error: fromLine must be 1 or more");
+        assertThat(tools.readToolOutput("dev", "x", 1, 500)).startsWith("Error: lines must be from 1 to 200");
+        assertThat(tools.readToolOutput("dev", " ", null, null)).startsWith("Error: The parameter 'id' is empty.");
+        assertThat(new ToolOutputTools(WorkingMemoryProvider.builder().withoutContextPressure().build())
+                .readToolOutput("dev", "tool-output-x", null, null)).startsWith("Error: This working memory keeps no tool outputs");
+        memories.close();
+    }
+
+    // ---- Done when 2 ------------------------------------------------------------------------------------------
+
+    @Test
+    void should_show_a_javac_error_and_a_stack_trace_under_errors_clear_them_and_drop_the_oldest_of_four() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build(); // session slots are on by default
+        String javac = "src/main/java/com/acme/Invoice.java:57: error: ';' expected\n"
+                + "        total = total.add(line.amount())\n                                        ^\n1 error";
+        String trace = "Exception in thread \"main\" java.lang.IllegalStateException: no invoice\n"
+                + "\tat com.acme.Billing.close(Billing.java:31)\n\tat com.acme.App.main(App.java:9)";
+        Shell shell = new Shell(List.of(javac, trace, "src/A.java:1: error: broken one\n1 error",
+                "src/B.java:2: error: broken two\n1 error", "src/C.java:3: error: broken three\n1 error",
+                "src/D.java:4: error: broken four\n1 error"));
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("bash", "{\"command\": \"javac Invoice.java\"}")
+                .thenCallTool("bash", "{\"command\": \"java App\"}")
+                .thenAnswer("two errors");
+        ToolTesting.Assistant assistant = assistant(model, memories, shell);
+        assistant.chat("dev", "build and run");
+
+        String block = memories.memory("dev").render();
+        assertThat(block).contains("errors (2/3):\n- IllegalStateException: no invoice at Billing.close(Billing.java:31)\n"
+                + "- Invoice.java:57: ';' expected");
+        assertThat(new MemoryStatsTools(memories).workingMemoryStats("dev")).contains("\n- session: error 2/3, decision 0/5,");
+
+        model.thenCallTool(SlotTools.WORKING_MEMORY_CLEAR_SLOT, "{\"slot\": \"error\"}").thenAnswer("cleared");
+        assistant.chat("dev", "both are fixed");
+        SessionSlots session = memories.memory("dev").sessionSlots();
+        assertThat(session.items("error")).isEmpty();
+
+        for (String file : List.of("A", "B", "C", "D")) {
+            model.thenCallTool("bash", "{\"command\": \"javac " + file + ".java\"}");
+        }
+        model.thenAnswer("four errors");
+        assistant.chat("dev", "compile the rest");
+        assertThat(session.items("error")).containsExactly("D.java:4: broken four", "C.java:3: broken three",
+                "B.java:2: broken two");
+        memories.close();
+    }
+
+    // ---- Done when 4 ------------------------------------------------------------------------------------------
+
+    /** A 48-line test report of about 2,000 characters: not pruned in normal mode (50 lines), pruned from moderate. */
+    private static String testReport(int run) {
+        return IntStream.rangeClosed(1, 48)
+                .mapToObj(i -> "Test " + run + "." + i + " " + (i % 2 == 0 ? "InvoiceTest#totals" : "LedgerIT#balance")
+                        + " passed in " + (i * 13 % 97) + " ms")
+                .collect(Collectors.joining("\n"));
+    }
+
+    @Test
+    void should_go_moderate_then_high_and_intervene_so_that_no_request_exceeds_the_window() {
+        List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
+        WorkingMemoryProvider memories = pressured(events);
+        List<String> outputs = IntStream.rangeClosed(1, 12).mapToObj(CodingTierTest::testReport).toList();
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            List<ChatMessage> messages = request.messages();
+            return messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage
+                    ? AiMessage.from("All tests passed.")
+                    : AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn test\"}"));
+        });
+        ToolTesting.Assistant assistant = assistant(model, memories, new Shell(outputs));
+
+        for (int turn = 1; turn <= 12; turn++) {
+            assistant.chat("dev", "Run the tests again, round " + turn);
+        }
+
+        List<String> levels = new ArrayList<>();
+        List<Integer> tokens = new ArrayList<>();
+        for (ChatRequest request : model.requests()) {
+            Matcher m = LEVEL.matcher(systemText(request));
+            levels.add(m.find() ? m.group(1) : "safe");
+            tokens.add(CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(request.messages()));
+        }
+        int firstModerate = levels.indexOf("moderate");
+        int firstHigh = levels.indexOf("high");
+        assertThat(firstModerate).as("levels %s", levels).isGreaterThan(0);
+        assertThat(firstHigh).as("levels %s", levels).isGreaterThan(firstModerate);
+        assertThat(events).isNotEmpty().allSatisfy(e -> assertThat(e.tokensAfter()).isLessThan(3600));
+        PressureEvent first = events.get(0);
+        assertThat(first.tokensBefore()).isGreaterThanOrEqualTo(3600);
+        assertThat(first.tokensAfter()).isLessThan(3600);
+        // at high every tool result is pruned hyper-aggressively: first and last 10 lines, a marker and the summary
+        assertThat(model.requests().get(firstHigh).messages()).filteredOn(ToolExecutionResultMessage.class::isInstance)
+                .allSatisfy(m -> assertThat(((ToolExecutionResultMessage) m).text().lines().count()).isLessThanOrEqualTo(22));
+        // the request the intervention shaped, and the one after it, are under the high mark
+        assertThat(tokens.get(firstHigh)).as("tokens %s", tokens).isLessThan(3600);
+        assertThat(tokens.get(firstHigh + 1)).as("tokens %s", tokens).isLessThan(3600);
+        assertThat(levels.get(firstHigh + 1)).isNotEqualTo("high");
+        assertThat(tokens).allSatisfy(t -> assertThat(t).isLessThanOrEqualTo(4000));
+        ContextPressure pressure = memories.memory("dev").contextPressure();
+        assertThat(pressure.stats().interventions()).isEqualTo(events.size());
+        assertThat(new MemoryStatsTools(memories).workingMemoryStats("dev"))
+                .containsPattern("- pressure: context pressure (safe|moderate|high): the last request took \\d+% of the"
+                        + " 4000-token context window \\(\\d+ tokens, \\d+ as sent after pruning\\); " + events.size()
+                        + " interventions? so far");
+        System.out.println("pressure levels per request: " + levels + "\ntokens per request: " + tokens
+                + "\ninterventions: " + events);
+        memories.close();
+    }
+
+    @Test
+    void should_shorten_older_outputs_of_one_long_turn_where_no_turn_can_be_evicted() {
+        List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
+        WorkingMemoryProvider memories = pressured(events);
+        List<String> outputs = IntStream.rangeClosed(1, 14).mapToObj(CodingTierTest::testReport).toList();
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            long results = request.messages().stream().filter(ToolExecutionResultMessage.class::isInstance).count();
+            return results < 14 ? AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn test\"}"))
+                    : AiMessage.from("Fourteen runs, all green.");
+        });
+
+        String answer = assistant(model, memories, new Shell(outputs)).chat("dev", "Run the tests fourteen times");
+
+        assertThat(answer).isEqualTo("Fourteen runs, all green.");
+        assertThat(events).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.turnsEvicted()).isZero();
+            assertThat(e.outputsShortened()).isPositive();
+            assertThat(e.tokensAfter()).isLessThan(3600);
+        });
+        List<Integer> tokens = model.requests().stream()
+                .map(r -> CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(r.messages())).toList();
+        assertThat(tokens).allSatisfy(t -> assertThat(t).isLessThan(3600));
+        // the latest output is never shortened: the model reads it now
+        assertThat(lastToolResult(model.lastRequest())).startsWith("Test 14.1 ");
+        assertThat(model.lastRequest().messages()).filteredOn(ToolExecutionResultMessage.class::isInstance)
+                .extracting(m -> ((ToolExecutionResultMessage) m).text())
+                .anySatisfy(text -> assertThat(text).startsWith("[Output of bash (48 lines").contains("read_tool_output(\""));
+        memories.close();
+    }
+
+    @Test
+    void should_evict_the_oldest_turns_when_nothing_is_left_to_prune_and_keep_the_newest_turn() {
+        List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
+        WorkingMemoryProvider memories = pressured(events);
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Noted."));
+        ToolTesting.Assistant assistant = assistant(model, memories, new Shell(List.of()));
+
+        for (int turn = 1; turn <= 20; turn++) {
+            assistant.chat("dev", ("Requirement " + turn + ": the ledger must balance per currency and per day. ").repeat(16));
+        }
+
+        List<Integer> tokens = model.requests().stream()
+                .map(r -> CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(r.messages())).toList();
+        assertThat(events).isNotEmpty().allSatisfy(e -> {
+            assertThat(e.turnsEvicted()).isPositive();
+            assertThat(e.tokensAfter()).isLessThan(3600);
+        });
+        assertThat(tokens).allSatisfy(t -> assertThat(t).isLessThan(3600));
+        List<ChatMessage> last = model.lastRequest().messages();
+        assertThat(((dev.langchain4j.data.message.UserMessage) last.get(last.size() - 1)).singleText())
+                .startsWith("Requirement 20:");
+        memories.close();
+    }
+
+    /** A 4,000-token context window and a window that never evicts by count: only pressure makes room. */
+    private static WorkingMemoryProvider pressured(List<PressureEvent> events) {
+        return WorkingMemoryProvider.builder().contextWindow(4000).maxMessages(200).pressureListener(events::add).build();
+    }
+
+    // ---- Done when 5 ------------------------------------------------------------------------------------------
+
+    /** A clock the test moves forward. */
+    static final class MovableClock extends Clock {
+        private volatile Instant now = Instant.parse("2026-11-23T09:00:00Z");
+
+        void advance(Duration duration) {
+            now = now.plus(duration);
+        }
+
+        @Override
+        public ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+
+    private WorkingMemoryProvider governed(MovableClock clock) {
+        return WorkingMemoryProvider.builder()
+                .store(new FileWorkingMemoryStore(dir))
+                .clock(clock)
+                .withoutNotes()
+                // a turn with a tool call is four messages: every turn ends with a sweep
+                .toolOutputCache(ToolOutputCacheConfig.builder().sweepEveryEvents(4).keepNewest(2).build())
+                .build();
+    }
+
+    private static void toolTurns(WorkingMemoryProvider memories, List<String> outputs) {
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            List<ChatMessage> messages = request.messages();
+            return messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage
+                    ? AiMessage.from("done")
+                    : AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"make\"}"));
+        });
+        ToolTesting.Assistant assistant = assistant(model, memories, new Shell(outputs));
+        for (int i = 0; i < outputs.size(); i++) {
+            assistant.chat("dev", "run step " + i);
+        }
+    }
+
+    @Test
+    void should_sweep_the_cache_to_its_newest_entries_then_by_age_and_delete_a_memory_without_leaving_files()
+            throws IOException, InterruptedException {
+        MovableClock clock = new MovableClock();
+        List<String> bigOutputs = IntStream.range(0, 5)
+                .mapToObj(run -> IntStream.range(0, 120).mapToObj(i -> "line " + i + " of run " + run + " " + "x".repeat(i % 7))
+                        .collect(Collectors.joining("\n")))
+                .toList();
+
+        WorkingMemoryProvider first = governed(clock);
+        first.withMemory("dev", memory -> memory); // nothing cached yet
+        toolTurns(first, bigOutputs.subList(0, 1));
+        first.close();
+        assertThat(cacheFiles()).hasSize(1);
+
+        WorkingMemoryProvider second = governed(clock);
+        toolTurns(second, bigOutputs.subList(1, 5));
+        second.close();
+        List<Path> afterSweep = cacheFiles();
+        System.out.println("cache files: 5 written, " + afterSweep.size() + " after the count sweeps");
+        assertThat(afterSweep).hasSize(2); // the newest two of five
+
+        clock.advance(Duration.ofDays(8));
+        WorkingMemoryProvider third = governed(clock);
+        toolTurns(third, List.of("short output"));
+        third.close();
+        assertThat(cacheFiles()).as("entries older than 7 days are swept").isEmpty();
+
+        WorkingMemoryProvider fourth = governed(clock);
+        toolTurns(fourth, bigOutputs.subList(0, 1));
+        fourth.flush();
+        for (int i = 0; i < 500 && cacheFiles().isEmpty(); i++) {
+            Thread.sleep(10); // the cache writes the output on its own thread
+        }
+        long before = allFiles().size();
+        assertThat(before).isGreaterThan(0);
+        fourth.delete("dev");
+        System.out.println("files before delete: " + before + ", after: " + allFiles().size());
+        // the thread's files are gone; its crystals belong to the user's long-term memory, which forget removes
+        assertThat(allFiles()).allSatisfy(file -> assertThat(dir.relativize(file).toString()).startsWith(".crystals"));
+        fourth.forget("dev");
+        fourth.close();
+        assertThat(allFiles()).filteredOn(file -> file.toString().contains("crystals.jsonl")).isEmpty();
+    }
+
+    // ---- helpers ----------------------------------------------------------------------------------------------
+
+    private static ToolExecutionResultMessage lastResult(ChatRequest request) {
+        List<ChatMessage> messages = request.messages();
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof ToolExecutionResultMessage result) {
+                return result;
+            }
+        }
+        throw new AssertionError("No tool result in " + messages);
+    }
+
+    /** The files under the store's root, without the store's shared lock stripes (.locks/NN.lock) and temporary files of writes under way. */
+    private List<Path> allFiles() throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            try (Stream<Path> files = Files.walk(dir)) {
+                return files.filter(Files::isRegularFile).map(Path::toString)
+                        .filter(f -> !f.endsWith(".lock") && !f.endsWith(".tmp")).map(Path::of).toList();
+            } catch (java.io.UncheckedIOException e) {
+                if (attempt == 5) {
+                    throw e; // a temporary file moved away while walking: walk again
+                }
+            }
+        }
+    }
+
+    private List<Path> cacheFiles() throws IOException {
+        return allFiles().stream().filter(f -> f.getFileName().toString().startsWith("tool-output-")).toList();
+    }
+
+    private List<Path> filesNamed(String name) throws IOException {
+        return allFiles().stream().filter(f -> f.getFileName().toString().equals(name)).toList();
+    }
+}
