@@ -182,8 +182,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             this.ownCrystals = null;
             this.crystals = builder.crystalStore;
         } else {
-            this.ownCrystals = store.openCrystalStore(builder.embeddingModel, builder.embeddingStore)
-                    .orElseGet(() -> ProviderCrystals.open(null, builder.embeddingModel, builder.embeddingStore));
+            this.ownCrystals = store.openCrystalStore(builder.embeddingModel, builder.embeddingStore, listeners)
+                    .orElseGet(() -> ProviderCrystals.open(null, builder.embeddingModel, builder.embeddingStore,
+                            listeners));
             this.crystals = ownCrystals;
         }
         MemorySearch search = crystals == null ? null

@@ -4,6 +4,7 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.ProviderCrystals;
 
 import java.nio.file.Path;
@@ -147,9 +148,13 @@ public interface WorkingMemoryStore {
      *
      * @param embeddingModel the provider builder's embedding model, or null when it was given none
      * @param embeddingStore the provider builder's embedding store for the vectors, or null when it was given none
+     * @param listener       the provider's listeners, to be told of the crystals indexed
+     *                       ({@link WorkingMemoryListener#onCrystalsIndexed}); it logs what its listeners throw
      */
     default Optional<CrystalStore> openCrystalStore(EmbeddingModel embeddingModel,
-                                                    EmbeddingStore<TextSegment> embeddingStore) {
-        return crystalDirectory().map(directory -> ProviderCrystals.open(directory, embeddingModel, embeddingStore));
+                                                    EmbeddingStore<TextSegment> embeddingStore,
+                                                    WorkingMemoryListener listener) {
+        return crystalDirectory().map(directory -> ProviderCrystals.open(directory, embeddingModel, embeddingStore,
+                listener));
     }
 }

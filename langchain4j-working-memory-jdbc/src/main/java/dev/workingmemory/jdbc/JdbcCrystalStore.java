@@ -15,6 +15,8 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.CrystalsIndexed;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.jdbc.CrystalTable.Unembedded;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -22,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,6 +92,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     private final EmbeddingModel embeddingModel;
     private final CrystalRanking ranking;
     private final int maxTextLength;
+    private final WorkingMemoryListener listener;
     /** Keeps this instance's embedding, vector removal and search-time embedding from interleaving. */
     private final ReentrantLock vectors = new ReentrantLock();
     private final ScheduledExecutorService embedder;
@@ -105,6 +109,7 @@ public final class JdbcCrystalStore implements CrystalStore {
                 : builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
         this.ranking = builder.ranking != null ? builder.ranking : CrystalRanking.defaults();
         this.maxTextLength = builder.maxTextLength;
+        this.listener = builder.listener;
         this.embedder = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "crystal-embedder");
             thread.setDaemon(true);
@@ -122,8 +127,18 @@ public final class JdbcCrystalStore implements CrystalStore {
         Ensure.notNull(crystals, "crystals").forEach(this::checkLengths);
         ensureOpen();
         if (!crystals.isEmpty()) {
+            long start = System.nanoTime();
             table.upsert(crystals);
+            indexed(crystals.size(), Duration.ofNanos(System.nanoTime() - start));
             scheduleEmbedding(0);
+        }
+    }
+
+    private void indexed(int count, Duration time) {
+        try {
+            listener.onCrystalsIndexed(new CrystalsIndexed(count, time));
+        } catch (RuntimeException e) {
+            log.warn("A listener failed on {} crystals indexed", count, e);
         }
     }
 
@@ -343,6 +358,8 @@ public final class JdbcCrystalStore implements CrystalStore {
         private CrystalRanking ranking;
         private int maxTextLength = 20_000;
         private String textSearchConfig = "english";
+        private WorkingMemoryListener listener = new WorkingMemoryListener() {
+        };
 
         private Builder() {
         }
@@ -383,6 +400,15 @@ public final class JdbcCrystalStore implements CrystalStore {
         /** PostgreSQL's text search configuration for stemming and stop words; default {@code english}. */
         public Builder textSearchConfig(String textSearchConfig) {
             this.textSearchConfig = textSearchConfig;
+            return this;
+        }
+
+        /**
+         * Told of each {@link #add} once its rows (and keyword index) are written, with the time that took
+         * ({@link WorkingMemoryListener#onCrystalsIndexed}; vectors follow); what it throws is logged. Default none.
+         */
+        public Builder listener(WorkingMemoryListener listener) {
+            this.listener = Ensure.notNull(listener, "listener");
             return this;
         }
 

@@ -4,6 +4,7 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.StoredDocument;
@@ -81,8 +82,10 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
      */
     @Override
     public Optional<CrystalStore> openCrystalStore(EmbeddingModel embeddingModel,
-                                                   EmbeddingStore<TextSegment> embeddingStore) {
-        JdbcCrystalStore.Builder crystals = JdbcCrystalStore.builder().dataSource(dataSource).embeddingStore(embeddingStore);
+                                                   EmbeddingStore<TextSegment> embeddingStore,
+                                                   WorkingMemoryListener listener) {
+        JdbcCrystalStore.Builder crystals = JdbcCrystalStore.builder().dataSource(dataSource)
+                .embeddingStore(embeddingStore).listener(listener);
         if (embeddingModel != null) {
             crystals.embeddingModel(embeddingModel);
         }

@@ -4,10 +4,13 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.event.CrystalsIndexed;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import static dev.workingmemory.jdbc.ReadmeExampleTest.assistant;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,8 +43,15 @@ class SharedCrystalsTest extends DatabaseTest {
     void should_find_through_memory_search_what_another_instance_indexed() {
         // A's window of two messages pushes its first exchange out on the second turn: a past turn, which B can only
         // find in the crystals (B has its own message store and never read A's messages).
+        List<CrystalsIndexed> indexed = new CopyOnWriteArrayList<>();
         try (WorkingMemoryProvider instanceA = WorkingMemoryProvider.builder()
-                .store(new JdbcWorkingMemoryStore(database.dataSource())).maxMessages(2).build();
+                .store(new JdbcWorkingMemoryStore(database.dataSource())).maxMessages(2)
+                .listener(new WorkingMemoryListener() {
+                    @Override
+                    public void onCrystalsIndexed(CrystalsIndexed event) {
+                        indexed.add(event);
+                    }
+                }).build();
              WorkingMemoryProvider instanceB = WorkingMemoryProvider.builder()
                      .store(new JdbcWorkingMemoryStore(database.dataSource())).build()) {
             assistant(ScriptedChatModel.script().thenAnswer("What a good name."), instanceA)
@@ -52,6 +62,8 @@ class SharedCrystalsTest extends DatabaseTest {
                     .thenAnswer("Noted."), instanceA)
                     .chat("alice", "The API migration is due March 20th.");
 
+            assertThat(indexed).as("the note and the past turns, each reported when its rows are written")
+                    .hasSizeGreaterThanOrEqualTo(2).allSatisfy(event -> assertThat(event.count()).isPositive());
             assertThat(search(instanceB, "API migration deadline"))
                     .startsWith("Found ").contains("Deadline for the API migration is March 20th");
             assertThat(search(instanceB, "beagle Biscuit"))
