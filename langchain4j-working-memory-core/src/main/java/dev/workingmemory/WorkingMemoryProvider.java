@@ -551,6 +551,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     }
 
     /**
+     * The crystals (notes, past turns, ...) waiting to be indexed in the long-term memory ({@link
+     * CrystalStore#pendingCount()}); 0 without crystals and after {@link #close()}.
+     */
+    public long pendingCrystals() {
+        return crystals == null || closed ? 0 : crystals.pendingCount();
+    }
+
+    /**
      * The notes not yet consumed by a dream, over the resources loaded now (their notes as last read from the store);
      * 0 without notes and after {@link #close()}.
      */

@@ -254,6 +254,12 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         return matches.stream().map(match -> new Scored(match.embeddingId(), match.score())).toList();
     }
 
+    /** The crystals queued and not indexed yet, the batch being indexed included. */
+    @Override
+    public int pendingCount() {
+        return queue.size();
+    }
+
     @Override
     public Optional<Crystal> get(String id) {
         Ensure.notNull(id, "id");

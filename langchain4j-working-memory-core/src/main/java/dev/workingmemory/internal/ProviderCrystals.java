@@ -200,6 +200,11 @@ public final class ProviderCrystals {
         }
 
         @Override
+        public int pendingCount() {
+            return shared.store.pendingCount();
+        }
+
+        @Override
         public synchronized void close() {
             if (!released) {
                 released = true;

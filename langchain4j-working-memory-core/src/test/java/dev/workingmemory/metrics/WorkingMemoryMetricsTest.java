@@ -98,6 +98,8 @@ class WorkingMemoryMetricsTest {
             // the search waited for the notes' crystals, which the indexer reports before it lets searches go on
             assertThat(registry.get("working.memory.index").timer().count()).isPositive();
             assertThat(registry.get("working.memory.crystals.indexed").counter().count()).isGreaterThanOrEqualTo(2);
+            assertThat(registry.get("working.memory.index.pending").gauge().value()).as("alice's crystals, all indexed")
+                    .isZero();
             assertThat(registry.get("working.memory.render").timer().count()).isGreaterThanOrEqualTo(2);
         }
     }
