@@ -84,6 +84,16 @@ public class PerTurnBenchmark {
     @Param({"unchanged", "changed", "changedSavedNow", "unchangedText", "toolWrite"})
     public String scenario;
 
+    /**
+     * {@code none}: the provider {@code withoutCrystals()} (what every table of this class measured before long-term
+     * memory); {@code pastTurns}: past turns become crystals as they leave the window, into a
+     * {@link CountingCrystalStore}, so the turn pays for making them and not for the embedding a real store runs on its
+     * indexer thread. The default store's embedding is measured by {@code CrystalIndexingThroughput}.
+     */
+    @Param({"none"})
+    public String longTerm;
+
+    private CountingCrystalStore crystals;
     private WorkingMemoryProvider provider;
     private ChatMemory working;
     private ChatMemory baseline;
@@ -118,6 +128,11 @@ public class PerTurnBenchmark {
         if (scenario.equals("changedSavedNow")) {
             builder.saveDelay(Duration.ZERO);
         }
+        switch (longTerm) {
+            case "none" -> builder.withoutCrystals();
+            case "pastTurns" -> builder.crystalStore(crystals = new CountingCrystalStore());
+            default -> throw new IllegalArgumentException(longTerm);
+        }
         provider = builder.build();
         working = provider.get("bench");
         WorkingMemory memory = provider.memory("bench");
@@ -133,6 +148,9 @@ public class PerTurnBenchmark {
             turn(baseline, null);
         }
         check(memory);
+        if (crystals != null && crystals.added() == 0) {
+            throw new IllegalStateException("no past turn became a crystal: the pastTurns case measures nothing");
+        }
         block = memory.render();
     }
 

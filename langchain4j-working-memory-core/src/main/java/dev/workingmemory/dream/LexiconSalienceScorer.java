@@ -1,6 +1,7 @@
 package dev.workingmemory.dream;
 
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -45,9 +46,13 @@ final class LexiconSalienceScorer implements SalienceScorer {
 
     private static final Pattern STACK_TRACE = Pattern.compile(
             "(?m)^\\s+at [\\w$.<>]+\\([^)]*\\)\\s*$|Traceback \\(most recent call last\\)");
-    private static final List<Pattern> ERROR_SIGNALS = List.of(Pattern.compile("\\bERROR\\b"),
-            Pattern.compile("\\bFAIL(?:ED|URE)\\b"), Pattern.compile("\\bFATAL\\b"), Pattern.compile("\\w+Exception\\b"),
-            Pattern.compile("(?i)\\berror:"));
+    /** Error signals, each with a word it cannot match without: a plain search rules most texts out cheaply. */
+    private static final Map<String, Pattern> ERROR_SIGNALS = Map.of(
+            "ERROR", Pattern.compile("\\bERROR\\b"),
+            "FAIL", Pattern.compile("\\bFAIL(?:ED|URE)\\b"),
+            "FATAL", Pattern.compile("\\bFATAL\\b"),
+            "Exception", Pattern.compile("\\wException\\b"));
+    private static final Pattern ERROR_COLON = Pattern.compile("(?i)\\berror:");
 
     private LexiconSalienceScorer() {
     }
@@ -102,15 +107,44 @@ final class LexiconSalienceScorer implements SalienceScorer {
 
     private static double toolErrors(String text, double base) {
         double level = base;
-        if (STACK_TRACE.matcher(text).find()) {
+        if ((text.contains("Traceback") || hasIndentedAtLine(text)) && STACK_TRACE.matcher(text).find()) {
             level += 0.4;
         }
-        for (Pattern signal : ERROR_SIGNALS) {
-            if (signal.matcher(text).find()) {
+        for (Map.Entry<String, Pattern> signal : ERROR_SIGNALS.entrySet()) {
+            if (text.contains(signal.getKey()) && signal.getValue().matcher(text).find()) {
                 level += 0.2;
             }
         }
+        if (errorBeforeColon(text) && ERROR_COLON.matcher(text).find()) {
+            level += 0.2;
+        }
         return Math.min(MAX_SCORE, level);
+    }
+
+    /** Whether a line of {@code text} starts with white space and {@code "at "}, as a stack frame's line does. */
+    private static boolean hasIndentedAtLine(String text) {
+        for (int start = 0; start >= 0 && start < text.length(); ) {
+            int i = start;
+            while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+                i++;
+            }
+            if (i > start && text.startsWith("at ", i)) {
+                return true;
+            }
+            int newline = text.indexOf('\n', start);
+            start = newline < 0 ? -1 : newline + 1;
+        }
+        return false;
+    }
+
+    /** Whether some {@code :} of {@code text} follows the letters {@code error} in any case (JSON has many colons). */
+    private static boolean errorBeforeColon(String text) {
+        for (int colon = text.indexOf(':'); colon >= 0; colon = text.indexOf(':', colon + 1)) {
+            if (colon >= 5 && text.regionMatches(true, colon - 5, "error", 0, 5)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** One case-insensitive pattern matching any of {@code cues} as whole words. */

@@ -34,7 +34,7 @@ import java.util.Set;
  *   pointer already came from): their text is long and already searchable. A
  *   pointer's topic is the first sentence of its text, cut to 60 characters; its keywords come from the
  *   {@link KeywordSource} for the crystal it came from (for an old line: the input crystal about the same topic, if
- *   any), or else are the longest content words of its text. New pointers come first, then the old ones, up to
+ *   any, sharing two of its content words as above), or else are the longest content words of its text. New pointers come first, then the old ones, up to
  *   {@code maxPointers} (default 12, under the guard's 20).</li>
  *   <li><b>Emerging Skills</b>: task patterns (a verb and its object, see the notes) seen in at least
  *   {@code minSkillOccurrences} notes (default 3), with the old section's counts added:
@@ -237,8 +237,11 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
         private CrystalPointer pointerFor(String text, DreamCrystal from) {
             String bare = StateLines.bare(text);
             String topic = topic(bare);
+            // A line takes a crystal's keywords only if that crystal is about it by the rule that keeps a line in
+            // Active Context: a fading line shares fewer words with every note, so one shared date is no match.
             DreamCrystal source = from != null ? from
-                    : PointerCheck.source(new CrystalPointer(topic, topic), input.crystals()).orElse(null);
+                    : PointerCheck.source(new CrystalPointer(topic, topic), input.crystals())
+                    .filter(crystal -> reinforced(topic, List.of(ContentWords.stems(crystal.text())))).orElse(null);
             if (source != null) {
                 pointed.add(source.id());
             }

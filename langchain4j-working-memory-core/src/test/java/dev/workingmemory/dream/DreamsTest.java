@@ -262,7 +262,7 @@ class DreamsTest {
     void should_give_the_dream_model_the_salience_the_entities_and_the_slot_items_of_the_user() {
         ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from(LlmDreamSynthesizerTest.ANSWER));
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().dreamModel(model).withoutCrystals()
-                .layer(SessionSlots.factory(SessionSlotsConfig.defaults())).dreams(config().build()).build()) {
+                .sessionSlots(SessionSlotsConfig.defaults()).dreams(config().build()).build()) {
             ChatMemory chat = memories.get("u");
             chat.add(UserMessage.from("IT FINALLY WORKS!!! Thank you so much!"));
             chat.add(AiMessage.from(ScriptedChatModel.toolCall("cms_getPage", "{\"id\":\"page-1\"}")));

@@ -120,6 +120,26 @@ class OfflineDreamSynthesizerTest {
     }
 
     @Test
+    void should_not_give_a_fading_line_the_keywords_of_a_new_crystal_sharing_only_a_date() {
+        KeywordSource index = (id, max) -> Map.of("c-win", List.of("Win", "chapter", "approved", "5th"))
+                .getOrDefault(id, List.of());
+        StateDocument old = StateDocument.builder()
+                .section("Active Context", "- Maya's thesis draft deadline is March 20th.").build();
+        DreamInput input = input().oldState(old)
+                .notes(List.of(States.note(0, 0.8, "Win: chapter 2 got approved on March 5th.")))
+                .crystals(List.of(new DreamCrystal("c-win", "note", States.T0, 0.8, "Win: chapter 2 got approved on March 5th.")))
+                .build();
+
+        StateDocument state = StateDocument.parse(OfflineDreamSynthesizer.builder().keywordSource(index).build()
+                .synthesize(input).state());
+
+        assertThat(state.pointers()).singleElement().satisfies(pointer -> {
+            assertThat(pointer.topic()).isEqualTo("Maya's thesis draft deadline is March 20th");
+            assertThat(pointer.keywords()).doesNotContain("Win").contains("deadline");
+        });
+    }
+
+    @Test
     void should_keep_active_context_when_there_are_no_notes() {
         StateDocument old = StateDocument.builder().section("Active Context", "- Writing the quarterly report").build();
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.testing.OpenAiStubServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -11,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.util.ArrayList;
 import java.util.List;
 
-import static dev.workingmemory.tools.OpenAiStubServer.call;
+import static dev.workingmemory.testing.OpenAiStubServer.call;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,22 +1,24 @@
 package dev.workingmemory.samples.cms;
 
+import dev.workingmemory.samples.shared.ConversationPrinter;
+import dev.workingmemory.samples.shared.ObservedChatModel;
+import dev.workingmemory.samples.shared.ReplayScript;
+import dev.workingmemory.samples.shared.SampleSetup;
+import dev.workingmemory.samples.shared.ScriptedModel;
+import dev.workingmemory.samples.shared.TerminalChat;
+import dev.workingmemory.samples.shared.WorkingMemoryBlock;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.model.chat.ChatModel;
-import dev.langchain4j.model.openai.OpenAiChatModel;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * A CMS chatbot with a working memory: the story of the entity tracking seed, "create a page called About Us …
@@ -45,7 +47,7 @@ public final class CmsChatbot {
     /** The classpath resource holding the recorded conversation. */
     public static final String REPLAY_RESOURCE = "/cms-replay.json";
     /** The model used in live mode when {@code OPENAI_MODEL} is not set. */
-    public static final String DEFAULT_MODEL = "gpt-4o-mini";
+    public static final String DEFAULT_MODEL = SampleSetup.DEFAULT_MODEL;
     /** The memory id of the live conversation. */
     public static final String LIVE_MEMORY_ID = "live-user";
 
@@ -71,7 +73,7 @@ public final class CmsChatbot {
         }
         String apiKey = System.getenv("OPENAI_API_KEY");
         boolean live = apiKey != null && !apiKey.isBlank();
-        if (!live && storeDir != null && !isEmptyOrMissing(storeDir)) {
+        if (!live && storeDir != null && !SampleSetup.isEmptyOrMissing(storeDir)) {
             System.err.println("The replay starts a new CMS from scratch, so --store needs an empty or missing directory; "
                     + storeDir + " is not empty.");
             return;
@@ -81,7 +83,7 @@ public final class CmsChatbot {
                 System.out.println("Working memory stored under " + storeDir.toAbsolutePath());
             }
             if (live) {
-                ChatModel model = openAiModel(apiKey);
+                ChatModel model = SampleSetup.openAiModel(apiKey, System.getenv("OPENAI_BASE_URL"), System.getenv("OPENAI_MODEL"));
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 chat(in, System.out, model, memories, LIVE_MEMORY_ID, System.console() == null);
             } else {
@@ -114,7 +116,8 @@ public final class CmsChatbot {
         ReplayScript script = ReplayScript.load(REPLAY_RESOURCE);
         ConversationPrinter printer = new ConversationPrinter(out);
         CmsTools cms = new CmsTools();
-        ScriptedCmsModel model = new ScriptedCmsModel(script, printer::resolved);
+        ScriptedModel model = new ScriptedModel(script.steps(), (template, request, onResolved) -> WorkingMemoryBlock.resolve(
+                template, WorkingMemoryBlock.of(WorkingMemoryBlock.systemText(request)), onResolved), printer::resolved);
         CmsAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, cms, printer, false);
         printer.note("Replaying a recorded CMS conversation (" + script.turns().size()
                 + " turns, scripted model; set OPENAI_API_KEY to chat live).");
@@ -146,30 +149,7 @@ public final class CmsChatbot {
         ConversationPrinter printer = new ConversationPrinter(out);
         CmsAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, new CmsTools(), printer, true);
         out.println("CMS chatbot: ask it to create pages, add sections, find images. Type 'exit' to quit.");
-        try {
-            while (true) {
-                out.print("> ");
-                out.flush();
-                String line = in.readLine();
-                if (line == null || line.strip().equalsIgnoreCase("exit")) {
-                    out.println();
-                    return;
-                }
-                if (line.isBlank()) {
-                    continue;
-                }
-                if (echo) {
-                    printer.user(line.strip());
-                }
-                try {
-                    printer.assistant(assistant.chat(memoryId, line.strip()));
-                } catch (RuntimeException e) {
-                    out.println("ERROR: " + e.getMessage());
-                }
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        TerminalChat.run(in, out, printer, echo, "exit", line -> printer.assistant(assistant.chat(memoryId, line)));
     }
 
     private static CmsAssistant assistant(ChatModel model, WorkingMemoryProvider memories, CmsTools cms,
@@ -200,26 +180,5 @@ public final class CmsChatbot {
         return builder.build();
     }
 
-    private static ChatModel openAiModel(String apiKey) {
-        String baseUrl = System.getenv("OPENAI_BASE_URL");
-        String modelName = System.getenv("OPENAI_MODEL");
-        OpenAiChatModel.OpenAiChatModelBuilder builder = OpenAiChatModel.builder()
-                .apiKey(apiKey)
-                .modelName(modelName == null || modelName.isBlank() ? DEFAULT_MODEL : modelName.strip());
-        if (baseUrl != null && !baseUrl.isBlank()) {
-            builder.baseUrl(baseUrl.strip());
-        }
-        return builder.build();
-    }
 
-    private static boolean isEmptyOrMissing(Path dir) {
-        if (!Files.exists(dir)) {
-            return true;
-        }
-        try (Stream<Path> entries = Files.list(dir)) {
-            return entries.findAny().isEmpty();
-        } catch (IOException e) {
-            return false;
-        }
-    }
 }

@@ -1,4 +1,4 @@
-package dev.workingmemory.samples.cms;
+package dev.workingmemory.samples.shared;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.model.chat.request.ChatRequest;
@@ -10,45 +10,46 @@ import java.io.PrintStream;
  * {@code ASSISTANT:} and the {@code <working_memory>} block of a model request whenever it differs from the
  * block printed last. Not thread-safe: one conversation at a time.
  */
-final class ConversationPrinter {
+public final class ConversationPrinter {
 
-    static final int MAX_RESULT_CHARS = 200;
+    public static final int MAX_RESULT_CHARS = 200;
 
     private final PrintStream out;
     private String lastBlock = "";
 
-    ConversationPrinter(PrintStream out) {
+    public ConversationPrinter(PrintStream out) {
         this.out = out;
     }
 
-    void user(String text) {
+    public void user(String text) {
         out.println();
         out.println("USER: " + text);
     }
 
-    void toolCall(ToolExecutionRequest request) {
+    public void toolCall(ToolExecutionRequest request) {
         out.println("TOOL CALL: " + request.name() + "(" + request.arguments() + ")");
     }
 
-    void toolResult(String result, boolean failed) {
+    public void toolResult(String result, boolean failed) {
         out.println((failed ? "TOOL FAILED: " : "TOOL RESULT: ") + shorten(result));
     }
 
-    void assistant(String text) {
+    public void assistant(String text) {
         out.println("ASSISTANT: " + text);
     }
 
     /** Says which id the scripted model read from the block for a placeholder of its script. */
-    void resolved(String placeholder, String value) {
-        out.println("(scripted model: " + placeholder + " = " + value + ", read from the working memory block)");
+    public void resolved(String placeholder, String value) {
+        String source = placeholder.startsWith("{{result:") ? "the last tool result" : "the working memory block";
+        out.println("(scripted model: " + placeholder + " = " + value + ", read from " + source + ")");
     }
 
-    void note(String text) {
+    public void note(String text) {
         out.println(text);
     }
 
     /** Prints the block the request carries if it changed since the last one printed. */
-    void modelRequest(ChatRequest request) {
+    public void modelRequest(ChatRequest request) {
         String block = WorkingMemoryBlock.of(WorkingMemoryBlock.systemText(request));
         if (block.equals(lastBlock)) {
             return;
@@ -62,7 +63,7 @@ final class ConversationPrinter {
         block.lines().forEach(line -> out.println("    " + line));
     }
 
-    static String shorten(String text) {
+    public static String shorten(String text) {
         if (text == null) {
             return "null";
         }

@@ -1,8 +1,11 @@
-package dev.workingmemory.samples.cms;
+package dev.workingmemory.samples.shared;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workingmemory.samples.cms.CmsChatbot;
 import org.junit.jupiter.api.Test;
+import dev.workingmemory.samples.cms.CmsChatbot;
 import org.junit.jupiter.params.ParameterizedTest;
+import dev.workingmemory.samples.cms.CmsChatbot;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;

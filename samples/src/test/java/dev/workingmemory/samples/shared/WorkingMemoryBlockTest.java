@@ -1,4 +1,4 @@
-package dev.workingmemory.samples.cms;
+package dev.workingmemory.samples.shared;
 
 import dev.workingmemory.entity.Entity;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.workingmemory.samples.cms;
+package dev.workingmemory.samples.shared;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,26 +12,26 @@ import java.util.List;
 
 /**
  * A recorded conversation: the user's turns and, for each model call of a turn, the model's answer (a tool
- * call or a text). Answers may hold {@code {{…}}} placeholders that {@link ScriptedCmsModel} fills in from the
+ * call or a text). Answers may hold {@code {{…}}} placeholders that a {@link ScriptedModel} fills in from the
  * {@code <working_memory>} block of the request it answers (see {@link WorkingMemoryBlock#resolve}).
  *
  * <p>Immutable and thread-safe.
  */
-record ReplayScript(String memoryId, List<Turn> turns) {
+public record ReplayScript(String memoryId, List<Turn> turns) {
 
     /** One user message and the model's answers to the calls it causes; every answer but the last is a tool call. */
-    record Turn(String user, List<Step> model) {
+    public record Turn(String user, List<Step> model) {
     }
 
     /** One model answer: a tool call ({@code tool} and {@code arguments}) or a {@code text}. */
-    record Step(String tool, ObjectNode arguments, String text) {
+    public record Step(String tool, ObjectNode arguments, String text) {
 
-        boolean isToolCall() {
+        public boolean isToolCall() {
             return tool != null;
         }
     }
 
-    ReplayScript {
+    public ReplayScript {
         if (memoryId == null || memoryId.isBlank()) {
             throw new IllegalArgumentException("The replay script needs a memoryId");
         }
@@ -42,19 +42,29 @@ record ReplayScript(String memoryId, List<Turn> turns) {
     }
 
     /** Loads a script from a classpath resource such as {@code /cms-replay.json}. */
-    static ReplayScript load(String resource) {
+    public static ReplayScript load(String resource) {
+        return parse(readJson(resource, "replay script"), resource);
+    }
+
+    /** Reads the JSON of a classpath resource; {@code what} names it in error messages. */
+    public static JsonNode readJson(String resource, String what) {
         try (InputStream in = ReplayScript.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalArgumentException("No replay script on the classpath at " + resource);
+                throw new IllegalArgumentException("No " + what + " on the classpath at " + resource);
             }
-            return parse(new ObjectMapper().readTree(in), resource);
+            return new ObjectMapper().readTree(in);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the replay script " + resource, e);
+            throw new UncheckedIOException("Cannot read the " + what + " " + resource, e);
         }
     }
 
+    /** The model's answers of every turn, in order. */
+    public List<Step> steps() {
+        return turns.stream().flatMap(turn -> turn.model().stream()).toList();
+    }
+
     /** Reads and checks the script's JSON; {@code source} names it in error messages. */
-    static ReplayScript parse(JsonNode root, String source) {
+    public static ReplayScript parse(JsonNode root, String source) {
         List<Turn> turns = new ArrayList<>();
         JsonNode turnNodes = root.path("turns");
         if (!turnNodes.isArray()) {

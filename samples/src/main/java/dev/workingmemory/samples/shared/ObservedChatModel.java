@@ -1,4 +1,4 @@
-package dev.workingmemory.samples.cms;
+package dev.workingmemory.samples.shared;
 
 import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.chat.Capability;
@@ -12,12 +12,12 @@ import java.util.Set;
  * Wraps a {@link ChatModel} to show the {@link ConversationPrinter} every request before it is sent, so the
  * printed {@code <working_memory>} block is exactly the one the model receives. Thread-safe if the delegate is.
  */
-final class ObservedChatModel implements ChatModel {
+public final class ObservedChatModel implements ChatModel {
 
     private final ChatModel delegate;
     private final ConversationPrinter printer;
 
-    ObservedChatModel(ChatModel delegate, ConversationPrinter printer) {
+    public ObservedChatModel(ChatModel delegate, ConversationPrinter printer) {
         this.delegate = delegate;
         this.printer = printer;
     }

@@ -1,4 +1,4 @@
-package dev.workingmemory.tools;
+package dev.workingmemory.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -33,12 +33,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }
  * }</pre>
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. Used by the tools module and the samples, with a real {@code OpenAiChatModel}.
  */
-final class OpenAiStubServer implements AutoCloseable {
+public final class OpenAiStubServer implements AutoCloseable {
 
     /** One tool call of a queued response: the function's name and its arguments as JSON text. */
-    record ToolCall(String name, String argumentsJson) {
+    public record ToolCall(String name, String argumentsJson) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +53,7 @@ final class OpenAiStubServer implements AutoCloseable {
     }
 
     /** Starts a server on 127.0.0.1 and a free port. */
-    static OpenAiStubServer start() {
+    public static OpenAiStubServer start() {
         try {
             HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getByName("127.0.0.1"), 0), 0);
             OpenAiStubServer stub = new OpenAiStubServer(server);
@@ -65,17 +65,17 @@ final class OpenAiStubServer implements AutoCloseable {
         }
     }
 
-    static ToolCall call(String name, String argumentsJson) {
+    public static ToolCall call(String name, String argumentsJson) {
         return new ToolCall(name, argumentsJson);
     }
 
     /** The base URL for {@code OpenAiChatModel.builder().baseUrl(...)}, ending in {@code /v1}. */
-    String baseUrl() {
+    public String baseUrl() {
         return "http://127.0.0.1:" + server.getAddress().getPort() + "/v1";
     }
 
     /** Queues a response asking for these tool calls ({@code finish_reason} {@code tool_calls}). */
-    synchronized OpenAiStubServer thenToolCalls(ToolCall... calls) {
+    public synchronized OpenAiStubServer thenToolCalls(ToolCall... calls) {
         ObjectNode message = JSON.createObjectNode().put("role", "assistant").putNull("content");
         ArrayNode toolCalls = message.putArray("tool_calls");
         for (ToolCall call : calls) {
@@ -89,13 +89,13 @@ final class OpenAiStubServer implements AutoCloseable {
     }
 
     /** Queues a plain text answer ({@code finish_reason} {@code stop}). */
-    synchronized OpenAiStubServer thenAnswer(String text) {
+    public synchronized OpenAiStubServer thenAnswer(String text) {
         responses.add(completion(JSON.createObjectNode().put("role", "assistant").put("content", text), "stop"));
         return this;
     }
 
     /** The bodies of the requests received so far, parsed, in order. */
-    synchronized List<JsonNode> requests() {
+    public synchronized List<JsonNode> requests() {
         return List.copyOf(requests);
     }
 

@@ -1,4 +1,4 @@
-package dev.workingmemory.samples.cms;
+package dev.workingmemory.samples.shared;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
@@ -17,7 +17,7 @@ import java.util.regex.Pattern;
  * <p>The scripted model of the replay uses it to resolve "it" and "the About Us page" from the entities the
  * block lists, instead of knowing the ids beforehand. Thread-safe (stateless).
  */
-final class WorkingMemoryBlock {
+public final class WorkingMemoryBlock {
 
     private static final String OPEN = "<working_memory>";
     private static final String CLOSE = "</working_memory>";
@@ -30,7 +30,7 @@ final class WorkingMemoryBlock {
     }
 
     /** The text of the request's (first) system message, or {@code ""}. */
-    static String systemText(ChatRequest request) {
+    public static String systemText(ChatRequest request) {
         for (ChatMessage message : request.messages()) {
             if (message instanceof SystemMessage system) {
                 return system.text();
@@ -40,7 +40,7 @@ final class WorkingMemoryBlock {
     }
 
     /** The {@code <working_memory>…</working_memory>} part of {@code systemText}, or {@code ""} when there is none. */
-    static String of(String systemText) {
+    public static String of(String systemText) {
         // The library appends the block to the system message; search from the end so that a prompt
         // mentioning the tag is not mistaken for the block.
         int end = systemText.lastIndexOf(CLOSE);
@@ -52,7 +52,7 @@ final class WorkingMemoryBlock {
      * The entities listed in the block's {@code <entities>} element, in the order listed (most recent first
      * within a type). The type is the group header as written ({@code pages}, {@code images}).
      */
-    static List<Entity> entities(String block) {
+    public static List<Entity> entities(String block) {
         List<Entity> entities = new ArrayList<>();
         Matcher element = ENTITIES.matcher(block);
         if (!element.find()) {
@@ -78,13 +78,13 @@ final class WorkingMemoryBlock {
      *
      * @throws IllegalStateException when the block lists no such entity: then the working memory did not do its job
      */
-    static String resolve(String template, String block) {
+    public static String resolve(String template, String block) {
         return resolve(template, block, (placeholder, value) -> {
         });
     }
 
     /** Like {@link #resolve(String, String)}, telling {@code onResolved} each placeholder and its value. */
-    static String resolve(String template, String block, BiConsumer<String, String> onResolved) {
+    public static String resolve(String template, String block, BiConsumer<String, String> onResolved) {
         Matcher matcher = PLACEHOLDER.matcher(template);
         if (!matcher.find()) {
             return template;
@@ -114,7 +114,8 @@ final class WorkingMemoryBlock {
                 || (type.endsWith("y") && group.equals(type.substring(0, type.length() - 1) + "ies"));
     }
 
-    private static String unescape(String text) {
+    /** The text with the block's XML escapes ({@code &lt; &gt; &amp;}) undone, as a model reads it. */
+    public static String unescape(String text) {
         return text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
     }
 }
