@@ -155,8 +155,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final Listeners listeners;
     /** The long-term memory; null when built {@code withoutCrystals()}. */
     private final CrystalStore crystals;
-    /** The crystal store this provider opened (and releases on close); null for the application's own or none. */
-    private final ProviderCrystals.Handle ownCrystals;
+    /** The crystal store this provider opened (and closes); null for the application's own or none. */
+    private final CrystalStore ownCrystals;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -182,9 +182,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             this.ownCrystals = null;
             this.crystals = builder.crystalStore;
         } else {
-            this.ownCrystals = ProviderCrystals.open(store.crystalDirectory().orElse(null), builder.embeddingModel,
-                    builder.embeddingStore);
-            this.crystals = ownCrystals.store();
+            this.ownCrystals = store.openCrystalStore(builder.embeddingModel, builder.embeddingStore, listeners)
+                    .orElseGet(() -> ProviderCrystals.open(null, builder.embeddingModel, builder.embeddingStore,
+                            listeners));
+            this.crystals = ownCrystals;
         }
         MemorySearch search = crystals == null ? null
                 : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners);
@@ -552,6 +553,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     }
 
     /**
+     * The crystals (notes, past turns, ...) waiting to be indexed in the long-term memory ({@link
+     * CrystalStore#pendingCount()}); 0 without crystals and after {@link #close()}.
+     */
+    public long pendingCrystals() {
+        return crystals == null || closed ? 0 : crystals.pendingCount();
+    }
+
+    /**
      * The notes not yet consumed by a dream, over the resources loaded now (their notes as last read from the store);
      * 0 without notes and after {@link #close()}.
      */
@@ -619,7 +628,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         saver.close();
         dreams.close();
         if (ownCrystals != null) {
-            ownCrystals.release(); // the application's own crystal store stays open
+            ownCrystals.close(); // the application's own crystal store stays open
         }
         if (toolOutputs != null) {
             toolOutputs.close();
@@ -981,11 +990,13 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
          * there, searches read it. The provider never closes it. Contradicts {@link #embeddingModel} and
          * {@link #embeddingStore} (configure those on that store).
          *
-         * <p>Without it the provider opens an {@link EmbeddedCrystalStore}: with a {@link WorkingMemoryStore} that has
-         * a {@link WorkingMemoryStore#crystalDirectory() crystal directory} (the file store: {@code <root>/.crystals})
-         * it persists there, shared by the providers of this JVM on that store and closed with the last of them;
-         * when another process holds that directory, this provider keeps its crystals in memory (a WARN says what is
-         * lost). With a store without one (in memory, JDBC) it keeps them in memory, gone on {@link #close()}.
+         * <p>Without it the provider opens the one its {@link WorkingMemoryStore} gives
+         * ({@link WorkingMemoryStore#openCrystalStore}, with this builder's embedding model and store), and closes it.
+         * The file store gives an {@link EmbeddedCrystalStore} in its {@link WorkingMemoryStore#crystalDirectory()
+         * crystal directory} ({@code <root>/.crystals}), shared by the providers of this JVM on that store and closed
+         * with the last of them; when another process holds that directory, this provider keeps its crystals in memory
+         * (a WARN says what is lost). The JDBC store gives crystals in its database, shared by every instance. With a
+         * store that gives none (in memory) the provider keeps them in memory, gone on {@link #close()}.
          */
         public Builder crystalStore(CrystalStore crystalStore) {
             this.crystalStore = Ensure.notNull(crystalStore, "crystalStore");

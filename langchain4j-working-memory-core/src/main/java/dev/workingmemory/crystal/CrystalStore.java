@@ -70,6 +70,14 @@ public interface CrystalStore extends AutoCloseable {
     /** Removes every crystal of the scope; afterwards nothing of it is found, nor left in the store's storage. */
     void deleteScope(String scope);
 
+    /**
+     * How many added crystals are not searchable yet (queued for indexing); 0 (the default) for a store whose
+     * {@link #add} indexes before it returns.
+     */
+    default int pendingCount() {
+        return 0;
+    }
+
     /** Makes what was added durable (for a persistent store) and releases the store; later calls fail. */
     @Override
     void close();

@@ -13,6 +13,7 @@ import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.PendingQueue.Pending;
 import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Scored;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
@@ -145,7 +146,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             }
             throw new WorkingMemoryStoreException("Cannot open the crystal store in " + directory + ": " + e, e);
         }
-        this.indexer = new Indexer(queue, writer, embeddingModel, builder.batchSize, builder.commitInterval);
+        this.indexer = new Indexer(queue, writer, embeddingModel, builder.batchSize, builder.commitInterval,
+                builder.listener);
         this.thread = new Thread(indexer, Indexer.THREAD_NAME);
         thread.setDaemon(true);
         thread.start();
@@ -250,6 +252,12 @@ public final class EmbeddedCrystalStore implements CrystalStore {
                 .filter(filter)
                 .build()).matches();
         return matches.stream().map(match -> new Scored(match.embeddingId(), match.score())).toList();
+    }
+
+    /** The crystals queued and not indexed yet, the batch being indexed included. */
+    @Override
+    public int pendingCount() {
+        return queue.size();
     }
 
     @Override
@@ -400,10 +408,21 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         private int maxTextLength = 20_000;
         private CrystalRanking ranking = CrystalRanking.defaults();
         private Duration readYourWritesTimeout = Duration.ofMinutes(1);
+        private WorkingMemoryListener listener = new WorkingMemoryListener() {
+        };
         /** For measurements (the analyzer is part of the index format: keep it fixed for a directory). */
         Analyzer analyzer;
 
         private Builder() {
+        }
+
+        /**
+         * Told of each batch of crystals embedded and indexed ({@link WorkingMemoryListener#onCrystalsIndexed}), on
+         * the indexer thread; what it throws is logged. Default none.
+         */
+        public Builder listener(WorkingMemoryListener listener) {
+            this.listener = Ensure.notNull(listener, "listener");
+            return this;
         }
 
         /** Where the records and the index live (created when missing); null (the default) keeps all in memory. */

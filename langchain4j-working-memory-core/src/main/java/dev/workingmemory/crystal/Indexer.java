@@ -8,6 +8,8 @@ import dev.workingmemory.crystal.PendingQueue.Pending;
 import dev.workingmemory.crystal.PendingQueue.Reconcile;
 import dev.workingmemory.crystal.PendingQueue.Stop;
 import dev.workingmemory.crystal.PendingQueue.Work;
+import dev.workingmemory.event.CrystalsIndexed;
+import dev.workingmemory.event.WorkingMemoryListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,11 +43,14 @@ final class Indexer implements Runnable {
     private final EmbeddingModel model;
     private final int batchSize;
     private final Duration commitInterval;
+    private final WorkingMemoryListener listener;
     private volatile boolean stopping;
     private volatile List<Pending> unfinished = List.of();
     private long lastCommit = System.nanoTime();
 
-    Indexer(PendingQueue queue, CrystalWriter writer, EmbeddingModel model, int batchSize, Duration commitInterval) {
+    Indexer(PendingQueue queue, CrystalWriter writer, EmbeddingModel model, int batchSize, Duration commitInterval,
+            WorkingMemoryListener listener) {
+        this.listener = listener;
         this.queue = queue;
         this.writer = writer;
         this.model = model;
@@ -96,14 +101,24 @@ final class Indexer implements Runnable {
 
     /** @return false when the store closed before the batch was written */
     private boolean index(List<Pending> batch) throws InterruptedException {
+        long start = System.nanoTime();
         try {
             List<Embedding> embeddings = embed(batch);
-            if (embeddings == null) {
+            if (embeddings == null || !retry("index " + batch.size() + " crystals", () -> writer.write(batch, embeddings))) {
                 return false;
             }
-            return retry("index " + batch.size() + " crystals", () -> writer.write(batch, embeddings));
+            indexed(batch.size(), Duration.ofNanos(System.nanoTime() - start));
+            return true;
         } finally {
             queue.finished(batch);
+        }
+    }
+
+    private void indexed(int count, Duration time) {
+        try {
+            listener.onCrystalsIndexed(new CrystalsIndexed(count, time));
+        } catch (RuntimeException e) {
+            log.warn("A listener failed on {} crystals indexed", count, e);
         }
     }
 

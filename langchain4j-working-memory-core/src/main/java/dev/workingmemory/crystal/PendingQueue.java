@@ -216,6 +216,16 @@ final class PendingQueue {
         return new Batch(batch);
     }
 
+    /** How many crystals wait to be indexed, the batch being indexed included. */
+    int size() {
+        lock.lock();
+        try {
+            return queue.size() + taken.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** The indexer is done with a batch (indexed, or cancelled meanwhile). */
     void finished(List<Pending> batch) {
         lock.lock();

@@ -52,9 +52,10 @@ import java.util.Locale;
  *   <tr><td>{@code working.memory.memories.cached}</td><td>gauge</td><td>memories loaded</td></tr>
  *   <tr><td>{@code working.memory.notes.pending}</td><td>gauge</td><td>notes no dream consumed yet, over the loaded
  *       resources</td></tr>
+ *   <tr><td>{@code working.memory.index.pending}</td><td>gauge</td><td>crystals waiting to be indexed</td></tr>
  * </table>
- * Meters for parts that report nothing yet (searches, dreams, indexing, pruning) are registered all the same, at zero,
- * so that dashboards can be built before they report; a {@code pressure.changes} counter appears with the first move
+ * Meters of events not seen yet (searches, dreams, indexing, pruning) are registered all the same, at zero, so that
+ * dashboards can be built before they report; a {@code pressure.changes} counter appears with the first move
  * to its level.
  *
  * <p>Thread-safe: Micrometer's meters are.
@@ -108,7 +109,7 @@ public final class WorkingMemoryMetrics implements WorkingMemoryListener {
     }
 
     /**
-     * Registers the gauges of {@code provider}: memories loaded and pending notes. The registry holds the provider
+     * Registers the gauges of {@code provider}: memories loaded, pending notes and crystals waiting to be indexed. The registry holds the provider
      * weakly, as Micrometer does for gauges.
      *
      * @return this
@@ -119,6 +120,8 @@ public final class WorkingMemoryMetrics implements WorkingMemoryListener {
                 .description("Working memories loaded").register(registry);
         Gauge.builder(PREFIX + "notes.pending", provider, WorkingMemoryProvider::pendingNotes)
                 .description("Notes no dream consumed yet, over the loaded resources").register(registry);
+        Gauge.builder(PREFIX + "index.pending", provider, WorkingMemoryProvider::pendingCrystals)
+                .description("Crystals waiting to be indexed in the long-term memory").register(registry);
         return this;
     }
 

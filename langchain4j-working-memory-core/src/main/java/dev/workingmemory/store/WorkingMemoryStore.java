@@ -1,5 +1,12 @@
 package dev.workingmemory.store;
 
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.internal.ProviderCrystals;
+
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collection;
@@ -130,5 +137,24 @@ public interface WorkingMemoryStore {
      */
     default Optional<Path> crystalDirectory() {
         return Optional.empty();
+    }
+
+    /**
+     * Opens the long-term memory (the crystal store) of a provider on this store that was given no crystal store of
+     * its own: the provider closes what this returns when it closes. Empty: the provider keeps its crystals in memory.
+     * The default opens them in the {@link #crystalDirectory() crystal directory} when there is one (shared by the
+     * providers of one JVM on that directory); a store shared by several application instances returns a store that
+     * they share, so that each finds what the others indexed.
+     *
+     * @param embeddingModel the provider builder's embedding model, or null when it was given none
+     * @param embeddingStore the provider builder's embedding store for the vectors, or null when it was given none
+     * @param listener       the provider's listeners, to be told of the crystals indexed
+     *                       ({@link WorkingMemoryListener#onCrystalsIndexed}); it logs what its listeners throw
+     */
+    default Optional<CrystalStore> openCrystalStore(EmbeddingModel embeddingModel,
+                                                    EmbeddingStore<TextSegment> embeddingStore,
+                                                    WorkingMemoryListener listener) {
+        return crystalDirectory().map(directory -> ProviderCrystals.open(directory, embeddingModel, embeddingStore,
+                listener));
     }
 }

@@ -87,8 +87,10 @@ class EmbeddedCrystalStoreIndexingTest {
 
         assertThat(model.embedded).hasValue(0);
         assertThat(Duration.ofNanos(elapsed)).isLessThan(Duration.ofSeconds(1));
+        assertThat(store.pendingCount()).isEqualTo(50);
         model.gate.countDown();
         assertThat(store.count("alice")).isEqualTo(50);
+        assertThat(store.pendingCount()).isZero();
     }
 
     @Test

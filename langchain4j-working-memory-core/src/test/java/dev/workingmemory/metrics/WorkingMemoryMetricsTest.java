@@ -60,14 +60,48 @@ class WorkingMemoryMetricsTest {
             assertThat(registry.get("working.memory.notes.appended").counter().count()).isEqualTo(1);
             assertThat(registry.get("working.memory.memories.cached").gauge().value()).isEqualTo(1);
             assertThat(registry.get("working.memory.notes.pending").gauge().value()).isEqualTo(1);
-            // No dream engine reports yet: the dream meters exist at zero.
+            // No dream yet: the dream meters exist at zero.
             assertThat(registry.get("working.memory.dreams").tag("outcome", "committed").counter().count()).isZero();
             assertThat(registry.get("working.memory.dreams").tag("outcome", "rejected").counter().count()).isZero();
             assertThat(registry.get("working.memory.dream").tag("outcome", "committed").timer().count()).isZero();
             assertThat(registry.get("working.memory.search").timer().count()).isZero();
-            assertThat(registry.get("working.memory.index").timer().count()).isZero();
         }
         assertThat(registry.get("working.memory.memories.cached").gauge().value()).isZero();
+    }
+
+    @Test
+    void should_show_a_conversation_with_a_dream_a_search_and_indexing() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        WorkingMemoryMetrics metrics = new WorkingMemoryMetrics(registry);
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("createPage", "{\"title\":\"About Us\"}").thenAnswer("Created About Us.")
+                .thenAnswer("Added a hero section to it.");
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().listener(metrics).build()) {
+            metrics.monitor(memories);
+            Assistant assistant = AiServices.builder(Assistant.class).chatModel(model).chatMemoryProvider(memories)
+                    .tools(new CmsTools()).build();
+            assistant.chat("alice", "Create a page called About Us");
+            memories.memory("alice").notes().note("The client wants a hero section", 0.8, List.of());
+            memories.memory("alice").notes().note("The About Us page goes live on Friday", 0.7, List.of());
+            assistant.chat("alice", "Now add a hero section to it");
+            assertThat(registry.get("working.memory.notes.pending").gauge().value()).isEqualTo(2);
+
+            assertThat(memories.dream("alice").committed()).isTrue();
+            assertThat(memories.memory("alice").search("hero section", 5)).isNotEmpty();
+
+            assertThat(registry.get("working.memory.dreams").tag("outcome", "committed").counter().count()).isEqualTo(1);
+            assertThat(registry.get("working.memory.dreams").tag("outcome", "rejected").counter().count()).isZero();
+            assertThat(registry.get("working.memory.dream").tag("outcome", "committed").timer()
+                    .totalTime(TimeUnit.NANOSECONDS)).isPositive();
+            assertThat(registry.get("working.memory.notes.pending").gauge().value()).isZero();
+            assertThat(registry.get("working.memory.search").timer().count()).isEqualTo(1);
+            // the search waited for the notes' crystals, which the indexer reports before it lets searches go on
+            assertThat(registry.get("working.memory.index").timer().count()).isPositive();
+            assertThat(registry.get("working.memory.crystals.indexed").counter().count()).isGreaterThanOrEqualTo(2);
+            assertThat(registry.get("working.memory.index.pending").gauge().value()).as("alice's crystals, all indexed")
+                    .isZero();
+            assertThat(registry.get("working.memory.render").timer().count()).isGreaterThanOrEqualTo(2);
+        }
     }
 
     @Test

@@ -15,6 +15,8 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.CrystalsIndexed;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.jdbc.CrystalTable.Unembedded;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -22,6 +24,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -61,6 +64,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * and ranks by keyword alone. Vector ids are name-based UUIDs of the crystal ids, so a re-embedded crystal replaces its
  * vector.
  *
+ * <p><b>Without an embedding store</b> it searches by keyword alone and embeds nothing: the rows stay marked as
+ * without vectors, so an instance opened later with the shared embedding store embeds them all.
+ *
  * <p>Storage failures are {@link WorkingMemoryStoreException}s; embedding failures behind {@link #add} are logged and
  * retried after {@code 5 s}. Two instances deleting and embedding one crystal at the same moment may leave a vector
  * without its row: searches skip such vectors.
@@ -80,10 +86,13 @@ public final class JdbcCrystalStore implements CrystalStore {
     private static final String KIND = "kind";
 
     private final CrystalTable table;
+    /** Null: keyword search alone. */
     private final EmbeddingStore<TextSegment> embeddingStore;
+    /** Null without an embedding store. */
     private final EmbeddingModel embeddingModel;
     private final CrystalRanking ranking;
     private final int maxTextLength;
+    private final WorkingMemoryListener listener;
     /** Keeps this instance's embedding, vector removal and search-time embedding from interleaving. */
     private final ReentrantLock vectors = new ReentrantLock();
     private final ScheduledExecutorService embedder;
@@ -92,14 +101,15 @@ public final class JdbcCrystalStore implements CrystalStore {
 
     private JdbcCrystalStore(Builder builder) {
         Ensure.notNull(builder.dataSource, "dataSource");
-        Ensure.notNull(builder.embeddingStore, "embeddingStore");
         Ensure.notBlank(builder.textSearchConfig, "textSearchConfig");
         Ensure.that(builder.maxTextLength > 0, "maxTextLength must be positive, was " + builder.maxTextLength);
         this.table = new CrystalTable(Schema.open(builder.dataSource), builder.textSearchConfig);
         this.embeddingStore = builder.embeddingStore;
-        this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+        this.embeddingModel = builder.embeddingStore == null ? null
+                : builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
         this.ranking = builder.ranking != null ? builder.ranking : CrystalRanking.defaults();
         this.maxTextLength = builder.maxTextLength;
+        this.listener = builder.listener;
         this.embedder = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "crystal-embedder");
             thread.setDaemon(true);
@@ -117,8 +127,18 @@ public final class JdbcCrystalStore implements CrystalStore {
         Ensure.notNull(crystals, "crystals").forEach(this::checkLengths);
         ensureOpen();
         if (!crystals.isEmpty()) {
+            long start = System.nanoTime();
             table.upsert(crystals);
+            indexed(crystals.size(), Duration.ofNanos(System.nanoTime() - start));
             scheduleEmbedding(0);
+        }
+    }
+
+    private void indexed(int count, Duration time) {
+        try {
+            listener.onCrystalsIndexed(new CrystalsIndexed(count, time));
+        } catch (RuntimeException e) {
+            log.warn("A listener failed on {} crystals indexed", count, e);
         }
     }
 
@@ -139,7 +159,8 @@ public final class JdbcCrystalStore implements CrystalStore {
         int candidates = Math.max(ranking.candidates(), query.limit());
         List<String> keyword = ranking.keywordWeight() == 0 ? List.of()
                 : table.keywordSearch(query.scope(), query.kinds(), query.text(), candidates);
-        List<String> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, candidates);
+        List<String> vector = ranking.vectorWeight() == 0 || embeddingStore == null ? List.of()
+                : vectorSearch(query, candidates);
 
         Map<String, Double> scores = new LinkedHashMap<>();
         addRanks(scores, keyword, ranking.keywordWeight());
@@ -219,7 +240,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     }
 
     private void scheduleEmbedding(long delaySeconds) {
-        if (!closed && embedScheduled.compareAndSet(false, true)) {
+        if (!closed && embeddingStore != null && embedScheduled.compareAndSet(false, true)) {
             embedder.schedule(this::embedInBackground, delaySeconds, TimeUnit.SECONDS);
         }
     }
@@ -287,7 +308,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         vectors.lock();
         try {
             List<String> deleted = table.delete(scope, ids);
-            if (!deleted.isEmpty()) {
+            if (!deleted.isEmpty() && embeddingStore != null) {
                 embeddingStore.removeAll(deleted.stream().map(JdbcCrystalStore::vectorId).toList());
             }
         } finally {
@@ -302,7 +323,9 @@ public final class JdbcCrystalStore implements CrystalStore {
         vectors.lock();
         try {
             table.deleteScope(scope);
-            embeddingStore.removeAll(metadataKey(SCOPE).isEqualTo(scope));
+            if (embeddingStore != null) {
+                embeddingStore.removeAll(metadataKey(SCOPE).isEqualTo(scope));
+            }
         } finally {
             vectors.unlock();
         }
@@ -335,6 +358,8 @@ public final class JdbcCrystalStore implements CrystalStore {
         private CrystalRanking ranking;
         private int maxTextLength = 20_000;
         private String textSearchConfig = "english";
+        private WorkingMemoryListener listener = new WorkingMemoryListener() {
+        };
 
         private Builder() {
         }
@@ -345,7 +370,10 @@ public final class JdbcCrystalStore implements CrystalStore {
             return this;
         }
 
-        /** Where the vectors are, shared by every instance (e.g. pgvector's {@code PgVectorEmbeddingStore}); required. */
+        /**
+         * Where the vectors are, shared by every instance (e.g. pgvector's {@code PgVectorEmbeddingStore}); without
+         * one the store searches by keyword alone.
+         */
         public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {
             this.embeddingStore = embeddingStore;
             return this;
@@ -372,6 +400,15 @@ public final class JdbcCrystalStore implements CrystalStore {
         /** PostgreSQL's text search configuration for stemming and stop words; default {@code english}. */
         public Builder textSearchConfig(String textSearchConfig) {
             this.textSearchConfig = textSearchConfig;
+            return this;
+        }
+
+        /**
+         * Told of each {@link #add} once its rows (and keyword index) are written, with the time that took
+         * ({@link WorkingMemoryListener#onCrystalsIndexed}; vectors follow); what it throws is logged. Default none.
+         */
+        public Builder listener(WorkingMemoryListener listener) {
+            this.listener = Ensure.notNull(listener, "listener");
             return this;
         }
 

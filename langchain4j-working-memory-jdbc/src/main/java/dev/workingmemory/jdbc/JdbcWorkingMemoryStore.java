@@ -1,5 +1,10 @@
 package dev.workingmemory.jdbc;
 
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.StoredDocument;
@@ -59,6 +64,7 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
     private static final long MAX_LEASE_MICROS = Duration.ofDays(365L * 100).toNanos() / 1_000;
 
     private final Database database;
+    private final DataSource dataSource;
 
     /**
      * @param dataSource where the tables are (its connections' current schema); created there if absent
@@ -66,6 +72,24 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
      */
     public JdbcWorkingMemoryStore(DataSource dataSource) {
         this.database = Schema.open(dataSource);
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * A {@link JdbcCrystalStore} on this store's database, so that every instance finds the notes and past turns the
+     * others indexed: by keyword at once; by meaning only with an {@code embeddingStore} that the instances share
+     * (pgvector's, ...), which this store then fills behind the writes. Without one it searches by keyword alone.
+     */
+    @Override
+    public Optional<CrystalStore> openCrystalStore(EmbeddingModel embeddingModel,
+                                                   EmbeddingStore<TextSegment> embeddingStore,
+                                                   WorkingMemoryListener listener) {
+        JdbcCrystalStore.Builder crystals = JdbcCrystalStore.builder().dataSource(dataSource)
+                .embeddingStore(embeddingStore).listener(listener);
+        if (embeddingModel != null) {
+            crystals.embeddingModel(embeddingModel);
+        }
+        return Optional.of(crystals.build());
     }
 
     @Override

@@ -76,4 +76,23 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
                 .matches()).hasSize(11);
         vectorOnly.close();
     }
+
+    @Test
+    void should_embed_what_an_instance_without_an_embedding_store_added_once_one_with_it_searches() {
+        JdbcCrystalStore keywordOnly = JdbcCrystalStore.builder().dataSource(database.dataSource()).build();
+        keywordOnly.add(background("alice"));
+        keywordOnly.add(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));
+
+        assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "migration deadline", 3)))).first().isEqualTo("deadline");
+        assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "when is it due", 3))))
+                .as("no vectors: only words the note contains find it").doesNotContain("deadline");
+        assertThat(vectors.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest.builder()
+                .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration").content()).maxResults(100).build())
+                .matches()).isEmpty();
+
+        JdbcCrystalStore vectorOnly = instance(new CrystalRanking(0, 1, 0.5, 20));
+        assertThat(ids(vectorOnly.search(new CrystalQuery("alice", "when is the migration due", 3)))).contains("deadline");
+        keywordOnly.close();
+        vectorOnly.close();
+    }
 }

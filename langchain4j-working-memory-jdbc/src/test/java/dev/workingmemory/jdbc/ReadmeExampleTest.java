@@ -29,7 +29,7 @@ class ReadmeExampleTest extends DatabaseTest {
         return memories;
     }
 
-    private static Assistant assistant(ChatModel model, WorkingMemoryProvider memories) {
+    static Assistant assistant(ChatModel model, WorkingMemoryProvider memories) {
         return AiServices.builder(Assistant.class)
                 .chatModel(model)
                 .chatMemoryProvider(memories)

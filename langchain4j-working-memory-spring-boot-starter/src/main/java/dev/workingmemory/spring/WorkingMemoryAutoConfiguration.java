@@ -3,6 +3,8 @@ package dev.workingmemory.spring;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.jdbc.JdbcChatMemoryStore;
+import dev.workingmemory.jdbc.JdbcWorkingMemoryStore;
 import dev.workingmemory.metrics.WorkingMemoryMetrics;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
@@ -22,7 +24,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 
 import javax.sql.DataSource;
-import java.lang.reflect.InvocationTargetException;
 
 /**
  * Auto-configures a {@link WorkingMemoryProvider} (a LangChain4j {@code ChatMemoryProvider}, which
@@ -43,20 +44,16 @@ import java.lang.reflect.InvocationTargetException;
 @EnableConfigurationProperties(WorkingMemoryProperties.class)
 public class WorkingMemoryAutoConfiguration {
 
-    /** The JDBC store's class, in langchain4j-working-memory-jdbc; looked up by name so that the module is optional. */
-    static final String JDBC_STORE = "dev.workingmemory.jdbc.JdbcWorkingMemoryStore";
-
     @Bean
     @ConditionalOnMissingBean
-    public WorkingMemoryStore workingMemoryStore(WorkingMemoryProperties properties,
-                                                 ObjectProvider<DataSource> dataSource) {
+    public WorkingMemoryStore workingMemoryStore(WorkingMemoryProperties properties) {
         return switch (properties.getStore().getType()) {
             case MEMORY -> new InMemoryWorkingMemoryStore();
             case FILE -> new FileWorkingMemoryStore(properties.getStore().getPath());
-            case JDBC -> jdbcStore(dataSource.getIfAvailable(() -> {
-                throw new IllegalStateException("working-memory.store.type=jdbc needs a DataSource bean; "
-                        + "configure spring.datasource.* or define one");
-            }));
+            // JdbcStoreConfiguration defines the store when the module is there
+            case JDBC -> throw new IllegalStateException("working-memory.store.type=jdbc needs dev.workingmemory:"
+                    + "langchain4j-working-memory-jdbc on the classpath (dev.workingmemory.jdbc.JdbcWorkingMemoryStore"
+                    + " was not found)");
         };
     }
 
@@ -75,23 +72,34 @@ public class WorkingMemoryAutoConfiguration {
         return builder.build();
     }
 
-    private static WorkingMemoryStore jdbcStore(DataSource dataSource) {
-        Class<?> type;
-        try {
-            type = Class.forName(JDBC_STORE, true, WorkingMemoryAutoConfiguration.class.getClassLoader());
-        } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("working-memory.store.type=jdbc needs dev.workingmemory:"
-                    + "langchain4j-working-memory-jdbc on the classpath (" + JDBC_STORE + " was not found)", e);
+    /**
+     * {@code working-memory.store.type=jdbc} with langchain4j-working-memory-jdbc on the classpath: the store on the
+     * application's {@link DataSource}, and the message windows there too unless the application has a
+     * {@link ChatMemoryStore}. Member classes are registered before the outer bean methods, so the store bean above
+     * backs off.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(JdbcWorkingMemoryStore.class)
+    @ConditionalOnProperty(prefix = WorkingMemoryProperties.PREFIX, name = "store.type", havingValue = "jdbc")
+    static class JdbcStoreConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        WorkingMemoryStore workingMemoryStore(ObjectProvider<DataSource> dataSource) {
+            return new JdbcWorkingMemoryStore(dataSource(dataSource));
         }
-        try {
-            return (WorkingMemoryStore) type.getConstructor(DataSource.class).newInstance(dataSource);
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof RuntimeException cause) {
-                throw cause;
-            }
-            throw new IllegalStateException("Cannot create " + JDBC_STORE, e.getCause());
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new IllegalStateException("Cannot create " + JDBC_STORE + " from a DataSource", e);
+
+        @Bean
+        @ConditionalOnMissingBean
+        ChatMemoryStore workingMemoryChatMemoryStore(ObjectProvider<DataSource> dataSource) {
+            return new JdbcChatMemoryStore(dataSource(dataSource));
+        }
+
+        private static DataSource dataSource(ObjectProvider<DataSource> dataSource) {
+            return dataSource.getIfAvailable(() -> {
+                throw new IllegalStateException("working-memory.store.type=jdbc needs a DataSource bean; "
+                        + "configure spring.datasource.* or define one");
+            });
         }
     }
 

@@ -36,6 +36,8 @@ public class WorkingMemoryProperties {
 
     private final Tools tools = new Tools();
 
+    private final Crystals crystals = new Crystals();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -82,6 +84,10 @@ public class WorkingMemoryProperties {
 
     public Tools getTools() {
         return tools;
+    }
+
+    public Crystals getCrystals() {
+        return crystals;
     }
 
     /** Where layer state is kept. */
@@ -132,6 +138,43 @@ public class WorkingMemoryProperties {
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+    }
+
+    /** The long-term memory: notes and past turns kept as crystals, searched by memory_search. */
+    public static class Crystals {
+
+        /** Whether to keep a long-term memory at all; false turns memory_search and past turns off. */
+        private boolean enabled = true;
+
+        /** Whether the messages that leave the window are kept as past turns that memory_search finds. */
+        private boolean pastTurns = true;
+
+        /** How many tokens the texts of one search's hits may take together. */
+        private int searchTokenBudget = 600;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public boolean isPastTurns() {
+            return pastTurns;
+        }
+
+        public void setPastTurns(boolean pastTurns) {
+            this.pastTurns = pastTurns;
+        }
+
+        public int getSearchTokenBudget() {
+            return searchTokenBudget;
+        }
+
+        public void setSearchTokenBudget(int searchTokenBudget) {
+            this.searchTokenBudget = searchTokenBudget;
         }
     }
 }

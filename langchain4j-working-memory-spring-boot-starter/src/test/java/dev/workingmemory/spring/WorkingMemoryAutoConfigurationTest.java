@@ -32,7 +32,6 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import javax.sql.DataSource;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -42,7 +41,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.mockito.Mockito.mock;
 
 class WorkingMemoryAutoConfigurationTest {
 
@@ -175,7 +173,8 @@ class WorkingMemoryAutoConfigurationTest {
             "working-memory.context-window=-1, contextWindowTokens must be positive",
             "working-memory.max-cached-memories=0, maxCachedMemories must be positive",
             "working-memory.save-delay=-1s, saveDelay must not be negative",
-            "working-memory.store.type=redis, working-memory.store.type"})
+            "working-memory.store.type=redis, working-memory.store.type",
+            "working-memory.crystals.search-token-budget=0, tokens must be positive"})
     void should_refuse_a_bad_property_saying_which(String property, String message) {
         runner.withPropertyValues(property).run(context ->
                 assertThat(context).getFailure().hasStackTraceContaining(message));
@@ -185,10 +184,9 @@ class WorkingMemoryAutoConfigurationTest {
     void should_explain_what_the_jdbc_store_needs() {
         runner.withPropertyValues("working-memory.store.type=jdbc").run(context ->
                 assertThat(context).getFailure().rootCause().hasMessageContaining("needs a DataSource bean"));
-        runner.withPropertyValues("working-memory.store.type=jdbc").withBean(DataSource.class, () -> mock(DataSource.class))
-                .run(context -> assertThat(context).getFailure()
-                        .hasMessageContaining("needs dev.workingmemory:langchain4j-working-memory-jdbc on the classpath")
-                        .hasRootCauseInstanceOf(ClassNotFoundException.class));
+        runner.withPropertyValues("working-memory.store.type=jdbc").withClassLoader(new FilteredClassLoader("dev.workingmemory.jdbc"))
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("needs dev.workingmemory:langchain4j-working-memory-jdbc on the classpath"));
     }
 
     @Test
@@ -211,6 +209,20 @@ class WorkingMemoryAutoConfigurationTest {
                 "working-memory.store.type", "memory",
                 "working-memory.store.path", "working-memory",
                 "working-memory.tools.enabled", "true"));
+        assertThat(defaults).containsAllEntriesOf(Map.of(
+                "working-memory.crystals.enabled", "true",
+                "working-memory.crystals.past-turns", "true",
+                "working-memory.crystals.search-token-budget", "600"));
+    }
+
+    @Test
+    void should_turn_the_long_term_memory_off() {
+        runner.run(context -> assertThat(context.getBean(WorkingMemoryProvider.class).crystalStore()).isPresent());
+        runner.withPropertyValues("working-memory.crystals.enabled=false").run(context -> {
+            assertThat(context.getBean(WorkingMemoryProvider.class).crystalStore()).isEmpty();
+            assertThatThrownBy(() -> context.getBean(WorkingMemoryProvider.class).memory("alice").search("anything", 5))
+                    .isInstanceOf(IllegalStateException.class);
+        });
     }
 
     @Configuration(proxyBeanMethods = false)
