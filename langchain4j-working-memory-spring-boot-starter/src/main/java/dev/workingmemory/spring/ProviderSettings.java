@@ -1,6 +1,7 @@
 package dev.workingmemory.spring;
 
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.dream.DreamConfig;
 
 /** How the properties configure a provider's builder; shared by the provider bean and the tools registrar. */
 final class ProviderSettings {
@@ -15,6 +16,9 @@ final class ProviderSettings {
                 .contextWindow(properties.getContextWindow())
                 .maxCachedMemories(properties.getMaxCachedMemories())
                 .saveDelay(properties.getSaveDelay());
+        WorkingMemoryProperties.Dreams dreams = properties.getDreams();
+        builder.dreams(DreamConfig.builder().interval(dreams.getInterval()).minNotes(dreams.getMinNotes())
+                .scheduled(dreams.isScheduled()).build());
         WorkingMemoryProperties.Crystals crystals = properties.getCrystals();
         if (!crystals.isEnabled()) {
             return builder.withoutCrystals(); // past turns and the budget mean nothing without crystals

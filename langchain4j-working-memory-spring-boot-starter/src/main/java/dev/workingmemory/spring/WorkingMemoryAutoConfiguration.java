@@ -1,5 +1,6 @@
 package dev.workingmemory.spring;
 
+import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.event.WorkingMemoryListener;
@@ -11,6 +12,7 @@ import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.tools.WorkingMemoryTools;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -65,8 +67,13 @@ public class WorkingMemoryAutoConfiguration {
     @ConditionalOnMissingBean
     public WorkingMemoryProvider workingMemoryProvider(WorkingMemoryProperties properties, WorkingMemoryStore store,
                                                        ObjectProvider<ChatMemoryStore> chatMemoryStore,
-                                                       ObjectProvider<WorkingMemoryListener> listeners) {
+                                                       ObjectProvider<WorkingMemoryListener> listeners,
+                                                       BeanFactory beans) {
         WorkingMemoryProvider.Builder builder = ProviderSettings.builder(properties).store(store);
+        String dreamModel = properties.getDreams().getModel();
+        if (dreamModel != null && !dreamModel.isBlank()) {
+            builder.dreamModel(beans.getBean(dreamModel, ChatModel.class)); // a missing bean fails startup, naming it
+        }
         chatMemoryStore.ifAvailable(builder::chatMemoryStore);
         listeners.orderedStream().forEach(builder::listener);
         return builder.build();

@@ -38,6 +38,8 @@ public class WorkingMemoryProperties {
 
     private final Crystals crystals = new Crystals();
 
+    private final Dreams dreams = new Dreams();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -88,6 +90,10 @@ public class WorkingMemoryProperties {
 
     public Crystals getCrystals() {
         return crystals;
+    }
+
+    public Dreams getDreams() {
+        return dreams;
     }
 
     /** Where layer state is kept. */
@@ -175,6 +181,54 @@ public class WorkingMemoryProperties {
 
         public void setSearchTokenBudget(int searchTokenBudget) {
             this.searchTokenBudget = searchTokenBudget;
+        }
+    }
+
+    /** Dreams: a compact state document per user, rewritten from the notes taken since the last dream. */
+    public static class Dreams {
+
+        /** How often users with enough pending notes dream, on the provider's own thread. */
+        private Duration interval = Duration.ofMinutes(120);
+
+        /** The pending notes a user needs before a scheduled dream. */
+        private int minNotes = 5;
+
+        /** Whether dreams run on a schedule at all; false leaves only provider.dream(id). */
+        private boolean scheduled = true;
+
+        /** The name of the ChatModel bean that dreams; none: the offline synthesizer. */
+        private String model;
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public int getMinNotes() {
+            return minNotes;
+        }
+
+        public void setMinNotes(int minNotes) {
+            this.minNotes = minNotes;
+        }
+
+        public boolean isScheduled() {
+            return scheduled;
+        }
+
+        public void setScheduled(boolean scheduled) {
+            this.scheduled = scheduled;
+        }
+
+        public String getModel() {
+            return model;
+        }
+
+        public void setModel(String model) {
+            this.model = model;
         }
     }
 }

@@ -127,6 +127,31 @@ class WorkingMemoryAutoConfigurationTest {
     }
 
     @Test
+    void should_dream_with_the_named_model_bean_and_the_dream_properties() {
+        dev.workingmemory.testing.ScriptedChatModel dreamer = dev.workingmemory.testing.ScriptedChatModel.script()
+                .thenAnswer("lol");
+        runner.withBean("dreamer", dev.langchain4j.model.chat.ChatModel.class, () -> dreamer)
+                .withPropertyValues("working-memory.dreams.model=dreamer", "working-memory.dreams.min-notes=3",
+                        "working-memory.dreams.interval=30m", "working-memory.dreams.scheduled=false")
+                .run(context -> {
+                    WorkingMemoryProvider provider = context.getBean(WorkingMemoryProvider.class);
+                    assertThat(provider.dreamEngine().config().minNotes()).isEqualTo(3);
+                    assertThat(provider.dreamEngine().config().interval()).isEqualTo(java.time.Duration.ofMinutes(30));
+                    assertThat(provider.dreamEngine().config().scheduled()).isFalse();
+                    provider.memory("alice").notes().note("The deadline is March 20th", 0.8, List.of());
+
+                    assertThat(provider.dream("alice").committed()).isFalse(); // "lol" is no state document
+                    assertThat(dreamer.requests()).isNotEmpty(); // the named bean dreamed, not the offline synthesizer
+                });
+    }
+
+    @Test
+    void should_fail_to_start_naming_a_dream_model_bean_that_does_not_exist() {
+        runner.withPropertyValues("working-memory.dreams.model=nope").run(context ->
+                assertThat(context.getStartupFailure()).isNotNull().hasStackTraceContaining("nope"));
+    }
+
+    @Test
     void should_configure_nothing_when_disabled() {
         runner.withPropertyValues("working-memory.enabled=false")
                 .run(context -> assertThat(context).doesNotHaveBean(WorkingMemoryProvider.class)
