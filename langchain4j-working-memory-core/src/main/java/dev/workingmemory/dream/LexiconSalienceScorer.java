@@ -1,6 +1,7 @@
 package dev.workingmemory.dream;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -73,9 +74,11 @@ final class LexiconSalienceScorer implements SalienceScorer {
 
     private static SalienceLevels words(String text, double factor) {
         double intensity = intensity(text) * factor;
-        return new SalienceLevels(level(text, DOPAMINE_STRONG, DOPAMINE_MILD, intensity),
-                level(text, CORTISOL_STRONG, CORTISOL_MILD, intensity),
-                level(text, OXYTOCIN_STRONG, OXYTOCIN_MILD, intensity));
+        // the cues are lower case: matching them case-sensitively in a lower-cased copy is several times faster
+        String lower = text.toLowerCase(Locale.ROOT);
+        return new SalienceLevels(level(lower, DOPAMINE_STRONG, DOPAMINE_MILD, intensity),
+                level(lower, CORTISOL_STRONG, CORTISOL_MILD, intensity),
+                level(lower, OXYTOCIN_STRONG, OXYTOCIN_MILD, intensity));
     }
 
     private static double level(String text, Pattern strong, Pattern mild, double intensity) {
@@ -96,7 +99,7 @@ final class LexiconSalienceScorer implements SalienceScorer {
     private static double intensity(String text) {
         long exclamations = text.chars().filter(c -> c == '!').count();
         double intensity = 1 + INTENSITY_STEP * Math.min(3, exclamations);
-        if (INTENSIFIER.matcher(text).find()) {
+        if (INTENSIFIER.matcher(text.toLowerCase(Locale.ROOT)).find()) {
             intensity += INTENSITY_STEP;
         }
         if (SHOUT.matcher(text).find()) {
@@ -147,9 +150,9 @@ final class LexiconSalienceScorer implements SalienceScorer {
         return false;
     }
 
-    /** One case-insensitive pattern matching any of {@code cues} as whole words. */
+    /** One pattern matching any of {@code cues} (lower case) as whole words of a lower-cased text. */
     private static Pattern cues(String... cues) {
         return Pattern.compile("(?<![\\p{L}\\p{N}'])(?:" + String.join("|", cues) + ")(?![\\p{L}\\p{N}])",
-                Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+                0); // matched against lower-cased text
     }
 }
