@@ -73,9 +73,9 @@ final class LexiconSalienceScorer implements SalienceScorer {
     }
 
     private static SalienceLevels words(String text, double factor) {
-        double intensity = intensity(text) * factor;
         // the cues are lower case: matching them case-sensitively in a lower-cased copy is several times faster
         String lower = text.toLowerCase(Locale.ROOT);
+        double intensity = intensity(text, lower) * factor;
         return new SalienceLevels(level(lower, DOPAMINE_STRONG, DOPAMINE_MILD, intensity),
                 level(lower, CORTISOL_STRONG, CORTISOL_MILD, intensity),
                 level(lower, OXYTOCIN_STRONG, OXYTOCIN_MILD, intensity));
@@ -83,23 +83,27 @@ final class LexiconSalienceScorer implements SalienceScorer {
 
     private static double level(String text, Pattern strong, Pattern mild, double intensity) {
         Matcher m = strong.matcher(text);
-        StringBuilder rest = new StringBuilder(text.length());
+        StringBuilder rest = null; // the text without its strong cues, made only when it has one
         int strongCount = 0;
         int last = 0;
         while (m.find()) { // a strong cue's words do not count again as mild cues
             strongCount++;
+            if (rest == null) {
+                rest = new StringBuilder(text.length());
+            }
             rest.append(text, last, m.start()).append(' ');
             last = m.end();
         }
-        rest.append(text, last, text.length());
-        int mildCount = (int) mild.matcher(rest).results().count();
+        CharSequence mildText = rest == null ? text : rest.append(text, last, text.length());
+        int mildCount = (int) mild.matcher(mildText).results().count();
         return Math.min(MAX_SCORE, (strongCount * STRONG + mildCount * MILD) * intensity);
     }
 
-    private static double intensity(String text) {
+    /** From {@code text} (shouting is upper case) and its lower-cased copy (the intensifier cues). */
+    private static double intensity(String text, String lower) {
         long exclamations = text.chars().filter(c -> c == '!').count();
         double intensity = 1 + INTENSITY_STEP * Math.min(3, exclamations);
-        if (INTENSIFIER.matcher(text.toLowerCase(Locale.ROOT)).find()) {
+        if (INTENSIFIER.matcher(lower).find()) {
             intensity += INTENSITY_STEP;
         }
         if (SHOUT.matcher(text).find()) {
