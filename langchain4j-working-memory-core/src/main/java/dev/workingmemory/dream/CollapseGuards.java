@@ -3,6 +3,7 @@ package dev.workingmemory.dream;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -23,7 +24,8 @@ import java.util.Locale;
  *   new one is shorter than {@code minRetainedRatio} (default 50%) of it;</li>
  *   <li>{@link DreamGuard#OVER_BUDGET}: the new state is longer than the input's budget.</li>
  * </ol>
- * Lengths are those of the normalized documents ({@link StateDocument#render()}), what a commit stores.
+ * Lengths are those of the normalized documents ({@link StateDocument#render()}), what a commit stores. The verdict
+ * lists each guard that ran with what it measured ({@link GuardVerdict#checks()}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -73,38 +75,63 @@ public final class CollapseGuards {
         Ensure.notNull(candidate, "candidate");
         Ensure.positive(budgetChars, "budgetChars");
         StateDocument state = StateDocument.parse(candidate, schema);
+        List<GuardCheck> checks = new ArrayList<>(DreamGuard.values().length);
 
         List<String> missing = state.missingSections();
         if (!missing.isEmpty()) {
             String what = missing.size() == schema.names().size() ? "none of the " + missing.size() + " sections"
                     : missing.size() + " of " + schema.names().size() + " sections";
-            return GuardVerdict.fail(DreamGuard.MISSING_SECTION, "The state lacks " + what + ": "
+            return fail(checks, DreamGuard.MISSING_SECTION, "The state lacks " + what + ": "
                     + String.join(", ", missing), state);
         }
+        checks.add(GuardCheck.pass(DreamGuard.MISSING_SECTION, "all " + schema.names().size() + " sections present"));
         int required = Math.min(minSubstanceChars, Math.max(0, offeredSubstance));
         int substance = state.substanceChars();
         if (substance < required) {
-            return GuardVerdict.fail(DreamGuard.EMPTY_SYNTHESIS, "The sections hold " + substance
+            return fail(checks, DreamGuard.EMPTY_SYNTHESIS, "The sections hold " + substance
                     + " characters of substance, fewer than " + required, state);
         }
+        checks.add(GuardCheck.pass(DreamGuard.EMPTY_SYNTHESIS, String.format(Locale.ROOT,
+                "%,d characters of substance, at least %,d required", substance, required)));
         long pointers = StateLines.lines(candidate).stream().filter(l -> CrystalPointer.parse(l).isPresent()).count();
         if (pointers > maxPointers) {
-            return GuardVerdict.fail(DreamGuard.POINTER_RUNAWAY, "The synthesis wrote " + pointers
+            return fail(checks, DreamGuard.POINTER_RUNAWAY, "The synthesis wrote " + pointers
                     + " crystal pointers, more than " + maxPointers, state);
         }
+        checks.add(GuardCheck.pass(DreamGuard.POINTER_RUNAWAY, pointers + " pointers, at most " + maxPointers));
         if (oldState != null && oldState.length() > matureChars
                 && state.length() < minRetainedRatio * oldState.length()) {
-            return GuardVerdict.fail(DreamGuard.MASS_DROP, String.format(Locale.ROOT,
+            return fail(checks, DreamGuard.MASS_DROP, String.format(Locale.ROOT,
                     "The state shrank from %,d to %,d characters (%.0f%%), below %.0f%% of a mature state",
                     oldState.length(), state.length(), 100.0 * state.length() / oldState.length(),
                     100 * minRetainedRatio), state);
         }
+        checks.add(GuardCheck.pass(DreamGuard.MASS_DROP, massDropPassed(oldState, state)));
         if (state.length() > budgetChars) {
-            return GuardVerdict.fail(DreamGuard.OVER_BUDGET, String.format(Locale.ROOT,
+            return fail(checks, DreamGuard.OVER_BUDGET, String.format(Locale.ROOT,
                     "The state has %,d characters, %,d over its budget of %,d", state.length(),
                     state.length() - budgetChars, budgetChars), state);
         }
-        return GuardVerdict.pass(state);
+        checks.add(GuardCheck.pass(DreamGuard.OVER_BUDGET, String.format(Locale.ROOT,
+                "%,d characters, within the budget of %,d", state.length(), budgetChars)));
+        return GuardVerdict.pass(state, checks);
+    }
+
+    private static GuardVerdict fail(List<GuardCheck> checks, DreamGuard guard, String reason, StateDocument state) {
+        checks.add(GuardCheck.fail(guard, reason));
+        return GuardVerdict.fail(guard, reason, state, checks);
+    }
+
+    private String massDropPassed(StateDocument oldState, StateDocument state) {
+        if (oldState == null) {
+            return "no old state to compare with";
+        }
+        if (oldState.length() <= matureChars) {
+            return String.format(Locale.ROOT, "the old state (%,d characters) is not mature (over %,d)",
+                    oldState.length(), matureChars);
+        }
+        return String.format(Locale.ROOT, "kept %,d of %,d characters (%.0f%%), at least %.0f%% required",
+                state.length(), oldState.length(), 100.0 * state.length() / oldState.length(), 100 * minRetainedRatio);
     }
 
     /** The substance a set of notes offers: the characters of their texts. */

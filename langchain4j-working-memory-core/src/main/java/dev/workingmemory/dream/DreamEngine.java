@@ -46,7 +46,8 @@ import java.util.function.Function;
  * ({@link SeedMigration}), then builds a bounded {@link DreamInput}: the state in the document {@code MEMORY.md}, the
  * pending notes of the notes log (the oldest {@code maxNotes}), the crystals created since the last dream
  * ({@link CrystalStore#recent}, when there is a crystal store) and the {@link DreamInsights}. The synthesizer runs on
- * the engine's own thread within {@link DreamConfig#timeout()}; its state is judged by the {@link CollapseGuards}; the
+ * the engine's own thread within {@link DreamConfig#timeout()}; its state is judged by the {@link CollapseGuards} (each guard that ran is in the
+ * report's {@link DreamReport#guardChecks()}); the
  * lines of the old state it no longer holds become {@code TOPIC} crystals (nothing a dream drops is lost to search);
  * its pointers are checked through the crystal store's search ({@link PointerCheck}; unchecked without a crystal
  * store), and it is committed. A synthesis that fails, times out or is rejected changes nothing; the {@link DreamReport} says why.
@@ -274,7 +275,7 @@ public final class DreamEngine implements AutoCloseable {
             log.info("Dream of '{}' rejected by {}: {}", resource, verdict.failed(), verdict.reason());
             return new DreamReport(resource, false, "Rejected: " + verdict.reason(), verdict.failed(),
                     input.sizeChars(), verdict.candidate().length(), 0, input.deferredNotes(), input.crystals().size(),
-                    0, 0, 0, false, synthesized.tokensUsed(), started, since(start));
+                    0, 0, 0, false, synthesized.tokensUsed(), started, since(start), verdict.checks());
         }
         List<Crystal> faded = crystals == null ? List.of() : fadedTopics(resource, input, verdict.candidate());
         if (!faded.isEmpty()) {
@@ -295,7 +296,7 @@ public final class DreamEngine implements AutoCloseable {
                 null, input.sizeChars(), state.length(), consumed.size(), input.deferredNotes(),
                 input.crystals().size(), count(checked, PointerOutcome.Action.KEPT),
                 count(checked, PointerOutcome.Action.REPAIRED), count(checked, PointerOutcome.Action.DROPPED),
-                checked != null, synthesized.tokensUsed(), started, since(start));
+                checked != null, synthesized.tokensUsed(), started, since(start), verdict.checks());
     }
 
     private Synthesis synthesize(DreamInput input) throws TimeoutException, ExecutionException, InterruptedException {
@@ -450,7 +451,7 @@ public final class DreamEngine implements AutoCloseable {
     private DreamReport failed(String resource, DreamInput input, String reason, Instant started, long start) {
         log.warn("Dream of '{}' failed: {}", resource, reason);
         return new DreamReport(resource, false, reason, null, input.sizeChars(), 0, 0, input.deferredNotes(),
-                input.crystals().size(), 0, 0, 0, false, OptionalInt.empty(), started, since(start));
+                input.crystals().size(), 0, 0, 0, false, OptionalInt.empty(), started, since(start), List.of());
     }
 
     /**

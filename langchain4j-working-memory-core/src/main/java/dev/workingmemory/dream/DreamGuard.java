@@ -2,7 +2,7 @@ package dev.workingmemory.dream;
 
 /**
  * The collapse guards of seed 000 (and the schema and budget checks) that can reject a synthesized state; see
- * {@link CollapseGuards} for their thresholds.
+ * {@link CollapseGuards} for their thresholds. Declared in the order the guards run.
  *
  * <p>Thread-safe (immutable).
  */

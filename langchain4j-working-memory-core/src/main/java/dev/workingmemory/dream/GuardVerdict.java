@@ -2,27 +2,40 @@ package dev.workingmemory.dream;
 
 import dev.workingmemory.internal.Ensure;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
  * What the {@link CollapseGuards} decided about a synthesized state: passed, or the guard that failed and why; with
- * the candidate as parsed (the document to commit when it passed).
+ * the candidate as parsed (the document to commit when it passed) and each guard that ran, in order.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param failed    the guard that rejected the state, {@code null} when it passed
+ * @param reason    {@code "passed"}, or why the guard rejected it
+ * @param candidate the synthesized state as parsed
+ * @param checks    the guards that ran, in order: every guard when the state passed; the guards that passed and then
+ *                  the one that failed when it did (the guards after it did not run)
  */
-public record GuardVerdict(DreamGuard failed, String reason, StateDocument candidate) {
+public record GuardVerdict(DreamGuard failed, String reason, StateDocument candidate, List<GuardCheck> checks) {
 
     public GuardVerdict {
         Ensure.notNull(reason, "reason");
         Ensure.notNull(candidate, "candidate");
+        checks = List.copyOf(Ensure.notNull(checks, "checks"));
     }
 
-    static GuardVerdict pass(StateDocument candidate) {
-        return new GuardVerdict(null, "passed", candidate);
+    /** A verdict without the record of the guards that ran ({@link #checks()} empty). */
+    public GuardVerdict(DreamGuard failed, String reason, StateDocument candidate) {
+        this(failed, reason, candidate, List.of());
     }
 
-    static GuardVerdict fail(DreamGuard guard, String reason, StateDocument candidate) {
-        return new GuardVerdict(Ensure.notNull(guard, "guard"), reason, candidate);
+    static GuardVerdict pass(StateDocument candidate, List<GuardCheck> checks) {
+        return new GuardVerdict(null, "passed", candidate, checks);
+    }
+
+    static GuardVerdict fail(DreamGuard guard, String reason, StateDocument candidate, List<GuardCheck> checks) {
+        return new GuardVerdict(Ensure.notNull(guard, "guard"), reason, candidate, checks);
     }
 
     public boolean passed() {

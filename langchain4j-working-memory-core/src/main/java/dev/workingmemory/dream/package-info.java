@@ -9,7 +9,8 @@
  *   {@link dev.workingmemory.dream.DreamInput} — {@link dev.workingmemory.dream.LlmDreamSynthesizer} through a
  *   {@code ChatModel}, {@link dev.workingmemory.dream.OfflineDreamSynthesizer} without one.</li>
  *   <li>The checks before a commit: {@link dev.workingmemory.dream.CollapseGuards} (a
- *   {@link dev.workingmemory.dream.GuardVerdict} naming the {@link dev.workingmemory.dream.DreamGuard}) and the
+ *   {@link dev.workingmemory.dream.GuardVerdict} naming the {@link dev.workingmemory.dream.DreamGuard} and listing a
+ *   {@link dev.workingmemory.dream.GuardCheck} per guard that ran, which the report keeps) and the
  *   {@link dev.workingmemory.dream.PointerCheck}.</li>
  *   <li>The first dream after a seed migration: {@link dev.workingmemory.dream.SeedTransition}.</li>
  *   <li>Salience ("hormones"): {@link dev.workingmemory.dream.Salience} with a

@@ -165,6 +165,42 @@ class CollapseGuardsTest {
     }
 
     @Test
+    void should_list_every_guard_with_what_it_measured_when_a_state_passes() {
+        StateDocument mature = States.full(6);
+        StateDocument candidate = States.full(5);
+
+        GuardVerdict verdict = judge(mature, candidate.render());
+
+        assertThat(verdict.passed()).isTrue();
+        assertThat(verdict.checks()).extracting(GuardCheck::guard).containsExactly(DreamGuard.values());
+        assertThat(verdict.checks()).allMatch(GuardCheck::passed);
+        assertThat(verdict.checks()).extracting(GuardCheck::detail).containsExactly(
+                "all 7 sections present",
+                String.format("%,d characters of substance, at least 50 required", candidate.substanceChars()),
+                candidate.pointers().size() + " pointers, at most 20",
+                String.format("kept %,d of %,d characters (%.0f%%), at least 50%% required", candidate.length(),
+                        mature.length(), 100.0 * candidate.length() / mature.length()),
+                String.format("%,d characters, within the budget of 8,000", candidate.length()));
+        assertThat(judge(null, candidate.render()).checks().get(3).detail()).isEqualTo("no old state to compare with");
+    }
+
+    @Test
+    void should_list_the_guards_that_passed_and_then_the_one_that_failed() {
+        StateDocument mature = States.full(6);
+
+        GuardVerdict verdict = judge(mature, States.full(2).render());
+
+        assertThat(verdict.checks()).extracting(GuardCheck::guard).containsExactly(DreamGuard.MISSING_SECTION,
+                DreamGuard.EMPTY_SYNTHESIS, DreamGuard.POINTER_RUNAWAY, DreamGuard.MASS_DROP);
+        assertThat(verdict.checks()).extracting(GuardCheck::passed).containsExactly(true, true, true, false);
+        assertThat(verdict.checks().get(3)).isEqualTo(new GuardCheck(DreamGuard.MASS_DROP, false, verdict.reason()));
+        assertThat(verdict.checks().get(3).toString()).startsWith("MASS_DROP FAILED: The state shrank from ");
+        assertThat(judge(mature, "lol").checks()).singleElement()
+                .satisfies(check -> assertThat(check.guard()).isEqualTo(DreamGuard.MISSING_SECTION))
+                .satisfies(check -> assertThat(check.passed()).isFalse());
+    }
+
+    @Test
     void should_reject_bad_arguments() {
         assertThatThrownBy(() -> guards.judge(null, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> guards.judge(StateSchema.defaults(), null, null, 10, 0))

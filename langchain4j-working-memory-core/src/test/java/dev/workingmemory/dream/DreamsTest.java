@@ -79,6 +79,10 @@ class DreamsTest {
 
             assertThat(report.committed()).as(report.toString()).isTrue();
             assertThat(report.notesConsumed()).isEqualTo(6);
+            assertThat(report.guardChecks()).extracting(GuardCheck::guard).containsExactly(DreamGuard.values());
+            assertThat(report.guardChecks()).allMatch(GuardCheck::passed);
+            assertThat(report.passedGuards()).containsExactly(DreamGuard.values());
+            assertThat(report.summary()).contains("guards: 5 of 5 passed", "MISSING_SECTION passed: all 7 sections present");
             StateDocument state = memories.memory("douglas").layer(StateLayer.class).orElseThrow().document().orElseThrow();
             assertThat(state.missingSections()).isEmpty();
             assertThat(state.sections()).hasSize(7);
@@ -154,7 +158,9 @@ class DreamsTest {
         DreamConfig config = config().timeout(Duration.ofSeconds(2)).leaseTtl(Duration.ofSeconds(30)).build();
         try (WorkingMemoryProvider memories = provider(new InMemoryWorkingMemoryStore(), model, config)) {
             note(memories, "u", "User's name is Douglas");
-            assertThat(memories.dream("u").committed()).isTrue();
+            DreamReport first = memories.dream("u");
+            assertThat(first.committed()).isTrue();
+            assertThat(first.guardChecks()).hasSize(DreamGuard.values().length).allMatch(GuardCheck::passed);
             note(memories, "u", "Deadline is March 20th", "Prefers tabs");
             String before = memories.dreamEngine().state("u").orElseThrow();
             List<Note> pending = memories.memory("u").notes().notes();
@@ -167,8 +173,19 @@ class DreamsTest {
             if (expected.equals(expected.toUpperCase())) {
                 assertThat(report.failedGuard()).contains(DreamGuard.valueOf(expected));
                 assertThat(report.reason()).startsWith("Rejected: ");
+                // the guards before the failing one passed, the failing one is last, and none ran after it
+                List<GuardCheck> checks = report.guardChecks();
+                assertThat(checks).extracting(GuardCheck::guard).containsExactly(
+                        List.of(DreamGuard.values()).subList(0, DreamGuard.valueOf(expected).ordinal() + 1)
+                                .toArray(DreamGuard[]::new));
+                assertThat(checks.subList(0, checks.size() - 1)).allMatch(GuardCheck::passed);
+                assertThat(checks.get(checks.size() - 1).passed()).isFalse();
+                assertThat(report.reason()).isEqualTo("Rejected: " + checks.get(checks.size() - 1).detail());
+                assertThat(report.summary()).contains("rejected by " + expected, expected + " FAILED: ");
             } else {
                 assertThat(report.failedGuard()).isEmpty();
+                assertThat(report.guardChecks()).isEmpty();
+                assertThat(report.summary()).contains("guards: none ran");
                 assertThat(report.reason()).contains(expected);
             }
             assertThat(memories.dreamEngine().state("u")).contains(before);
