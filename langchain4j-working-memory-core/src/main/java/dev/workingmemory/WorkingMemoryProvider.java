@@ -20,6 +20,7 @@ import dev.workingmemory.dream.AutoNote;
 import dev.workingmemory.dream.DreamConfig;
 import dev.workingmemory.dream.DreamEngine;
 import dev.workingmemory.dream.DreamInsights;
+import dev.workingmemory.dream.DreamRecord;
 import dev.workingmemory.dream.DreamReport;
 import dev.workingmemory.dream.SalienceLayer;
 import dev.workingmemory.dream.SalienceLevels;
@@ -350,7 +351,31 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return dreams.rollback(keyOf(memoryId).resource());
     }
 
-    /** The dream engine: dream history, the stored state, the dream configuration. */
+    /**
+     * The state document of the resource of {@code memoryId} as stored ({@code MEMORY.md}: what the last committed
+     * dream wrote, or a hand-written seed), empty before the first dream. The memory id is resolved to its resource as
+     * {@link #dream} and {@link #rollbackDream} resolve it ({@link #keyOf}), so any thread's memory id of a resource
+     * reads the same document.
+     */
+    public Optional<String> dreamState(Object memoryId) {
+        ensureOpen();
+        return dreams.state(keyOf(memoryId).resource());
+    }
+
+    /**
+     * The committed dreams of the resource of {@code memoryId} still kept ({@link DreamConfig#recordsKept()}), oldest
+     * first: what {@link #rollbackDream} can undo. Resolved like {@link #dreamState}.
+     */
+    public List<DreamRecord> dreamHistory(Object memoryId) {
+        ensureOpen();
+        return dreams.history(keyOf(memoryId).resource());
+    }
+
+    /**
+     * The dream engine: dream history, the stored state, the dream configuration. Its methods take a resource
+     * ({@link MemoryKey#resource()}), not a memory id: {@code dreamEngine().state(keyOf(memoryId).resource())} is
+     * {@link #dreamState dreamState(memoryId)}, {@code history(…)} is {@link #dreamHistory}.
+     */
     public DreamEngine dreamEngine() {
         return dreams;
     }

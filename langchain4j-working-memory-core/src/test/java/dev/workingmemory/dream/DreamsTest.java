@@ -276,6 +276,39 @@ class DreamsTest {
     }
 
     @Test
+    void should_read_the_state_and_history_by_memory_id_as_dream_and_rollback_resolve_it() {
+        // "maya@phone" and "maya@laptop" are two threads of the resource "maya"
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(new InMemoryWorkingMemoryStore())
+                .dreams(config().build()).memoryKeyMapper(id -> {
+                    String[] parts = String.valueOf(id).split("@", 2);
+                    return MemoryKey.of(parts[0], parts[1]);
+                }).build()) {
+            assertThat(memories.dreamState("maya@phone")).isEmpty();
+            assertThat(memories.dreamHistory("maya@phone")).isEmpty();
+            note(memories, "maya@phone", FACTS.get(0), FACTS.get(1));
+
+            assertThat(memories.dream("maya@phone").committed()).isTrue();
+
+            String state = memories.dreamState("maya@laptop").orElseThrow();
+            assertThat(state).startsWith("# Working Memory State").contains(FACTS.get(0));
+            assertThat(memories.dreamState(MemoryKey.of("maya", "other"))).contains(state);
+            assertThat(memories.dreamEngine().state("maya")).contains(state);
+            assertThat(memories.dreamState("bob@phone")).isEmpty();
+            assertThat(memories.dreamHistory("maya@laptop")).singleElement()
+                    .satisfies(record -> assertThat(record.state()).isEqualTo(state));
+
+            assertThat(memories.rollbackDream("maya@laptop")).isTrue();
+
+            assertThat(memories.dreamState("maya@phone")).isEmpty();
+            assertThat(memories.dreamHistory("maya@phone")).isEmpty();
+        }
+        WorkingMemoryProvider closed = WorkingMemoryProvider.builder().build();
+        closed.close();
+        assertThatThrownBy(() -> closed.dreamState("maya")).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> closed.dreamHistory("maya")).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void should_give_the_dream_model_the_salience_the_entities_and_the_slot_items_of_the_user() {
         ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from(LlmDreamSynthesizerTest.ANSWER));
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().dreamModel(model).withoutCrystals()
