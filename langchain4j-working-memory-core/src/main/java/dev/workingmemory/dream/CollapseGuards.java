@@ -98,7 +98,8 @@ public final class CollapseGuards {
             return fail(checks, DreamGuard.POINTER_RUNAWAY, "The synthesis wrote " + pointers
                     + " crystal pointers, more than " + maxPointers, state);
         }
-        checks.add(GuardCheck.pass(DreamGuard.POINTER_RUNAWAY, pointers + " pointers, at most " + maxPointers));
+        checks.add(GuardCheck.pass(DreamGuard.POINTER_RUNAWAY, pointers + (pointers == 1 ? " pointer" : " pointers")
+                + ", at most " + maxPointers));
         if (oldState != null && oldState.length() > matureChars
                 && state.length() < minRetainedRatio * oldState.length()) {
             return fail(checks, DreamGuard.MASS_DROP, String.format(Locale.ROOT,

@@ -10,6 +10,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,15 +27,12 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,7 +62,11 @@ import java.util.stream.Stream;
  * A key's directory is named by a readable prefix of the key (lower-case {@code a-z0-9-_}, other
  * characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of the key's
  * UTF-16 code units, so any string (empty, {@code ../../x}, NUL bytes, 5,000 characters) maps to one
- * directory inside the root. The original key is stored in {@code state.json}.
+ * directory inside the root. The original key is stored in {@code state.json}. A memory's directories are
+ * {@link #resourceDirectory(MemoryKey)} ({@code resource_maya-…} for the resource {@code maya}: its {@code MEMORY.md}
+ * and {@code scratch.md}) and {@link #threadDirectory(MemoryKey)}; {@link #directoryOf(String)} for any store key.
+ * The hash stays even for ids that would be safe names by themselves: a name that depended on whether an older
+ * directory exists would let two processes (or two library versions) sharing a root write one key to two places.
  *
  * <h2>The document</h2>
  * {@link #load} returns exactly the text given to {@link #save}. A document that is JSON in Jackson's
@@ -108,7 +111,6 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     /** Starts with a dot, which no key's directory name does. */
     private static final String CRYSTALS_DIRECTORY = ".crystals";
     private static final int FORMAT_VERSION = 1;
-    private static final int MAX_PREFIX_LENGTH = 40;
     private static final int MAX_EMBEDDED_NESTING = 500;
     private static final DateTimeFormatter TIMESTAMP =
             DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
@@ -521,6 +523,31 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         return Optional.of(root.resolve(CRYSTALS_DIRECTORY));
     }
 
+    /**
+     * The directory that holds {@code key}'s files ({@code state.json}, {@code scratch.md}, {@code MEMORY.md}, …):
+     * {@code <root>/<readable prefix>-<sha-256 hex>}, see the class comment. It exists once something was stored
+     * under the key; the name does not change between versions, so existing stores open as they are.
+     *
+     * @param key a store key, such as {@link MemoryKey#resourceStoreKey()}
+     */
+    public Path directoryOf(String key) {
+        return locate(key).directory();
+    }
+
+    /**
+     * The directory of {@code key}'s resource-scoped state: the one with the state document {@code MEMORY.md}, the
+     * notes log {@code scratch.md} and the dream records, shared by every thread of the resource. Get the key of a
+     * memory id with {@code WorkingMemoryProvider.keyOf(memoryId)}.
+     */
+    public Path resourceDirectory(MemoryKey key) {
+        return directoryOf(Ensure.notNull(key, "key").resourceStoreKey());
+    }
+
+    /** The directory of {@code key}'s thread-scoped state (entities, core memory, …): one per conversation. */
+    public Path threadDirectory(MemoryKey key) {
+        return directoryOf(Ensure.notNull(key, "key").threadStoreKey());
+    }
+
     /** The key whose state, notes or documents {@code directory} holds, or {@code null} when it holds none. */
     private static String keyOf(Path directory) throws IOException, CorruptStateException {
         try {
@@ -747,26 +774,9 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         return new Location(key, directory, root.resolve(LOCKS_DIRECTORY).resolve(stripe + ".lock"));
     }
 
-    /** Readable prefix + "-" + SHA-256 hex of the key's UTF-16 code units (injective, unlike UTF-8 for unpaired surrogates). */
+    /** Readable prefix + "-" + SHA-256 hex of the key's UTF-16 code units ({@link DirectoryNames}). */
     static String directoryName(String key) {
-        StringBuilder prefix = new StringBuilder();
-        for (int i = 0; i < key.length() && prefix.length() < MAX_PREFIX_LENGTH; i++) {
-            char c = Character.toLowerCase(key.charAt(i));
-            boolean safe = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-            prefix.append(safe ? c : '_');
-        }
-        ByteBuffer utf16 = ByteBuffer.allocate(key.length() * 2);
-        utf16.asCharBuffer().put(key);
-        String hash = HexFormat.of().formatHex(sha256().digest(utf16.array()));
-        return prefix.isEmpty() ? hash : prefix + "-" + hash;
-    }
-
-    private static MessageDigest sha256() {
-        try {
-            return MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
-        }
+        return DirectoryNames.of(key);
     }
 
     private interface LockedAction<T> {

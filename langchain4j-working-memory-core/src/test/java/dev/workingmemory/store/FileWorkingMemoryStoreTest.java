@@ -2,6 +2,7 @@ package dev.workingmemory.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workingmemory.MemoryKey;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -13,7 +14,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -79,6 +82,51 @@ class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
         assertThat(FileWorkingMemoryStore.directoryName("../../x")).startsWith("______x-");
         assertThat(FileWorkingMemoryStore.directoryName("")).hasSize(64);
         assertThat(FileWorkingMemoryStore.directoryName("k".repeat(5_000))).hasSize(40 + 1 + 64);
+    }
+
+    @Test
+    void should_give_the_directory_of_a_key_a_resource_and_a_thread() throws IOException {
+        MemoryKey key = MemoryKey.of("maya", "phone");
+        Path resource = store.resourceDirectory(key);
+        assertThat(resource).doesNotExist(); // naming a directory creates nothing
+
+        store.appendNote(key.resourceStoreKey(), "- [2026-03-02T12:00:00Z] (importance: 0.8) Deadline March 20th");
+        store.putDocument(key.resourceStoreKey(), "MEMORY.md", "# Working Memory State");
+        store.save(key.threadStoreKey(), 0, "{}");
+
+        assertThat(resource.getParent()).isEqualTo(root.toRealPath());
+        assertThat(resource.getFileName().toString()).startsWith("resource_maya-");
+        assertThat(resource.resolve("scratch.md")).content().contains("Deadline March 20th");
+        assertThat(resource.resolve("MEMORY.md")).hasContent("# Working Memory State");
+        assertThat(store.directoryOf(key.resourceStoreKey())).isEqualTo(resource);
+        assertThat(store.resourceDirectory(MemoryKey.of("maya"))).isEqualTo(resource);
+        assertThat(store.threadDirectory(key).resolve("state.json")).isRegularFile();
+        assertThat(store.threadDirectory(key)).isNotEqualTo(store.threadDirectory(MemoryKey.of("maya", "laptop")));
+        assertThat(store.directoryOf("../../x").getParent()).isEqualTo(root.toRealPath());
+        assertThatThrownBy(() -> store.resourceDirectory(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /** A directory as stores before {@code directoryOf} named it, written by hand: found, read, and listed. */
+    @Test
+    void should_open_a_store_written_with_the_existing_directory_names() throws Exception {
+        byte[] utf16 = "resource:maya".getBytes(StandardCharsets.UTF_16BE);
+        String hash = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(utf16));
+        Path existing = Files.createDirectories(root.resolve("resource_maya-" + hash));
+        Files.writeString(existing.resolve("state.json"),
+                "{\"formatVersion\":1,\"key\":\"resource:maya\",\"version\":2,\"document\":{\"a\":1}}");
+        Files.writeString(existing.resolve("scratch.md"), "# Scratch Buffer (Working Memory WAL)\n- a note\n");
+        Files.writeString(existing.resolve("MEMORY.md"), "# Working Memory State");
+
+        FileWorkingMemoryStore reopened = new FileWorkingMemoryStore(root);
+
+        assertThat(reopened.resourceDirectory(MemoryKey.of("maya"))).isEqualTo(existing.toRealPath());
+        assertThat(reopened.load("resource:maya")).hasValueSatisfying(snapshot -> {
+            assertThat(snapshot.version()).isEqualTo(2);
+            assertThat(snapshot.document()).isEqualTo("{\"a\":1}");
+        });
+        assertThat(reopened.notes("resource:maya")).containsExactly("- a note");
+        assertThat(reopened.getDocument("resource:maya", "MEMORY.md")).contains("# Working Memory State");
+        assertThat(reopened.keys()).containsExactly("resource:maya");
     }
 
     @ParameterizedTest

@@ -33,8 +33,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.stream.Stream;
 
 /**
  * A companion that remembers its user across sessions days apart: it notes what the user shares
@@ -63,6 +61,10 @@ public final class CompanionChatbot {
     public static final String DEFAULT_MODEL = SampleSetup.DEFAULT_MODEL;
     /** Where live mode keeps its memory unless {@code --dir} says otherwise. */
     public static final Path DEFAULT_LIVE_DIR = Path.of("companion-memory");
+    /** The state document's file name in a resource directory. */
+    static final String MEMORY_FILE = "MEMORY.md";
+    /** What a resource directory holds that a person may want to open. */
+    private static final String FILES = MEMORY_FILE + ": the state document, scratch.md: the notes not dreamt yet";
     /** The user and thread of the live chat. */
     public static final MemoryKey LIVE_KEY = MemoryKey.of("me", "terminal");
 
@@ -123,8 +125,10 @@ public final class CompanionChatbot {
         ConversationPrinter printer = new ConversationPrinter(out);
         MovingClock clock = new MovingClock(script.sessions().get(0).at());
         List<DreamReport> dreams = new ArrayList<>();
+        MemoryKey user = MemoryKey.of(script.resource());
         printer.note("Replaying " + script.sessions().size() + " recorded sessions with " + script.resource()
                 + " (scripted model; set OPENAI_API_KEY to chat live). Memory kept under " + dir.toAbsolutePath());
+        printer.note(script.resource() + "'s directory (" + FILES + "): " + resourceDirectory(dir, user));
         for (int s = 0; s < script.sessions().size(); s++) {
             CompanionScript.Session session = script.sessions().get(s);
             MemoryKey key = MemoryKey.of(script.resource(), session.script().memoryId());
@@ -136,7 +140,7 @@ public final class CompanionChatbot {
                 try (WorkingMemoryProvider memories = provider(dir, clock, null)) {
                     DreamReport report = memories.dream(key);
                     dreams.add(report);
-                    printDream(printer, report, memories.dreamEngine().state(key.resource()).orElse(""));
+                    printDream(printer, report, memories.dreamState(key).orElse(""));
                 }
             }
             clock.set(session.at());
@@ -157,8 +161,9 @@ public final class CompanionChatbot {
             }
         }
         printer.note("");
+        Path memoryFile = resourceDirectory(dir, user).resolve(MEMORY_FILE);
         printer.note("The memory is kept under " + dir.toAbsolutePath() + "; the state document is "
-                + memoryFile(dir).map(Path::toString).orElse("MEMORY.md (not written)"));
+                + (Files.exists(memoryFile) ? memoryFile : MEMORY_FILE + " (not written)"));
         return dreams;
     }
 
@@ -171,7 +176,9 @@ public final class CompanionChatbot {
         try (WorkingMemoryProvider memories = provider(dir, Clock.systemUTC(), model)) {
             CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, printer);
             out.println("Companion: tell it about yourself. Commands: /dream, /state, /search <words>, /quit.");
-            out.println("Memory kept under " + dir.toAbsolutePath() + " (MEMORY.md is the state document).");
+            out.println("Memory kept under " + dir.toAbsolutePath() + "; yours is in "
+                    + resourceDirectory(dir, memories.keyOf(LIVE_KEY))
+                    + " (" + FILES + ").");
             TerminalChat.run(in, out, printer, echo, "/quit", line -> {
                 if (!command(line, memories, printer)) {
                     printer.assistant(assistant.chat(LIVE_KEY, line));
@@ -184,9 +191,9 @@ public final class CompanionChatbot {
     private static boolean command(String line, WorkingMemoryProvider memories, ConversationPrinter printer) {
         if (line.equals("/dream")) {
             DreamReport report = memories.dream(LIVE_KEY);
-            printDream(printer, report, memories.dreamEngine().state(LIVE_KEY.resource()).orElse(""));
+            printDream(printer, report, memories.dreamState(LIVE_KEY).orElse(""));
         } else if (line.equals("/state")) {
-            printer.note(memories.dreamEngine().state(LIVE_KEY.resource())
+            printer.note(memories.dreamState(LIVE_KEY)
                     .orElse("(no state yet: /dream writes the first one from your notes)"));
         } else if (line.startsWith("/search")) {
             String query = line.substring("/search".length()).strip();
@@ -208,24 +215,17 @@ public final class CompanionChatbot {
         return true;
     }
 
-    /** The state document the file store wrote, {@code <dir>/<resource directory>/MEMORY.md}. */
-    static Optional<Path> memoryFile(Path dir) {
-        try (Stream<Path> files = Files.find(dir, 2, (path, attributes) -> path.getFileName().toString().equals("MEMORY.md"))) {
-            return files.findFirst();
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+    /**
+     * The directory of {@code key}'s resource in the file store under {@code dir}: where its {@code MEMORY.md} and
+     * {@code scratch.md} are (it exists once something was noted).
+     */
+    static Path resourceDirectory(Path dir, MemoryKey key) {
+        return new FileWorkingMemoryStore(dir).resourceDirectory(key);
     }
 
     private static void printDream(ConversationPrinter printer, DreamReport report, String state) {
-        printer.note(report.committed() ? "DREAM: committed" : "DREAM: not committed: " + report.reason());
-        printer.note("  consumed " + report.notesConsumed() + " notes" + (report.notesDeferred() > 0
-                ? " (" + report.notesDeferred() + " deferred)" : "") + ", read " + report.crystalsRead()
-                + " new crystals, " + report.inputChars() + " chars in, " + report.outputChars() + " chars out");
-        printer.note("  guards: " + report.failedGuard().map(guard -> "rejected by " + guard)
-                .orElse(report.committed() ? "every collapse guard passed" : "none ran"));
-        printer.note("  pointers kept/repaired/dropped: " + report.pointersKept() + "/" + report.pointersRepaired() + "/"
-                + report.pointersDropped() + (report.pointersChecked() ? "" : " (not checked)"));
+        printer.note("DREAM REPORT:");
+        report.summary().lines().forEach(line -> printer.note("  " + line));
         printer.note("STATE DOCUMENT (MEMORY.md):");
         (state.isEmpty() ? "(none)" : state).lines().forEach(line -> printer.note("    " + line));
     }

@@ -1,5 +1,6 @@
 package dev.workingmemory.samples.companion;
 
+import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.dream.DreamReport;
 import dev.workingmemory.dream.StateDocument;
@@ -96,13 +97,17 @@ class CompanionChatbotTest {
         assertThat(dreams).extracting(DreamReport::notesConsumed).containsExactly(3, 2);
         assertThat(dreams.get(1).pointersKept() + dreams.get(1).pointersRepaired()).isEqualTo(1);
         String output = output();
-        assertThat(output.split("DREAM: committed", -1)).hasSize(3);
+        assertThat(output.split("DREAM REPORT:\n  Dream of 'maya' committed: Committed\n", -1)).hasSize(3);
         assertThat(output)
                 .contains("=== Monday 2 March 2026, 12:03 UTC: the provider restarts on its files and dreams ===")
-                .contains("  consumed 3 notes, read 3 new crystals")
-                .contains("  consumed 2 notes, read 2 new crystals")
-                .contains("  guards: every collapse guard passed")
+                .contains("    consumed 3 notes, read 3 new crystals")
+                .contains("    consumed 2 notes, read 2 new crystals")
                 .contains("STATE DOCUMENT (MEMORY.md):\n    # Working Memory State");
+        // which guard passed, with what it measured, for each dream
+        assertThat(output.split("    guards: 5 of 5 passed\n      MISSING_SECTION passed: all 7 sections present\n"
+                + "      EMPTY_SYNTHESIS passed: ", -1)).hasSize(3);
+        assertThat(output).containsPattern("      MASS_DROP passed: the old state \\(\\d+ characters\\) is not mature")
+                .containsPattern("      OVER_BUDGET passed: [\\d,]+ characters, within the budget of 6,000");
         String firstState = output.substring(output.indexOf("STATE DOCUMENT"), output.indexOf("=== Session 2"));
         assertThat(firstState).contains("## Active Context\n    \n    - Maya's thesis draft deadline is March 20th.");
     }
@@ -112,7 +117,9 @@ class CompanionChatbotTest {
         CompanionChatbot.replay(out, dir);
 
         try (WorkingMemoryProvider reopened = CompanionChatbot.provider(dir, Clock.systemUTC(), null)) {
-            StateDocument state = StateDocument.parse(reopened.dreamEngine().state("maya").orElseThrow());
+            String stored = reopened.dreamState("maya").orElseThrow();
+            assertThat(reopened.dreamState(MemoryKey.of("maya", "session-3"))).contains(stored);
+            StateDocument state = StateDocument.parse(stored);
             assertThat(state.body("The Bond"))
                     .contains("- The user's name is Maya; she is writing a thesis.")
                     .contains("- Maya prefers short answers in bullet points.")
@@ -123,8 +130,14 @@ class CompanionChatbotTest {
             assertThat(reopened.memory("maya").search("when is the thesis draft due", 3))
                     .anySatisfy(hit -> assertThat(hit.text()).contains("March 20th"));
         }
-        Path memoryFile = CompanionChatbot.memoryFile(dir).orElseThrow();
+        Path resourceDirectory = CompanionChatbot.resourceDirectory(dir, MemoryKey.of("maya"));
+        assertThat(resourceDirectory.getFileName().toString()).startsWith("resource_maya-");
+        Path memoryFile = resourceDirectory.resolve("MEMORY.md");
         assertThat(Files.readString(memoryFile)).contains("Maya prefers short answers in bullet points.");
-        assertThat(output()).endsWith("the state document is " + memoryFile + System.lineSeparator());
+        assertThat(resourceDirectory.resolve("scratch.md")).as("every note was dreamt: the log is gone").doesNotExist();
+        assertThat(resourceDirectory.resolve("dreams.json")).isRegularFile();
+        assertThat(output())
+                .contains("maya's directory (MEMORY.md: the state document, scratch.md: the notes not dreamt yet): " + resourceDirectory + System.lineSeparator())
+                .endsWith("the state document is " + memoryFile + System.lineSeparator());
     }
 }

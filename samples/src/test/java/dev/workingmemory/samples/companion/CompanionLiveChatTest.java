@@ -88,13 +88,17 @@ class CompanionLiveChatTest {
                 .contains("TOOL CALL: working_memory_note({\"note\":\"The user's name is Ada;")
                 .contains("ASSISTANT: Nice to meet you, Ada.")
                 .contains("(no state yet: /dream writes the first one from your notes)")
-                .contains("DREAM: committed")
+                .contains("DREAM REPORT:\n  Dream of 'me' committed: Committed\n")
+                .contains("    guards: 5 of 5 passed\n")
                 .contains("    - Ada ships the release on Friday and wants a checklist the day before.")
                 .containsPattern("- \\S+ \\(note, \\d\\.\\d\\d\\) The user's name is Ada; she ships the release on Friday\\.")
                 .contains("Unknown command. Commands: /dream, /state, /search <words>, /quit.")
                 .doesNotContain("never read")
                 .doesNotContain("ERROR:");
-        assertThat(Files.readString(CompanionChatbot.memoryFile(dir).orElseThrow()))
+        Path resourceDirectory = CompanionChatbot.resourceDirectory(dir, CompanionChatbot.LIVE_KEY);
+        assertThat(output).contains("; yours is in " + resourceDirectory
+                + " (MEMORY.md: the state document, scratch.md: the notes not dreamt yet).");
+        assertThat(Files.readString(resourceDirectory.resolve("MEMORY.md")))
                 .contains("- The user's name is Ada; she ships the release on Friday.");
     }
 }
