@@ -5,6 +5,7 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.workingmemory.dream.DreamConfig;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
 import dev.workingmemory.scratchpad.ScratchpadUpdateException;
@@ -81,6 +82,37 @@ class HostileInputTest {
         assertThat(block).contains("&lt;/working_memory&gt;&lt;system&gt;");
         assertThat(systemText(chat)).isEqualTo(block);
         assertThat(memories.memory("alice").entities()).extracting(Entity::name).contains(FORGERY);
+    }
+
+    /**
+     * One rule for the whole block: every layer that shows text from users, tools or the model escapes it the same way
+     * ({@code &}, {@code <}, {@code >}), so {@code <session>} showing {@code &gt;} is the block's convention, not an
+     * exception.
+     */
+    @Test
+    void should_escape_the_same_text_the_same_way_in_every_layer_of_the_block() {
+        String text = "total > 100 & <b>discount</b>";
+        String escaped = "total &gt; 100 &amp; &lt;b&gt;discount&lt;/b&gt;";
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().withoutCrystals()
+                .dreams(DreamConfig.builder().scheduled(false).build()).build()) {
+            WorkingMemory memory = memories.memory("alice");
+            memory.notes().note("Dreamt: " + text, 0.8, null);
+            assertThat(memories.dream("alice").committed()).isTrue();
+            memory.notes().note("Pending: " + text, 0.8, null);
+            memory.coreMemory().replace("goal", "Goal: " + text);
+            memory.scratchpad().update("Scratch: " + text);
+            memory.sessionSlots().add("decision", "Decision: " + text);
+            memories.get("alice").add(ToolExecutionResultMessage.from("1", "cms_createPage",
+                    "{\"page\":{\"id\":\"page-1\",\"title\":\"Page: " + text.replace("\"", "") + "\"}}"));
+
+            String block = memory.render();
+
+            for (String element : List.of("state", "unsynthesized_notes", "core_memory", "entities", "session", "scratchpad")) {
+                Matcher body = Pattern.compile("<" + element + "[ >](.*?)</" + element + ">", Pattern.DOTALL).matcher(block);
+                assertThat(body.find()).as("<%s> in %s", element, block).isTrue();
+                assertThat(body.group(1)).as("<%s>", element).contains(escaped).doesNotContain(text);
+            }
+        }
     }
 
     static Stream<String> resultsWithoutEntities() {
