@@ -72,7 +72,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The Lucene index of an embedded crystal store, derived from its records: one document per crystal (stored
@@ -150,40 +149,52 @@ final class CrystalIndex implements AutoCloseable {
         }
         Files.createDirectories(path);
         Directory directory = FSDirectory.open(path);
-        String problem = null;
+        String problem;
+        // checked and cleared under the write lock, and the directory itself never deleted: a process opening it at
+        // the same moment finds the lock held (and keeps its crystals in memory), never a directory gone under it
         try (Lock ignored = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
-            if (!DirectoryReader.indexExists(directory)) {
-                problem = "missing";
-            } else {
-                Map<String, String> userData = SegmentInfos.readLatestCommit(directory).getUserData();
-                if (!FORMAT.equals(userData.get(FORMAT_KEY))) {
-                    problem = "it has format " + userData.get(FORMAT_KEY) + ", this version writes " + FORMAT;
-                } else {
-                    try (DirectoryReader reader = DirectoryReader.open(directory)) {
-                        for (LeafReaderContext leaf : reader.leaves()) {
-                            leaf.reader().checkIntegrity(); // reads every file to its checksum: finds truncation
-                        }
+            problem = problemOf(directory);
+            if (problem != null) {
+                if (!problem.equals("missing")) {
+                    log.warn("Rebuilding the crystal index {} from the crystal records: {}", path, problem);
+                }
+                for (String file : directory.listAll()) {
+                    if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {
+                        directory.deleteFile(file);
                     }
                 }
             }
         } catch (LockObtainFailedException e) {
             directory.close();
             throw new WorkingMemoryStoreException("The crystal index " + path + " is in use by another store", e);
-        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
-            problem = e.toString();
         } catch (IOException | RuntimeException e) {
-            problem = "unreadable: " + e;
+            directory.close();
+            throw e;
         }
-        if (problem == null) {
-            return create(directory, analyzer, false);
+        return create(directory, analyzer, problem != null);
+    }
+
+    /** @return why the index cannot be used as it is ("missing" when there is none), or null when it can */
+    private static String problemOf(Directory directory) {
+        try {
+            if (!DirectoryReader.indexExists(directory)) {
+                return "missing";
+            }
+            Map<String, String> userData = SegmentInfos.readLatestCommit(directory).getUserData();
+            if (!FORMAT.equals(userData.get(FORMAT_KEY))) {
+                return "it has format " + userData.get(FORMAT_KEY) + ", this version writes " + FORMAT;
+            }
+            try (DirectoryReader reader = DirectoryReader.open(directory)) {
+                for (LeafReaderContext leaf : reader.leaves()) {
+                    leaf.reader().checkIntegrity(); // reads every file to its checksum: finds truncation
+                }
+            }
+            return null;
+        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+            return e.toString();
+        } catch (IOException | RuntimeException e) {
+            return "unreadable: " + e;
         }
-        if (!problem.equals("missing")) {
-            log.warn("Rebuilding the crystal index {} from the crystal records: {}", path, problem);
-        }
-        directory.close();
-        deleteRecursively(path);
-        Files.createDirectories(path);
-        return create(FSDirectory.open(path), analyzer, true);
     }
 
     private static CrystalIndex create(Directory directory, Analyzer analyzer, boolean rebuilt) throws IOException {
@@ -578,16 +589,6 @@ final class CrystalIndex implements AutoCloseable {
             return WordlistLoader.getWordSet(reader, "#", new CharArraySet(200, false));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        try (Stream<Path> files = Files.walk(path)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(file);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 
