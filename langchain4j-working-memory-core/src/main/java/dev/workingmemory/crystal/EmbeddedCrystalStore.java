@@ -72,7 +72,14 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  *
  * <h2>Scoped</h2>
  * The scope is a filter clause inside the Lucene keyword query and, for the vectors, the metadata filter
- * {@code scope = <scope>} of the {@link EmbeddingSearchRequest} (inside the HNSW search for the default store).
+ * {@code scope = <scope>} of the {@link EmbeddingSearchRequest}. The default vector store keeps the vectors in one
+ * of 64 HNSW graphs chosen by the scope's hash, so a search walks the graph of its scope (shared with few others)
+ * rather than filtering one graph of every scope's vectors.
+ *
+ * <h2>A search</h2>
+ * The keyword search runs on a pooled thread while the caller embeds the query (the larger part of a search);
+ * the two lists meet under a 64-bit key of each crystal's vector id, and only the crystals of the fused top are
+ * read from the index.
  *
  * <h2>Files</h2>
  * With a directory (else everything is in memory and gone on close):
