@@ -13,7 +13,6 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoubleField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongField;
-import org.apache.lucene.document.SortedDocValuesField;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
@@ -39,6 +38,7 @@ import org.apache.lucene.search.SortedNumericSortField;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.search.TopScoreDocCollectorManager;
 import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.FSDirectory;
@@ -72,7 +72,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * The Lucene index of an embedded crystal store, derived from its records: one document per crystal (stored
@@ -87,8 +86,8 @@ final class CrystalIndex implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CrystalIndex.class);
 
     static final String ID = "id";
-    /** The id of the crystal's vector in the embedding store ({@link CrystalWriter#vectorId}). */
-    private static final String VECTOR_ID = "vector_id";
+    /** The {@linkplain VectorKeys key} of the crystal's vector id ({@link CrystalWriter#vectorId}). */
+    private static final String VECTOR_KEY = "vector_key";
     static final String SCOPE = "scope";
     static final String KIND = "kind";
     private static final String TIME = "time";
@@ -109,7 +108,7 @@ final class CrystalIndex implements AutoCloseable {
     private static final String MARKER_SEQ = "marker_seq";
 
     private static final String FORMAT_KEY = "crystal_index_format";
-    private static final String FORMAT = "4";
+    private static final String FORMAT = "5";
     private static final String NEXT_SEQ_KEY = "next_seq";
     /** Beyond Lucene's default of 1,024 dimensions, so that larger embedding models fit too. */
     private static final int MAX_VECTOR_DIMENSIONS = 4_096;
@@ -150,40 +149,52 @@ final class CrystalIndex implements AutoCloseable {
         }
         Files.createDirectories(path);
         Directory directory = FSDirectory.open(path);
-        String problem = null;
+        String problem;
+        // checked and cleared under the write lock, and the directory itself never deleted: a process opening it at
+        // the same moment finds the lock held (and keeps its crystals in memory), never a directory gone under it
         try (Lock ignored = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
-            if (!DirectoryReader.indexExists(directory)) {
-                problem = "missing";
-            } else {
-                Map<String, String> userData = SegmentInfos.readLatestCommit(directory).getUserData();
-                if (!FORMAT.equals(userData.get(FORMAT_KEY))) {
-                    problem = "it has format " + userData.get(FORMAT_KEY) + ", this version writes " + FORMAT;
-                } else {
-                    try (DirectoryReader reader = DirectoryReader.open(directory)) {
-                        for (LeafReaderContext leaf : reader.leaves()) {
-                            leaf.reader().checkIntegrity(); // reads every file to its checksum: finds truncation
-                        }
+            problem = problemOf(directory);
+            if (problem != null) {
+                if (!problem.equals("missing")) {
+                    log.warn("Rebuilding the crystal index {} from the crystal records: {}", path, problem);
+                }
+                for (String file : directory.listAll()) {
+                    if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {
+                        directory.deleteFile(file);
                     }
                 }
             }
         } catch (LockObtainFailedException e) {
             directory.close();
             throw new WorkingMemoryStoreException("The crystal index " + path + " is in use by another store", e);
-        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
-            problem = e.toString();
         } catch (IOException | RuntimeException e) {
-            problem = "unreadable: " + e;
+            directory.close();
+            throw e;
         }
-        if (problem == null) {
-            return create(directory, analyzer, false);
+        return create(directory, analyzer, problem != null);
+    }
+
+    /** @return why the index cannot be used as it is ("missing" when there is none), or null when it can */
+    private static String problemOf(Directory directory) {
+        try {
+            if (!DirectoryReader.indexExists(directory)) {
+                return "missing";
+            }
+            Map<String, String> userData = SegmentInfos.readLatestCommit(directory).getUserData();
+            if (!FORMAT.equals(userData.get(FORMAT_KEY))) {
+                return "it has format " + userData.get(FORMAT_KEY) + ", this version writes " + FORMAT;
+            }
+            try (DirectoryReader reader = DirectoryReader.open(directory)) {
+                for (LeafReaderContext leaf : reader.leaves()) {
+                    leaf.reader().checkIntegrity(); // reads every file to its checksum: finds truncation
+                }
+            }
+            return null;
+        } catch (CorruptIndexException | IndexFormatTooOldException | IndexFormatTooNewException e) {
+            return e.toString();
+        } catch (IOException | RuntimeException e) {
+            return "unreadable: " + e;
         }
-        if (!problem.equals("missing")) {
-            log.warn("Rebuilding the crystal index {} from the crystal records: {}", path, problem);
-        }
-        directory.close();
-        deleteRecursively(path);
-        Files.createDirectories(path);
-        return create(FSDirectory.open(path), analyzer, true);
     }
 
     private static CrystalIndex create(Directory directory, Analyzer analyzer, boolean rebuilt) throws IOException {
@@ -228,9 +239,7 @@ final class CrystalIndex implements AutoCloseable {
         Crystal crystal = stored.crystal();
         Document document = new Document();
         document.add(new StringField(ID, crystal.id(), Field.Store.YES));
-        String vectorId = CrystalWriter.vectorId(crystal.id());
-        document.add(new StringField(VECTOR_ID, vectorId, Field.Store.NO));
-        document.add(new SortedDocValuesField(VECTOR_ID, new BytesRef(vectorId)));
+        document.add(new LongField(VECTOR_KEY, VectorKeys.of(CrystalWriter.vectorId(crystal.id())), Field.Store.NO));
         document.add(new StringField(SCOPE, crystal.scope(), Field.Store.YES));
         document.add(new StringField(KIND, crystal.kind().textName(), Field.Store.YES));
         document.add(new LongField(TIME, micros(crystal.time()), Field.Store.YES));
@@ -352,7 +361,7 @@ final class CrystalIndex implements AutoCloseable {
      * BM25 search of the scope: each term of the text scores in the crystals' text and, times
      * {@code contextWeight}, in their context.
      *
-     * @return the vector ids ({@link CrystalWriter#vectorId}) of the hits with their scores, best first
+     * @return the {@linkplain VectorKeys keys} of the hits' vector ids with their scores, best first
      */
     List<Scored> keywordSearch(String scope, Set<CrystalKind> kinds, String text, double contextWeight, int max)
             throws IOException {
@@ -371,11 +380,12 @@ final class CrystalIndex implements AutoCloseable {
         query.setMinimumNumberShouldMatch(1);
         query.add(filter(scope, kinds), Occur.FILTER);
         return read(searcher -> {
-            ScoreDoc[] hits = searcher.search(query.build(), max).scoreDocs;
-            List<String> ids = DocValueIds.of(searcher, hits, VECTOR_ID);
+            // counting no hits beyond the top lets BM25 skip documents that cannot enter it
+            ScoreDoc[] hits = searcher.search(query.build(), new TopScoreDocCollectorManager(max, max)).scoreDocs;
+            long[] keys = VectorKeys.of(searcher, hits, VECTOR_KEY);
             List<Scored> scored = new ArrayList<>(hits.length);
             for (int i = 0; i < hits.length; i++) {
-                scored.add(new Scored(ids.get(i), hits[i].score));
+                scored.add(new Scored(keys[i], hits[i].score));
             }
             return scored;
         });
@@ -396,21 +406,22 @@ final class CrystalIndex implements AutoCloseable {
                 .build();
     }
 
-    /** @return the crystals of the scope with these vector ids, by vector id */
-    Map<String, Crystal> fetch(String scope, Collection<String> vectorIds) throws IOException {
-        if (vectorIds.isEmpty()) {
+    /** @return the crystals of the scope with these {@linkplain VectorKeys keys}, by key */
+    Map<Long, Crystal> fetch(String scope, Collection<Long> keys) throws IOException {
+        if (keys.isEmpty()) {
             return Map.of();
         }
         Query query = new BooleanQuery.Builder()
                 .add(scopeQuery(scope), Occur.FILTER)
-                .add(new TermInSetQuery(VECTOR_ID, vectorIds.stream().map(BytesRef::new).toList()), Occur.FILTER)
+                .add(LongField.newSetQuery(VECTOR_KEY, keys.stream().mapToLong(Long::longValue).toArray()),
+                        Occur.FILTER)
                 .build();
         return read(searcher -> {
-            Map<String, Crystal> crystals = new HashMap<>();
+            Map<Long, Crystal> crystals = new HashMap<>();
             StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(query, vectorIds.size()).scoreDocs) {
+            for (ScoreDoc hit : searcher.search(query, keys.size()).scoreDocs) {
                 Crystal crystal = crystalOf(stored.document(hit.doc));
-                crystals.put(CrystalWriter.vectorId(crystal.id()), crystal);
+                crystals.put(VectorKeys.of(CrystalWriter.vectorId(crystal.id())), crystal);
             }
             return crystals;
         });
@@ -578,16 +589,6 @@ final class CrystalIndex implements AutoCloseable {
             return WordlistLoader.getWordSet(reader, "#", new CharArraySet(200, false));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void deleteRecursively(Path path) throws IOException {
-        try (Stream<Path> files = Files.walk(path)) {
-            for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(file);
-            }
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
         }
     }
 

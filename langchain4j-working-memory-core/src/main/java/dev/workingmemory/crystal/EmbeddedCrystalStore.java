@@ -32,6 +32,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
@@ -67,7 +72,14 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  *
  * <h2>Scoped</h2>
  * The scope is a filter clause inside the Lucene keyword query and, for the vectors, the metadata filter
- * {@code scope = <scope>} of the {@link EmbeddingSearchRequest} (inside the HNSW search for the default store).
+ * {@code scope = <scope>} of the {@link EmbeddingSearchRequest}. The default vector store keeps the vectors in one
+ * of 64 HNSW graphs chosen by the scope's hash, so a search walks the graph of its scope (shared with few others)
+ * rather than filtering one graph of every scope's vectors.
+ *
+ * <h2>A search</h2>
+ * The keyword search runs on a pooled thread while the caller embeds the query (the larger part of a search);
+ * the two lists meet under a 64-bit key of each crystal's vector id, and only the crystals of the fused top are
+ * read from the index.
  *
  * <h2>Files</h2>
  * With a directory (else everything is in memory and gone on close):
@@ -102,6 +114,12 @@ public final class EmbeddedCrystalStore implements CrystalStore {
     private final CrystalWriter writer;
     private final Indexer indexer;
     private final Thread thread;
+    /** Keyword searches, run while the caller embeds the query; threads end after a minute idle. */
+    private final ExecutorService keywordSearches = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "working-memory-keyword-search");
+        thread.setDaemon(true);
+        return thread;
+    });
     private volatile boolean closed;
 
     private EmbeddedCrystalStore(Builder builder) {
@@ -125,7 +143,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         }
         try {
             this.vectors = builder.embeddingStore != null ? builder.embeddingStore
-                    : new LuceneEmbeddingStore(index.writer(), index.searchers());
+                    : new LuceneEmbeddingStore(index.writer(), index.searchers(), CrystalWriter.SCOPE);
             this.queue = new PendingQueue(builder.queueCapacity);
             RecordLog records = directory == null ? null : new RecordLog(directory.resolve("crystals"));
             Recovery recovery = records == null ? new Recovery(1, Set.of()) : recover(records);
@@ -214,18 +232,27 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         int candidates = Math.max(ranking.candidates(), query.limit());
         String text = QueryWords.strip(query.text());
         try {
-            // both lists name crystals by the id of their vector, which the embedding store returns anyway
-            List<Scored> keyword = ranking.keywordWeight() == 0 ? List.of()
-                    : index.keywordSearch(query.scope(), query.kinds(), text, ranking.contextWeight(), candidates);
-            List<Scored> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, text, candidates);
+            // both lists name crystals by the key of their vector's id, which both indexes hold as a doc value;
+            // the keyword search runs while the query is embedded (most of a search's time), on another core
+            Future<List<Scored>> keywordSearch = ranking.keywordWeight() == 0 ? CompletableFuture.completedFuture(List.of())
+                    : keywordSearches.submit(() -> index.keywordSearch(query.scope(), query.kinds(), text,
+                            ranking.contextWeight(), candidates));
+            List<Scored> vector;
+            try {
+                vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, text, candidates);
+            } catch (RuntimeException e) {
+                keywordSearch.cancel(true);
+                throw e;
+            }
+            List<Scored> keyword = result(keywordSearch);
             int scopeSize = !vector.isEmpty() && vector.size() < candidates
                     ? Math.max(keyword.size(), vector.size()) // the vector list holds the whole scope
                     : index.count(query.scope(), query.kinds());
             List<Fused> fused = RankFusion.fuse(keyword, vector, scopeSize, ranking, query.limit());
-            Map<String, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::id).toList());
+            Map<Long, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::key).toList());
             List<CrystalHit> hits = new ArrayList<>(fused.size());
             for (Fused hit : fused) {
-                Crystal crystal = crystals.get(hit.id());
+                Crystal crystal = crystals.get(hit.key());
                 if (crystal != null) { // a vector whose crystal was deleted meanwhile
                     hits.add(new CrystalHit(crystal, hit.score()));
                 }
@@ -233,6 +260,24 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             return hits;
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot search the crystals of scope '" + query.scope() + "': " + e, e);
+        }
+    }
+
+    private static <T> T result(Future<T> future) throws IOException {
+        try {
+            return future.get();
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            throw new WorkingMemoryStoreException("Interrupted while searching the crystals", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new WorkingMemoryStoreException("Cannot search the crystals: " + e.getCause(), e.getCause());
         }
     }
 
@@ -251,7 +296,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
                 .maxResults(candidates)
                 .filter(filter)
                 .build()).matches();
-        return matches.stream().map(match -> new Scored(match.embeddingId(), match.score())).toList();
+        return matches.stream().map(match -> new Scored(VectorKeys.of(match.embeddingId()), match.score())).toList();
     }
 
     /** The crystals queued and not indexed yet, the batch being indexed included. */
@@ -367,6 +412,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             }
             closed = true;
         }
+        keywordSearches.shutdown();
         List<Pending> left = new ArrayList<>(queue.close());
         indexer.stop();
         try {

@@ -1,9 +1,11 @@
 package dev.workingmemory.crystal;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Merges the keyword and vector result lists of a search: the weighted sum of each list's scores standardized over
@@ -16,32 +18,32 @@ final class RankFusion {
     private RankFusion() {
     }
 
-    /** A crystal id with the score one list gave it (higher is better). */
-    record Scored(String id, double score) {
+    /** A crystal's {@linkplain VectorKeys key} with the score one list gave it (higher is better). */
+    record Scored(long key, double score) {
     }
 
-    /** A crystal id and its fused score. */
-    record Fused(String id, double score) {
+    /** A crystal's key and its fused score. */
+    record Fused(long key, double score) {
     }
 
     /**
-     * @param keyword   crystal ids from the keyword search with their BM25 scores, best first
-     * @param vector    crystal ids from the vector search with their similarities, best first
+     * @param keyword   crystal keys from the keyword search with their BM25 scores, best first
+     * @param vector    crystal keys from the vector search with their similarities, best first
      * @param scopeSize how many crystals the search covered (at least as many as either list holds)
-     * @return at most {@code limit} ids, best first; ties keep the keyword list's order, then the vector list's
+     * @return at most {@code limit} keys, best first; ties keep the keyword list's order, then the vector list's
      */
     static List<Fused> fuse(List<Scored> keyword, List<Scored> vector, int scopeSize, CrystalRanking ranking,
                             int limit) {
         Standardized keywordZ = new Standardized(keyword, scopeSize, 0);
         Standardized vectorZ = new Standardized(vector, scopeSize,
                 vector.isEmpty() ? 0 : vector.get(vector.size() - 1).score());
-        Map<String, Double> scores = new LinkedHashMap<>();
-        keyword.forEach(hit -> scores.put(hit.id(), 0.0));
-        vector.forEach(hit -> scores.put(hit.id(), 0.0));
-        List<Fused> fused = new ArrayList<>(scores.size());
-        for (String id : scores.keySet()) {
-            fused.add(new Fused(id, ranking.keywordWeight() * keywordZ.of(id)
-                    + ranking.vectorWeight() * vectorZ.of(id)));
+        Set<Long> keys = new LinkedHashSet<>();
+        keyword.forEach(hit -> keys.add(hit.key()));
+        vector.forEach(hit -> keys.add(hit.key()));
+        List<Fused> fused = new ArrayList<>(keys.size());
+        for (long key : keys) {
+            fused.add(new Fused(key, ranking.keywordWeight() * keywordZ.of(key)
+                    + ranking.vectorWeight() * vectorZ.of(key)));
         }
         fused.sort((a, b) -> Double.compare(b.score(), a.score())); // stable: ties keep insertion order
         return fused.size() > limit ? List.copyOf(fused.subList(0, limit)) : fused;
@@ -52,14 +54,14 @@ final class RankFusion {
      */
     private static final class Standardized {
 
-        private final Map<String, Double> scores = new LinkedHashMap<>();
+        private final Map<Long, Double> scores = new HashMap<>();
         private final double rest;
         private final double mean;
         private final double deviation;
 
         Standardized(List<Scored> hits, int population, double rest) {
             this.rest = rest;
-            hits.forEach(hit -> scores.putIfAbsent(hit.id(), hit.score()));
+            hits.forEach(hit -> scores.putIfAbsent(hit.key(), hit.score()));
             int n = Math.max(population, scores.size());
             double sum = (n - scores.size()) * rest;
             for (double score : scores.values()) {
@@ -73,8 +75,8 @@ final class RankFusion {
             this.deviation = n == 0 ? 0 : Math.sqrt(squares / n);
         }
 
-        double of(String id) {
-            return deviation > 0 ? (scores.getOrDefault(id, rest) - mean) / deviation : 0;
+        double of(long key) {
+            return deviation > 0 ? (scores.getOrDefault(key, rest) - mean) / deviation : 0;
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.workingmemory.crystal;
 
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.apache.lucene.store.LockObtainFailedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -14,8 +15,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 
 import static dev.workingmemory.crystal.CrystalStoreContract.background;
@@ -228,6 +236,42 @@ class DirectoryCrystalStoreTest implements CrystalStoreContract {
                 .hasMessageContaining("in use by another store");
         store.add(List.of(note("n", "alice", "still works")));
         assertThat(store.count("alice")).isEqualTo(1);
+    }
+
+    @Test
+    void should_let_one_of_two_stores_opening_a_new_directory_at_once_have_it_and_refuse_the_other()
+            throws Exception {
+        // the directory was once deleted and re-created by a store finding no index, under another one's lock file
+        for (int round = 0; round < 20; round++) {
+            Path fresh = directory.resolve("fresh-" + round);
+            CyclicBarrier start = new CyclicBarrier(2);
+            Callable<EmbeddedCrystalStore> open = () -> {
+                start.await();
+                return EmbeddedCrystalStore.builder().directory(fresh).embeddingModel(TestEmbeddingModels.miniLm())
+                        .build();
+            };
+            ExecutorService threads = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<EmbeddedCrystalStore>> opened = threads.invokeAll(List.of(open, open));
+                List<EmbeddedCrystalStore> stores = new ArrayList<>();
+                List<Throwable> refusals = new ArrayList<>();
+                for (Future<EmbeddedCrystalStore> future : opened) {
+                    try {
+                        stores.add(future.get());
+                    } catch (ExecutionException e) {
+                        refusals.add(e.getCause());
+                    }
+                }
+                assertThat(stores).as("round %d", round).hasSize(1);
+                assertThat(refusals).singleElement().isInstanceOf(WorkingMemoryStoreException.class)
+                        .satisfies(e -> assertThat(e).hasRootCauseInstanceOf(LockObtainFailedException.class));
+                stores.get(0).add(List.of(note("n", "alice", "kept")));
+                assertThat(stores.get(0).count("alice")).isEqualTo(1);
+                stores.get(0).close();
+            } finally {
+                threads.shutdownNow();
+            }
+        }
     }
 
     @Test

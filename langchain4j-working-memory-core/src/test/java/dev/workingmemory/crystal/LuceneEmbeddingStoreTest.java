@@ -32,7 +32,7 @@ class LuceneEmbeddingStoreTest {
     @BeforeEach
     void open() throws IOException {
         index = CrystalIndex.open(null, new StandardAnalyzer());
-        store = new LuceneEmbeddingStore(index.writer(), index.searchers());
+        store = new LuceneEmbeddingStore(index.writer(), index.searchers(), "scope");
     }
 
     @AfterEach
@@ -110,7 +110,35 @@ class LuceneEmbeddingStoreTest {
                 .containsExactlyInAnyOrder("small 1", "small 2");
         assertThat(search(vector(1, 0, 0), 5, metadataKey("scope").isEqualTo("nobody"))).isEmpty();
         assertThat(store.searchIds(vector(0, 1, 2), 2, metadataKey("scope").isEqualTo("small")))
-                .extracting(RankFusion.Scored::id).containsExactly("small-2", "small-1");
+                .extracting(RankFusion.Scored::key).containsExactly(VectorKeys.of("small-2"), VectorKeys.of("small-1"));
+    }
+
+    @Test
+    void should_find_every_scopes_entries_in_its_partition_whether_scopes_share_one_or_not() throws IOException {
+        // 100 scopes over 64 partitions: some share a graph, so the filter must still hold inside a partition
+        List<String> ids = new ArrayList<>();
+        List<Embedding> embeddings = new ArrayList<>();
+        List<TextSegment> segments = new ArrayList<>();
+        for (int scope = 0; scope < 100; scope++) {
+            for (int i = 0; i < 3; i++) {
+                ids.add(scope + "-" + i);
+                embeddings.add(vector(1, i, scope));
+                segments.add(segment(scope + " " + i, "s" + scope, "note"));
+            }
+        }
+        store.addAll(ids, embeddings, segments);
+        store.addAll(List.of("loose"), List.of(vector(0, 0, -1)), List.of(TextSegment.from("no scope")));
+
+        for (int scope = 0; scope < 100; scope++) {
+            assertThat(texts(search(vector(1, 2, scope), 5, metadataKey("scope").isEqualTo("s" + scope))))
+                    .as("scope %d", scope).containsExactly(scope + " 2", scope + " 1", scope + " 0");
+        }
+        assertThat(texts(search(vector(1, 0, 0), 9, metadataKey("scope").isIn("s1", "s7", "s70"))))
+                .hasSize(9).allMatch(text -> text.startsWith("1 ") || text.startsWith("7 ") || text.startsWith("70 "));
+        assertThat(search(vector(1, 0, 0), 5,
+                metadataKey("scope").isEqualTo("s1").and(metadataKey("scope").isEqualTo("s2")))).isEmpty();
+        assertThat(texts(search(vector(1, 0, 0), 301, null))).hasSize(301).contains("no scope");
+        assertThat(texts(search(vector(0, 0, -1), 1, null))).containsExactly("no scope"); // the best of all graphs
     }
 
     static Stream<Filter> unsupportedFilters() {

@@ -5,6 +5,7 @@ import dev.workingmemory.notes.Note;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.testing.ChildJvm;
 import dev.workingmemory.testing.ScriptedChatModel;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -12,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -30,8 +32,20 @@ class NoteToolsTest {
     @TempDir
     Path dir;
 
+    /** Closed after each test only: the tests read while earlier instances are still open, as after a crash. */
+    private final List<WorkingMemoryProvider> instances = new ArrayList<>();
+
     private WorkingMemoryProvider instance() {
-        return WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).notes(ROOMY_NOTES).build();
+        WorkingMemoryProvider provider = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .notes(ROOMY_NOTES).build();
+        instances.add(provider);
+        return provider;
+    }
+
+    @AfterEach
+    void closeInstances() {
+        // before @TempDir deletes the directory, which their crystal indexers would otherwise still write into
+        instances.forEach(WorkingMemoryProvider::close);
     }
 
     private List<String> noteTexts(WorkingMemoryProvider provider) {

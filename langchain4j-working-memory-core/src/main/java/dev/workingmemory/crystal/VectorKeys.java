@@ -1,0 +1,58 @@
+package dev.workingmemory.crystal;
+
+import org.apache.lucene.index.DocValues;
+import org.apache.lucene.index.LeafReaderContext;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SortedNumericDocValues;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.StringHelper;
+
+import java.io.IOException;
+import java.util.Arrays;
+
+/**
+ * The 64-bit key of a vector id, under which a search's keyword and vector hits meet: both the crystal's document
+ * and its vector's hold it as a numeric doc value, which a search reads far cheaper than a string (whose terms
+ * dictionary is decompressed block by block). Two ids share a key with a probability of about n²/2⁶⁵ among n
+ * crystals of a scope (10⁻¹¹ for 10,000).
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class VectorKeys {
+
+    private VectorKeys() {
+    }
+
+    static long of(String vectorId) {
+        BytesRef bytes = new BytesRef(vectorId);
+        long high = StringHelper.murmurhash3_x86_32(bytes, 0x9747b28c);
+        long low = StringHelper.murmurhash3_x86_32(bytes, 0x5bd1e995);
+        return (high << 32) | (low & 0xffffffffL);
+    }
+
+    /** @return the key each hit holds in the field, in the hits' order (every document this store writes has one) */
+    static long[] of(IndexSearcher searcher, ScoreDoc[] hits, String field) throws IOException {
+        Integer[] order = new Integer[hits.length];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc)); // doc values only move forward
+        long[] keys = new long[hits.length];
+        var leaves = searcher.getIndexReader().leaves();
+        SortedNumericDocValues values = null;
+        int leafIndex = -1;
+        for (int i : order) {
+            int leaf = ReaderUtil.subIndex(hits[i].doc, leaves);
+            if (leaf != leafIndex) {
+                leafIndex = leaf;
+                LeafReaderContext context = leaves.get(leaf);
+                values = DocValues.getSortedNumeric(context.reader(), field);
+            }
+            if (!values.advanceExact(hits[i].doc - leaves.get(leaf).docBase)) {
+                throw new IllegalStateException("A search hit has no " + field + " (the index is not this version's)");
+            }
+            keys[i] = values.nextValue();
+        }
+        return keys;
+    }
+}
