@@ -2,6 +2,8 @@ package dev.workingmemory.slots;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import org.junit.jupiter.api.Test;
@@ -66,6 +68,32 @@ class HeuristicSessionExtractorTest {
 
         assertThat(extractor.extract(result("bash", text))).isNotNull();
         assertThat(extractor.extract(UserMessage.from(text))).isNotNull();
+    }
+
+    @Test
+    void should_mine_a_tool_result_that_has_no_tool_name() {
+        ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
+                .text("src/A.java:3: error: ';' expected").build();
+
+        assertThat(extractor.extract(unnamed)).contains(SessionItem.of("error", "A.java:3: ';' expected"));
+    }
+
+    @Test
+    void should_mine_the_text_parts_of_a_tool_result_with_several_contents() {
+        ToolExecutionResultMessage mixed = ToolExecutionResultMessage.builder().id("call_1").toolName("screenshot")
+                .contents(List.of(TextContent.from("src/A.java:3: error: ';' expected"),
+                        ImageContent.from("aGVsbG8=", "image/png"), TextContent.from("done")))
+                .build();
+
+        assertThat(extractor.extract(mixed)).contains(SessionItem.of("error", "A.java:3: ';' expected"));
+    }
+
+    @Test
+    void should_find_nothing_in_a_tool_result_with_only_an_image() {
+        ToolExecutionResultMessage image = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
+                .contents(List.of(ImageContent.from("aGVsbG8=", "image/png"))).build();
+
+        assertThat(extractor.extract(image)).isEmpty();
     }
 
     @Test
