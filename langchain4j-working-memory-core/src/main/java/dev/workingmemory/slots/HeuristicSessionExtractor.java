@@ -134,8 +134,9 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
     }
 
     private static void prose(String text, Found found) {
-        Statements.find(text, found);
-        for (String line : Statements.proseLines(text)) {
+        List<String> lines = Statements.proseLines(text);
+        Statements.find(lines, found);
+        for (String line : lines) {
             for (String path : FilePaths.inProse(line)) {
                 found.add(Found.POOL, path);
             }

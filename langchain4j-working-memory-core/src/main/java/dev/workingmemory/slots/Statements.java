@@ -2,6 +2,8 @@ package dev.workingmemory.slots;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -59,12 +61,24 @@ final class Statements {
 
     private static final int MAX_SENTENCE = 400;
 
+    /** The first words of {@link #LEAD}, {@link #CONDITION} and {@link #RULE}; the words one of {@link #DECISION} and {@link #TODO_STILL} needs. */
+    private static final Set<String> LEAD_WORDS = Set.of("ok", "okay", "so", "and", "also", "then", "now", "alright",
+            "right", "great", "good", "fine", "but", "well", "yes", "no", "first", "finally", "after", "for", "in");
+    private static final Set<String> CONDITION_WORDS = Set.of("if", "when", "whether", "unless", "once", "in");
+    private static final Set<String> RULE_WORDS = Set.of("please", "don't", "do", "never", "always", "from", "use", "go",
+            "stick", "switch", "prefer", "avoid", "keep");
+    private static final List<String> DECISION_CUES = List.of("let", "decided", "agreed", "chose", "opted", "settled",
+            "'ll ", " will ", "going to");
+    private static final List<String> TODO_CUES = List.of("need to", "have to", "remember", "forget", "remaining",
+            "still to do", "left to do", "open item");
+
     private Statements() {
     }
 
-    static void find(String text, Found found) {
+    /** @param lines the message's {@linkplain #proseLines prose lines} */
+    static void find(List<String> lines, Found found) {
         boolean todoList = false;
-        for (String line : proseLines(text)) {
+        for (String line : lines) {
             Matcher box = CHECKBOX.matcher(line);
             if (box.matches()) {
                 found.add(Found.TODO, box.group(1));
@@ -91,31 +105,39 @@ final class Statements {
         if (sentence.isEmpty() || sentence.endsWith("?") || sentence.length() > MAX_SENTENCE) {
             return;
         }
-        String clause = CONNECTORS.matcher(sentence).replaceFirst("");
-        if (CONDITION.matcher(clause).lookingAt()) {
+        // every pattern below needs one of its cue words: most sentences of a chat have none, and are let go
+        // after a few indexOf calls instead of a dozen regular expressions
+        String lower = sentence.toLowerCase(Locale.ROOT);
+        String clause = sentence;
+        if (LEAD_WORDS.contains(firstWord(lower))) {
+            clause = CONNECTORS.matcher(sentence).replaceFirst("");
+            lower = clause.toLowerCase(Locale.ROOT);
+        }
+        if (CONDITION_WORDS.contains(firstWord(lower)) && CONDITION.matcher(clause).lookingAt()) {
             return;
         }
         Matcher m;
-        if ((m = TODO_MARKER.matcher(clause)).matches()) {
+        if (lower.startsWith("to") && (m = TODO_MARKER.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1)));
             return;
         }
-        if ((m = TODO_NEXT.matcher(clause)).matches()) {
+        if (lower.startsWith("next") && (m = TODO_NEXT.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1) != null ? m.group(1) : m.group(2)));
             return;
         }
-        if ((m = TODO_MAKE_SURE.matcher(clause)).matches()) {
+        if (lower.startsWith("make sure") && (m = TODO_MAKE_SURE.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1)));
             return;
         }
-        if ((m = DECISION_MARKER.matcher(clause)).matches()) {
+        if (lower.startsWith("decision") && (m = DECISION_MARKER.matcher(clause)).matches()) {
             found.add(Found.DECISION, trimEnd(m.group(1)));
             return;
         }
-        if (DECISION.matcher(clause).find() || RULE.matcher(clause).lookingAt()) {
+        if (containsAny(lower, DECISION_CUES) && DECISION.matcher(clause).find()
+                || RULE_WORDS.contains(firstWord(lower)) && RULE.matcher(clause).lookingAt()) {
             found.add(Found.DECISION, trimEnd(sentence));
         }
-        if ((m = TODO_STILL.matcher(clause)).find()) {
+        if (containsAny(lower, TODO_CUES) && (m = TODO_STILL.matcher(clause)).find()) {
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
                     found.add(Found.TODO, trimEnd(m.group(g)));
@@ -123,6 +145,24 @@ final class Statements {
                 }
             }
         }
+    }
+
+    /** The leading word of a lower-case sentence (letters and apostrophes), {@code ""} when it starts otherwise. */
+    private static String firstWord(String lower) {
+        int end = 0;
+        while (end < lower.length() && (Character.isLetter(lower.charAt(end)) || lower.charAt(end) == '\'')) {
+            end++;
+        }
+        return lower.substring(0, end);
+    }
+
+    private static boolean containsAny(String lower, List<String> cues) {
+        for (String cue : cues) {
+            if (lower.contains(cue)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The lines of prose: without fenced code blocks, quoted ({@code >}) lines and indented (code) lines. */
