@@ -26,11 +26,17 @@ final class BuildErrors {
     private static final Pattern SUREFIRE_SECTION = Pattern.compile("^\\[ERROR] (?:Failures|Errors|Failed tests|Tests in error): ?$");
     private static final Pattern SUREFIRE_ITEM = Pattern.compile("^\\[ERROR] {2,}(\\S.*)$");
     private static final Pattern SUREFIRE_RUN = Pattern.compile("^\\[ERROR] {2,}(?:Run \\d+:|\\[ERROR]).*");
+    /** Surefire 2's plain summary ("Failed tests:", "Tests in error:"), its entries indented by two spaces. */
+    private static final Pattern SUREFIRE_PLAIN_SECTION = Pattern.compile("^(?:Failed tests|Tests in error): ?$");
+    private static final Pattern SUREFIRE_PLAIN_ITEM = Pattern.compile("^ {2}(?! *Run \\d+:)(\\S.*)$");
     private static final Pattern GRADLE_TEST = Pattern.compile("^([A-Za-z_][\\w.$]*) > (.+) FAILED$");
     private static final Pattern PYTEST_FAILED = Pattern.compile("^FAILED (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_ERROR = Pattern.compile("^ERROR (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_E_LINE = Pattern.compile("^E +(\\w[\\w.]*(?:Error|Exception)\\b.*)$");
     private static final Pattern JEST_FILE = Pattern.compile("^\\s*FAIL +(\\S+)");
+    /** Vitest's failed test: {@code FAIL  file > suite > test}, its error on the next line. */
+    private static final Pattern VITEST_TEST = Pattern.compile("^\\s*FAIL +(\\S+) > (.+)$");
+    private static final Pattern ERROR_MESSAGE = Pattern.compile("^\\s*((?:[\\w.]*(?:Error|Exception)|Expected)\\b:? .+)$");
     private static final Pattern JEST_TEST = Pattern.compile("^\\s*\u25CF (.+ \u203A .+)$");
     private static final Pattern RUST = Pattern.compile("^error(?:\\[E\\d{1,5}])?: (.+)$");
     private static final Pattern RUST_LOCATION = Pattern.compile("^\\s*--> (\\S+):(\\d+):\\d+$");
@@ -106,6 +112,13 @@ final class BuildErrors {
                 pytest(lines, found, m, i);
             } else if (line.startsWith("ERROR ") && (m = PYTEST_ERROR.matcher(line)).matches()) {
                 pytest(lines, found, m, i);
+            } else if (line.contains(" > ") && (m = VITEST_TEST.matcher(line)).matches()) {
+                String message = nextErrorMessage(lines, i);
+                found.add(Found.ERROR, FilePaths.fileName(m.group(1)) + ": " + m.group(2).strip()
+                        + (message == null ? "" : ": " + message));
+                found.path(m.group(1));
+            } else if (SUREFIRE_PLAIN_SECTION.matcher(line).matches()) {
+                i = surefirePlainSection(lines, i + 1, found) - 1;
             } else if ((m = JEST_FILE.matcher(line)).lookingAt()) {
                 jestFile = m.group(1);
             } else if (line.indexOf('\u25CF') >= 0 && (m = JEST_TEST.matcher(line)).matches()) {
@@ -222,6 +235,34 @@ final class BuildErrors {
             }
         }
         return i;
+    }
+
+    /** Reads the entries of a Surefire 2 "Failed tests:" or "Tests in error:" section; returns the index after it. */
+    private static int surefirePlainSection(List<String> lines, int from, Found found) {
+        int i = from;
+        for (; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.length() > MAX_LINE || !line.startsWith("  ")) {
+                break;
+            }
+            Matcher m = SUREFIRE_PLAIN_ITEM.matcher(line);
+            if (m.matches()) {
+                found.add(Found.ERROR, m.group(1).strip());
+            }
+        }
+        return i;
+    }
+
+    /** The error message on the first non-blank line after line {@code i}, when it is one ({@code AssertionError: …}). */
+    private static String nextErrorMessage(List<String> lines, int i) {
+        for (int j = i + 1; j < Math.min(lines.size(), i + 3); j++) {
+            String line = lines.get(j);
+            if (!line.isBlank()) {
+                Matcher m = line.length() <= MAX_LINE ? ERROR_MESSAGE.matcher(line) : null;
+                return m != null && m.matches() ? m.group(1).strip() : null;
+            }
+        }
+        return null;
     }
 
     private static void pytest(List<String> lines, Found found, Matcher m, int i) {

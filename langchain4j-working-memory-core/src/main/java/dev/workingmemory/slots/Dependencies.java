@@ -31,6 +31,8 @@ final class Dependencies {
     private static final Pattern GO_REQUIRE = Pattern.compile("^(?:require )?\\s*([\\w.-]+\\.[a-z]{2,}/[\\w./-]+) (v[\\w.+-]+)(?: // indirect)?\\s*$");
     private static final Pattern CARGO_DEPENDENCY = Pattern.compile("^([A-Za-z][\\w-]*)\\s*=\\s*(?:\"([^\"]*)\"|\\{.*?version\\s*=\\s*\"([^\"]*)\".*}|\\{.*})\\s*$");
     private static final Pattern REQUIREMENT = Pattern.compile("^([A-Za-z][A-Za-z0-9._-]*)(?:\\[[^\\]]*])?\\s*([=<>!~][^;#]*)?(?:[;#].*)?$");
+    private static final Pattern DEPENDENCY_ARRAY = Pattern.compile("^dependencies\\s*=\\s*\\[");
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]{1,200})\"|'([^']{1,200})'");
     /** Items listing a build file's dependencies stay about this short; the rest is counted. */
     private static final int LIST_CHARS = 200;
 
@@ -79,6 +81,9 @@ final class Dependencies {
         if (json != null) {
             names = packageJson(json);
             kind = "npm";
+        } else if (text.contains("[project]") || text.contains("[tool.poetry")) {
+            names = pyproject(lines);
+            kind = "python";
         } else if (text.contains("<project") && text.contains("<dependency>")) {
             names = pom(text);
             kind = "maven";
@@ -216,6 +221,53 @@ final class Dependencies {
         return names;
     }
 
+    /** A {@link #REQUIREMENT} match as {@code name>=version}, spaces dropped. */
+    private static String requirement(Matcher m) {
+        return m.group(2) == null ? m.group(1) : m.group(1) + m.group(2).replace(" ", "").strip();
+    }
+
+    /**
+     * The requirements of a {@code pyproject.toml}: the {@code dependencies = [...]} array of {@code [project]}
+     * (PEP 621) and the tables of Poetry ({@code [tool.poetry.dependencies]}, {@code [tool.poetry.group.*.dependencies]}),
+     * Python itself left out.
+     */
+    private static List<String> pyproject(List<String> lines) {
+        List<String> names = new ArrayList<>();
+        String table = "";
+        boolean inArray = false;
+        for (String line : lines) {
+            String t = line.strip();
+            if (t.length() > 300) {
+                continue;
+            }
+            if (inArray || table.equals("[project]") && DEPENDENCY_ARRAY.matcher(t).lookingAt()) {
+                int from = inArray ? 0 : t.indexOf('[') + 1;
+                Matcher quoted = QUOTED.matcher(t).region(from, t.length());
+                int end = from;
+                while (quoted.find()) {
+                    String requirement = quoted.group(1) != null ? quoted.group(1) : quoted.group(2);
+                    Matcher m = REQUIREMENT.matcher(requirement.strip());
+                    if (m.matches()) {
+                        names.add(requirement(m));
+                    }
+                    end = quoted.end();
+                }
+                inArray = t.indexOf(']', end) < 0; // a bracket inside quotes ("celery[redis]") does not close it
+                continue;
+            }
+            if (t.startsWith("[")) {
+                table = t;
+                continue;
+            }
+            Matcher m = table.startsWith("[tool.poetry") && table.endsWith("dependencies]") ? CARGO_DEPENDENCY.matcher(t) : null;
+            if (m != null && m.matches() && !m.group(1).equals("python")) {
+                String version = m.group(2) != null ? m.group(2) : m.group(3);
+                names.add(version == null ? m.group(1) : m.group(1) + " " + version);
+            }
+        }
+        return names;
+    }
+
     /**
      * A requirements file: every line a requirement, a comment or an option, at least two requirements, most of
      * them with a version (so that a list of words, such as {@code ls} output, is not one).
@@ -234,10 +286,8 @@ final class Dependencies {
             }
             if (m.group(2) != null) {
                 versioned++;
-                names.add(m.group(1) + m.group(2).replace(" ", "").strip());
-            } else {
-                names.add(m.group(1));
             }
+            names.add(requirement(m));
         }
         return names.size() >= 2 && versioned * 2 >= names.size() ? names : List.of();
     }

@@ -33,6 +33,8 @@ final class FailureSummaries {
     private static final Pattern HTTP_STATUS = Pattern.compile("^HTTP/\\d(?:\\.\\d)? ([45]\\d\\d)(?: (.*))?$");
     /** Box-drawing frames some tools (Terraform) put around their messages. */
     private static final Pattern FRAME = Pattern.compile("^[\\u2502\\u2503|] ?");
+    private static final Pattern LOCATION = Pattern.compile(
+            "^(\\S*Dockerfile[\\w.-]*):\\d+$|^\\s*on (\\S+\\.\\w{1,10}) line \\d+(?:, in .*)?$");
     private static final Pattern COMMAND_NOT_FOUND = Pattern.compile("^(?:\\S+: )?(?:line \\d+: )?(\\S+): command not found$");
 
     private FailureSummaries() {
@@ -50,6 +52,25 @@ final class FailureSummaries {
         }
         if (!found.has(Found.ERROR)) {
             genericErrors(lines, found);
+        }
+        if (found.has(Found.ERROR)) {
+            locations(lines, found);
+        }
+    }
+
+    /**
+     * The file a failure points at, for the pool: Docker's {@code Dockerfile:9} above the quoted instruction,
+     * Terraform's {@code on main.tf line 14}.
+     */
+    private static void locations(List<String> lines, Found found) {
+        for (String raw : lines) {
+            if (raw.length() > BuildErrors.MAX_LINE || !(raw.contains("Dockerfile") || raw.contains(" line "))) {
+                continue;
+            }
+            Matcher m = LOCATION.matcher(FRAME.matcher(raw).replaceFirst(""));
+            if (m.matches()) {
+                found.path(m.group(1) != null ? m.group(1) : m.group(2));
+            }
         }
     }
 

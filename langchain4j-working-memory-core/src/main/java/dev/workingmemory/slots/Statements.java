@@ -37,14 +37,31 @@ final class Statements {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CHECKBOX = Pattern.compile("^\\s*[-*+] \\[ ] (.+)$");
 
-    private static final Pattern DECISION_MARKER = Pattern.compile("^decision\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+    /**
+     * Work put off to later by whoever speaks: "I will fix the importer tests after the release", "I'll keep the
+     * column for now and drop it in a follow-up migration". The todo is what is put off.
+     */
+    private static final Pattern TODO_LATER = Pattern.compile(
+            "^(?:i|we)(?:'ll| will| am going to|'m going to| are going to|'re going to) (?:.{1,200}? for now,? and )?"
+                    + "(\\w+ .{1,300}? (?:later|afterwards|tomorrow|next (?:week|sprint|time)|in a (?:follow-up|separate|later|next)\\b.{0,40}"
+                    + "|after (?:the|this|that|we|it|you|i)\\b.{0,60}))$", Pattern.CASE_INSENSITIVE);
+    /**
+     * A requirement: "the endpoint should return 404 …", "we should add retries …". Not hedged ("should probably"),
+     * not an expectation ("this should work now", "it should be fine"), not advice to the reader ("you should …").
+     */
+    private static final Pattern TODO_SHOULD = Pattern.compile(
+            "^(?:we|it|(?:the|this|that|our|all|every|each) [\\w/.-]{1,40}(?: [\\w/.-]{1,40}){0,3}) (?:should|must) "
+                    + "(?!probably|maybe|perhaps|not|never|be\\b|work|pass|fail|have|now|already|still|also be|help|look|get\\b"
+                    + "|\\w+ (?:it|that|this)$)(\\w+ .+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DECISION_MARKER = Pattern.compile("^(?:decision|decided)\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern DECISION = Pattern.compile(
             "\\blet'?s (?:not \\w+|use|go with|stick with|keep|switch to|move to|adopt|pick|choose|drop|avoid|store|name"
                     + "|call|put|make|rename|split|merge|replace|remove)\\b"
                     + "|\\b(?:we|i)(?:'ve| have)? (?:decided|agreed|chose|opted|settled)\\b"
                     + "|\\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to) (?:go with|stick with|switch to|adopt"
                     + "|keep (?!\\w+ing\\b|an eye|in mind|it in mind|that in mind|trying|looking|digging)(?:the|this|that|these|those|our|your|it)\\b)"
-                    + "|\\bwe(?:'ll| will| are going to|'re going to) use\\b",
+                    + "|\\bwe(?:'ll| will| are going to|'re going to) use\\b"
+                    + "|(?:^|\\b(?:we|i)(?:'re| are|'m| am) )going with\\b|\\b(?:we|i) went with\\b",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern RULE = Pattern.compile(
             "^(?:please )?(?:(?:don't|do not|never)\\s+(?!worry|forget|know|think|understand|see|mind|bother|hesitate|have|need|care)\\w+"
@@ -68,7 +85,11 @@ final class Statements {
     private static final Set<String> RULE_WORDS = Set.of("please", "don't", "do", "never", "always", "from", "use", "go",
             "stick", "switch", "prefer", "avoid", "keep");
     private static final List<String> DECISION_CUES = List.of("let", "decided", "agreed", "chose", "opted", "settled",
-            "'ll ", " will ", "going to");
+            "'ll ", " will ", "going to", "going with", "went with");
+    private static final List<String> LATER_CUES = List.of("later", "afterwards", "tomorrow", "next ", "in a ", "after ");
+    /** Words that put a requirement off or in doubt ("we should cache it, but not now"). */
+    private static final List<String> HEDGES = List.of("not now", "not yet", "someday", "eventually", "at some point",
+            "in theory", "ideally");
     private static final List<String> TODO_CUES = List.of("need to", "have to", "remember", "forget", "remaining",
             "still to do", "left to do", "open item");
 
@@ -129,13 +150,23 @@ final class Statements {
             found.add(Found.TODO, trimEnd(m.group(1)));
             return;
         }
-        if (lower.startsWith("decision") && (m = DECISION_MARKER.matcher(clause)).matches()) {
+        if ((lower.startsWith("decision") || lower.startsWith("decided")) && (m = DECISION_MARKER.matcher(clause)).matches()) {
             found.add(Found.DECISION, trimEnd(m.group(1)));
             return;
+        }
+        if (lower.contains("should") || lower.contains("must")) {
+            if (!containsAny(lower, HEDGES) && (m = TODO_SHOULD.matcher(clause)).matches()) {
+                found.add(Found.TODO, trimEnd(m.group(1)));
+                return;
+            }
         }
         if (containsAny(lower, DECISION_CUES) && DECISION.matcher(clause).find()
                 || RULE_WORDS.contains(firstWord(lower)) && RULE.matcher(clause).lookingAt()) {
             found.add(Found.DECISION, trimEnd(sentence));
+        }
+        if (containsAny(lower, LATER_CUES) && (m = TODO_LATER.matcher(clause)).matches()) {
+            found.add(Found.TODO, trimEnd(m.group(1)));
+            return;
         }
         if (containsAny(lower, TODO_CUES) && (m = TODO_STILL.matcher(clause)).find()) {
             for (int g = 1; g <= m.groupCount(); g++) {

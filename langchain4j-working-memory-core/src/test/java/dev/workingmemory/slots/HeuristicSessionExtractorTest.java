@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.UserMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
@@ -140,5 +141,69 @@ class HeuristicSessionExtractorTest {
 
         assertThat(extractor.extract(result("bash", jest))).extracting(SessionItem::content)
                 .contains("cart.test.js: Cart > applies discount");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "The endpoint should return 404 when the order is missing.|return 404 when the order is missing",
+            "We should add retries to the payment client.|add retries to the payment client",
+            "I will fix the flaky importer tests after the release.|fix the flaky importer tests after the release",
+            "I'll keep the old column for now and drop it in a follow-up migration.|drop it in a follow-up migration"})
+    void should_find_requirements_and_work_put_off_as_todos(String message, String todo) {
+        assertThat(extractor.extract(UserMessage.from(message))).contains(SessionItem.of("todo", todo));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"This should work now.", "It should be fine after the restart.", "You should see the new header.",
+            "We should probably cache the rates, but not now.", "That should fix it.", "I fixed the importer tests after lunch.",
+            "We should eventually move to Kotlin."})
+    void should_not_take_expectations_hedges_or_advice_for_todos(String message) {
+        assertThat(extractor.extract(AiMessage.from(message))).extracting(SessionItem::slot).doesNotContain("todo");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "We're going with Flyway for the migrations.|Flyway",
+            "Going with option B: keep MongoDB for the catalog.|option B",
+            "Decided: the API stays on /v2.|the API stays on /v2"})
+    void should_find_decisions_stated_as_going_with_or_decided(String message, String fragment) {
+        assertThat(extractor.extract(UserMessage.from(message)))
+                .anySatisfy(item -> assertThat(item.slot().equals("decision") && item.content().contains(fragment)).isTrue());
+    }
+
+    @Test
+    void should_read_the_dependencies_of_a_pyproject_in_both_styles() {
+        String pep621 = "[project]\nname = \"x\"\ndependencies = [\n  \"celery[redis]>=5.3\",\n  'httpx',\n]\n"
+                + "[tool.ruff]\nline-length = 100\n";
+        String poetry = "[tool.poetry.dependencies]\npython = \"^3.11\"\nhttpx = \"^0.27\"\n"
+                + "rich = { version = \"^13\", optional = true }\n[build-system]\nrequires = [\"poetry-core\"]\n";
+
+        assertThat(extractor.extract(result("read_file", pep621)))
+                .containsExactly(SessionItem.of("dependency", "python: celery>=5.3, httpx"));
+        assertThat(extractor.extract(result("read_file", poetry)))
+                .containsExactly(SessionItem.of("dependency", "python: httpx ^0.27, rich ^13"));
+    }
+
+    @Test
+    void should_read_surefire_2_summaries_and_vitest_failures() {
+        String surefire = "Failed tests: \n  PriceTest.vat:27 expected:<19> but was:<10>\n    Run 1: flaky\n\n"
+                + "Tests in error: \n  OrderTest.create:42 \u00BB NullPointer\n\nTests run: 8, Failures: 1, Errors: 1\n";
+        String vitest = " FAIL  src/tax.test.ts > tax > rounds half up\nAssertionError: expected 1 to be 2\n";
+
+        assertThat(extractor.extract(result("bash", surefire))).extracting(SessionItem::content)
+                .containsExactly("PriceTest.vat:27 expected:<19> but was:<10>", "OrderTest.create:42 \u00BB NullPointer");
+        assertThat(extractor.extract(result("bash", vitest))).containsExactly(
+                SessionItem.of("error", "tax.test.ts: tax > rounds half up: AssertionError: expected 1 to be 2"),
+                SessionItem.of("pool", "src/tax.test.ts"));
+    }
+
+    @Test
+    void should_pool_the_file_a_docker_or_terraform_failure_points_at() {
+        String docker = "Dockerfile.prod:9\n--------------------\nERROR: failed to solve: process \"/bin/sh -c make\" "
+                + "did not complete successfully: exit code: 2\n";
+        String terraform = "\u2502 Error: Invalid reference\n\u2502\n\u2502   on modules/db/main.tf line 14, in resource \"x\":\n";
+
+        assertThat(extractor.extract(result("bash", docker))).contains(SessionItem.of("pool", "Dockerfile.prod"));
+        assertThat(extractor.extract(result("bash", terraform))).contains(SessionItem.of("pool", "modules/db/main.tf"));
     }
 }
