@@ -94,7 +94,10 @@ final class FilePaths {
                 continue;
             }
             if (isFile(candidate)) {
-                found.add(candidate);
+                // an absolute path keeps its leading slash: it names the same file as in a stack trace
+                boolean absolute = before >= 0 && (text.charAt(before) == '/' || text.charAt(before) == '\\')
+                        && (before == 0 || !Texts.isWordChar(text.charAt(before - 1)));
+                found.add(absolute ? text.charAt(before) + candidate : candidate);
             }
         }
         return List.copyOf(found);

@@ -138,7 +138,7 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
         Statements.find(lines, found);
         for (String line : lines) {
             for (String path : FilePaths.inProse(line)) {
-                found.add(Found.POOL, path);
+                found.path(path);
             }
         }
     }

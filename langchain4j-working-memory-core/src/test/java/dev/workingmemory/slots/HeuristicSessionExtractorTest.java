@@ -206,4 +206,16 @@ class HeuristicSessionExtractorTest {
         assertThat(extractor.extract(result("bash", docker))).contains(SessionItem.of("pool", "Dockerfile.prod"));
         assertThat(extractor.extract(result("bash", terraform))).contains(SessionItem.of("pool", "modules/db/main.tf"));
     }
+
+    @Test
+    void should_pool_a_file_pasted_with_its_trace_once() {
+        String pasted = "It fails in /home/me/proj/analytics/stats.py:\n\nTraceback (most recent call last):\n"
+                + "  File \"/home/me/proj/analytics/stats.py\", line 19, in average\n    return total / count\n"
+                + "ZeroDivisionError: division by zero\n";
+
+        assertThat(extractor.extract(UserMessage.from(pasted))).filteredOn(item -> item.slot().equals("pool"))
+                .extracting(SessionItem::content).containsExactly("/home/me/proj/analytics/stats.py");
+        assertThat(extractor.extract(UserMessage.from("See /srv/app/src/main/java/Cart.java please.")))
+                .containsExactly(SessionItem.of("pool", "src/main/java/Cart.java"));
+    }
 }
