@@ -77,6 +77,8 @@ final class Statements {
     private static final Pattern LIST_ITEM = Pattern.compile("^\\s*(?:[-*+]|\\d{1,3}[.)])\\s+(?:\\[ ]\\s+)?(.+)$");
 
     private static final int MAX_SENTENCE = 400;
+    /** Longer lines are no {@link #TODO_HEADING}. */
+    private static final int MAX_HEADING = 40;
 
     /** The first words of {@link #LEAD}, {@link #CONDITION} and {@link #RULE}; the words one of {@link #DECISION} and {@link #TODO_STILL} needs. */
     private static final Set<String> LEAD_WORDS = Set.of("ok", "okay", "so", "and", "also", "then", "now", "alright",
@@ -100,17 +102,18 @@ final class Statements {
     static void find(List<String> lines, Found found) {
         boolean todoList = false;
         for (String line : lines) {
-            Matcher box = CHECKBOX.matcher(line);
-            if (box.matches()) {
+            Matcher box = line.contains("[ ]") ? CHECKBOX.matcher(line) : null;
+            if (box != null && box.matches()) {
                 found.add(Found.TODO, box.group(1));
                 continue;
             }
-            if (TODO_HEADING.matcher(line.strip()).matches()) {
+            String stripped = line.strip();
+            if (stripped.length() <= MAX_HEADING && TODO_HEADING.matcher(stripped).matches()) {
                 todoList = true;
                 continue;
             }
-            Matcher item = LIST_ITEM.matcher(line);
-            if (todoList && item.matches()) {
+            Matcher item = todoList ? LIST_ITEM.matcher(line) : null;
+            if (item != null && item.matches()) {
                 found.add(Found.TODO, trimEnd(item.group(1)));
                 continue;
             }
