@@ -33,6 +33,11 @@ final class BuildErrors {
     private static final Pattern PYTEST_FAILED = Pattern.compile("^FAILED (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_ERROR = Pattern.compile("^ERROR (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_E_LINE = Pattern.compile("^E +(\\w[\\w.]*(?:Error|Exception)\\b.*)$");
+    /** unittest's header of a failed test: {@code ERROR: test_x (tests.test_y.Case.test_x)}. */
+    private static final Pattern UNITTEST = Pattern.compile("^(?:ERROR|FAIL): (\\w+) \\(([\\w.]+)\\)(?: .*)?$");
+    private static final Pattern PY_FILE = Pattern.compile("^\\s+File \"([^\"]+)\", line \\d+");
+    /** A Rust panic: {@code thread 'main' panicked at src/main.rs:5:10:} (message on the next line), or before 1.73 {@code panicked at 'message', src/main.rs:5:10}. */
+    private static final Pattern RUST_PANIC = Pattern.compile("^thread '([^']{1,200})' panicked at (?:'(.*)', )?(\\S+?):(\\d+):\\d+:?$");
     private static final Pattern JEST_FILE = Pattern.compile("^\\s*FAIL +(\\S+)");
     /** Vitest's failed test: {@code FAIL  file > suite > test}, its error on the next line. */
     private static final Pattern VITEST_TEST = Pattern.compile("^\\s*FAIL +(\\S+) > (.+)$");
@@ -79,6 +84,17 @@ final class BuildErrors {
                     compilerError(found, m.group(1), at, m.group(4) + ": " + m.group(5), null);
                     continue;
                 }
+            }
+            if (line.startsWith("thread '") && (m = RUST_PANIC.matcher(line)).matches()) {
+                String message = m.group(2) != null ? m.group(2) : i + 1 < lines.size() ? lines.get(i + 1).strip() : "";
+                found.add(Found.ERROR, m.group(1) + " panicked at " + FilePaths.fileName(m.group(3)) + ":" + m.group(4)
+                        + (message.isEmpty() ? "" : ": " + message));
+                found.path(m.group(3));
+                continue;
+            }
+            if ((line.startsWith("ERROR: ") || line.startsWith("FAIL: ")) && (m = UNITTEST.matcher(line)).matches()) {
+                unittest(lines, i, m, found);
+                continue;
             }
             if (line.startsWith("error") && (m = RUST.matcher(line)).matches() && i + 1 < lines.size()) {
                 Matcher at = RUST_LOCATION.matcher(lines.get(i + 1));
@@ -235,6 +251,29 @@ final class BuildErrors {
             }
         }
         return i;
+    }
+
+    /**
+     * A unittest failure: the test and the exception its traceback ends with; the traceback's innermost project file
+     * goes to the pool.
+     */
+    private static void unittest(List<String> lines, int header, Matcher test, Found found) {
+        String file = null;
+        String exception = null;
+        for (int j = header + 1; j < Math.min(lines.size(), header + 200) && exception == null; j++) {
+            String line = lines.get(j);
+            if (line.isBlank() || line.length() > MAX_LINE || line.startsWith("---") || line.startsWith("Traceback")) {
+                continue;
+            }
+            Matcher frame = PY_FILE.matcher(line);
+            if (frame.lookingAt()) {
+                file = StackTraces.isProjectPath(frame.group(1)) ? frame.group(1) : file;
+            } else if (!Character.isWhitespace(line.charAt(0))) {
+                exception = line.strip();
+            }
+        }
+        found.add(Found.ERROR, test.group(1) + " (" + test.group(2) + ")" + (exception == null ? "" : ": " + exception));
+        found.path(file);
     }
 
     /** Reads the entries of a Surefire 2 "Failed tests:" or "Tests in error:" section; returns the index after it. */

@@ -22,6 +22,12 @@ final class Dependencies {
     private static final Pattern MAVEN_UNRESOLVED = Pattern.compile("The following artifacts could not be resolved: ([^ ]+(?:, [^ ]+){0,20})");
     private static final Pattern GRADLE_MISSING = Pattern.compile("^\\s*> Could not find ([\\w.-]+:[\\w.-]+(?::[\\w.+-]*[\\w+-])?)\\.?$");
     private static final Pattern NPM_MISSING = Pattern.compile("'(\\S+?)@([^'\\s]*)' is not in (?:this|the npm) registry|No matching version found for (\\S+?)\\.?$");
+    private static final Pattern YARN_MISSING = Pattern.compile("^error Couldn't find package \"([^\"\\s]+)\"");
+    /** Poetry: "Because app depends on pydantic (^3.0) which doesn't match any versions, …". */
+    private static final Pattern SOLVER_MISSING = Pattern.compile(
+            "(?:depends on|no versions of) ([A-Za-z][\\w.-]*) (?:\\(([^)]{1,40})\\) )?(?:which )?(?:doesn't|don't|does not|do not) match any versions");
+    /** npm's ERESOLVE: the package whose peer dependency conflicts, under "Could not resolve dependency:". */
+    private static final Pattern NPM_PEER = Pattern.compile("^npm (?:ERR!|error) peer (\\S+?)@\"([^\"]{1,60})\" from (\\S+)$");
     private static final Pattern PIP_MISSING = Pattern.compile("No matching distribution found for (\\S+)");
     private static final Pattern MODULE_MISSING = Pattern.compile("(?:ModuleNotFoundError: No module named|Cannot find module|Cannot find package) '([^']+)'");
     private static final Pattern GRADLE_DECLARATION = Pattern.compile(
@@ -57,6 +63,12 @@ final class Dependencies {
                 found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
             } else if ((m = NPM_MISSING.matcher(line)).find()) {
                 found.add(Found.DEPENDENCY, (m.group(1) != null ? m.group(1) + "@" + m.group(2) : m.group(3)) + UNRESOLVED);
+            } else if (line.startsWith("error Couldn't") && (m = YARN_MISSING.matcher(line)).find()) {
+                found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
+            } else if (line.contains("match any versions") && (m = SOLVER_MISSING.matcher(line)).find()) {
+                found.add(Found.DEPENDENCY, m.group(1) + (m.group(2) == null ? "" : " " + m.group(2)) + UNRESOLVED);
+            } else if (line.contains(" peer ") && (m = NPM_PEER.matcher(line)).matches()) {
+                found.add(Found.DEPENDENCY, m.group(3) + " needs peer " + m.group(1) + "@" + m.group(2) + " (conflict)");
             } else if ((m = PIP_MISSING.matcher(line)).find()) {
                 found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
             } else if ((m = MODULE_MISSING.matcher(line)).find() && !m.group(1).startsWith(".") && !m.group(1).startsWith("/")) {

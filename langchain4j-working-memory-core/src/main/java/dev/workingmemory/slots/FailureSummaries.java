@@ -21,6 +21,11 @@ final class FailureSummaries {
     private static final Pattern NPM = Pattern.compile("^npm (?:ERR!|error) ?(.*)$");
     private static final Pattern NPM_NOISE = Pattern.compile(
             "^(?:|code \\S+|errno \\S+|syscall \\S+|path .*|404\\s*|A complete log.*|Log files.*|\\s.*|While resolving.*)$");
+    /** Yarn 1 prints its errors as {@code error <message>}; pnpm as {@code ERR_PNPM_<CODE>  <message>}. */
+    private static final Pattern YARN = Pattern.compile("^error ([A-Z][^:].*)$");
+    private static final Pattern PNPM = Pattern.compile("^\\s*(ERR_PNPM_\\w+)\\s+(\\S.*)$");
+    /** Poetry's and pip's resolvers: "…, version solving failed." */
+    private static final Pattern SOLVER = Pattern.compile("^(?:Because |And because )?(.{1,400}version solving failed\\.?)$");
     private static final Pattern PIP = Pattern.compile("^ERROR: (No matching distribution found for \\S+)");
     private static final Pattern EXIT = Pattern.compile(
             "(?:exit(?:ed)?(?: with)?(?: exit)? (?:code|status)|returned non-zero exit status|exit code)[:=]? ?(-?\\d{1,5})\\b");
@@ -91,6 +96,14 @@ final class FailureSummaries {
                 if (!found.has(Found.ERROR) && !NPM_NOISE.matcher(m.group(1)).matches()) {
                     found.add(Found.ERROR, "npm: " + m.group(1).strip());
                 }
+            } else if (line.startsWith("error ") && (m = YARN.matcher(line)).matches()) {
+                if (!found.has(Found.ERROR)) {
+                    found.add(Found.ERROR, "yarn: " + m.group(1).strip());
+                }
+            } else if (line.contains("ERR_PNPM_") && (m = PNPM.matcher(line)).matches()) {
+                found.add(Found.ERROR, m.group(1) + ": " + m.group(2).strip());
+            } else if (line.endsWith("version solving failed.") && (m = SOLVER.matcher(line)).matches()) {
+                found.add(Found.ERROR, m.group(1));
             } else if (line.startsWith("ERROR: ") && (m = PIP.matcher(line)).lookingAt()) {
                 found.add(Found.ERROR, m.group(1));
             } else if (i == 0 && (m = HTTP_STATUS.matcher(line)).matches()) {

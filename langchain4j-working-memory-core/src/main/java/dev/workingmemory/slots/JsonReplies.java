@@ -119,8 +119,13 @@ final class JsonReplies {
         return true;
     }
 
+    /** A status of 4xx or 5xx, as a number or as text ({@code "404"}, as GitHub sends it). */
     private static boolean isHttpError(JsonNode status) {
-        return status != null && status.canConvertToInt() && status.asInt() >= 400 && status.asInt() < 600;
+        if (status == null || !(status.canConvertToInt() || status.isTextual() && status.asText().matches("\\d{3}"))) {
+            return false;
+        }
+        int code = status.asInt();
+        return code >= 400 && code < 600;
     }
 
     /** The first of the fields that holds a non-blank scalar, as text. */

@@ -33,7 +33,7 @@ final class Statements {
                     + "|^next,? (?:i|we)(?:'ll| will| should| need to| have to| must)\\s+(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TODO_STILL = Pattern.compile(
             "\\b(?:still|also) (?:need|have) to\\s+(.+)$|\\b(?:remember|don't forget|do not forget) to\\s+(.+)$"
-                    + "|^we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
+                    + "|^(?:(?:in|for|on|at|before|after) [^,]{1,80}?,? )?we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CHECKBOX = Pattern.compile("^\\s*[-*+] \\[ ] (.+)$");
 
@@ -65,7 +65,7 @@ final class Statements {
             Pattern.CASE_INSENSITIVE);
     private static final Pattern RULE = Pattern.compile(
             "^(?:please )?(?:(?:don't|do not|never)\\s+(?!worry|forget|know|think|understand|see|mind|bother|hesitate|have|need|care)\\w+"
-                    + "|always\\s+\\w+|from now on\\b"
+                    + "|always\\s+\\w+|from now on\\b|going forward\\b|from here on\\b"
                     // a choice given as an order: "use pnpm, not npm", "go with option B", "keep the old endpoint"
                     + "|(?:use|go with|stick with|stick to|switch to|prefer|avoid|keep (?!going|trying|looking|it up|in mind|an eye)"
                     + "(?:the|this|that|these|those|our|your|it|all|every)\\b))", Pattern.CASE_INSENSITIVE);
@@ -84,8 +84,8 @@ final class Statements {
     private static final Set<String> LEAD_WORDS = Set.of("ok", "okay", "so", "and", "also", "then", "now", "alright",
             "right", "great", "good", "fine", "but", "well", "yes", "no", "first", "finally", "after", "for", "in");
     private static final Set<String> CONDITION_WORDS = Set.of("if", "when", "whether", "unless", "once", "in");
-    private static final Set<String> RULE_WORDS = Set.of("please", "don't", "do", "never", "always", "from", "use", "go",
-            "stick", "switch", "prefer", "avoid", "keep");
+    private static final Set<String> RULE_WORDS = Set.of("please", "don't", "do", "never", "always", "from", "going", "use",
+            "go", "stick", "switch", "prefer", "avoid", "keep");
     private static final List<String> DECISION_CUES = List.of("let", "decided", "agreed", "chose", "opted", "settled",
             "'ll ", " will ", "going to", "going with", "went with");
     private static final List<String> LATER_CUES = List.of("later", "afterwards", "tomorrow", "next ", "in a ", "after ");
@@ -117,10 +117,13 @@ final class Statements {
                 found.add(Found.TODO, trimEnd(item.group(1)));
                 continue;
             }
-            todoList = false;
-            for (String sentence : sentences(line)) {
+            List<String> sentences = sentences(line);
+            for (String sentence : sentences) {
                 statement(sentence, found);
             }
+            // "The index is missing. Next steps:" ends a line of prose with the heading of a list
+            String last = sentences.get(sentences.size() - 1).strip();
+            todoList = last.length() <= MAX_HEADING && TODO_HEADING.matcher(last).matches();
         }
     }
 

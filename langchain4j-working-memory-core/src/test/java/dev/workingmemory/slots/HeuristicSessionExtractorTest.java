@@ -218,4 +218,67 @@ class HeuristicSessionExtractorTest {
         assertThat(extractor.extract(UserMessage.from("See /srv/app/src/main/java/Cart.java please.")))
                 .containsExactly(SessionItem.of("pool", "src/main/java/Cart.java"));
     }
+
+    @Test
+    void should_read_go_import_blocks_and_kotlin_imports_without_the_project_own_packages() {
+        String go = "package cmd\n\nimport (\n\t\"fmt\"\n\tlog \"github.com/sirupsen/logrus\"\n\t\"gorm.io/gorm/clause\"\n)\n";
+        String kotlin = "package app.routes\n\nimport io.ktor.server.routing.*\nimport app.model.Order\n";
+        String javaScript = "import \"reflect-metadata\"\nimport { z } from \"zod\"\n";
+
+        assertThat(extractor.extract(result("read_file", go)))
+                .containsExactly(SessionItem.of("dependency", "imports: github.com/sirupsen/logrus, gorm.io/gorm/clause"));
+        assertThat(extractor.extract(result("read_file", kotlin)))
+                .containsExactly(SessionItem.of("dependency", "imports: io.ktor.server"));
+        assertThat(extractor.extract(result("read_file", javaScript)))
+                .containsExactly(SessionItem.of("dependency", "imports: reflect-metadata, zod"));
+    }
+
+    @Test
+    void should_read_the_failures_of_yarn_pnpm_and_poetry() {
+        String yarn = "[1/4] Resolving packages...\nerror Couldn't find package \"left-pad2\" on the \"npm\" registry.\n";
+        String pnpm = " ERR_PNPM_NO_MATCHING_VERSION  No matching version found for lodash@^5.0.0\n";
+        String poetry = "Because app depends on pydantic (^3.0) which doesn't match any versions, version solving failed.\n";
+
+        assertThat(extractor.extract(result("bash", yarn))).containsExactly(
+                SessionItem.of("error", "yarn: Couldn't find package \"left-pad2\" on the \"npm\" registry."),
+                SessionItem.of("dependency", "left-pad2 (unresolved)"));
+        assertThat(extractor.extract(result("bash", pnpm))).extracting(SessionItem::content)
+                .contains("ERR_PNPM_NO_MATCHING_VERSION: No matching version found for lodash@^5.0.0");
+        assertThat(extractor.extract(result("bash", poetry))).containsExactly(
+                SessionItem.of("error", "app depends on pydantic (^3.0) which doesn't match any versions, version solving failed."),
+                SessionItem.of("dependency", "pydantic ^3.0 (unresolved)"));
+    }
+
+    @Test
+    void should_read_unittest_failures_and_rust_panics() {
+        String unittest = "ERROR: test_parse (tests.test_dates.DateTests.test_parse)\n------\nTraceback (most recent call last):\n"
+                + "  File \"/srv/app/app/dates.py\", line 8, in parse\n    return x\nValueError: bad day\n";
+        String panic = "thread 'main' panicked at src/main.rs:5:10:\ncalled `Option::unwrap()` on a `None` value\n";
+        String oldPanic = "thread 'worker' panicked at 'index out of bounds', src/queue.rs:9:5\n";
+
+        assertThat(extractor.extract(result("bash", unittest))).containsExactly(
+                SessionItem.of("error", "test_parse (tests.test_dates.DateTests.test_parse): ValueError: bad day"),
+                SessionItem.of("pool", "/srv/app/app/dates.py"));
+        assertThat(extractor.extract(result("bash", panic))).containsExactly(
+                SessionItem.of("error", "main panicked at main.rs:5: called `Option::unwrap()` on a `None` value"),
+                SessionItem.of("pool", "src/main.rs"));
+        assertThat(extractor.extract(result("bash", oldPanic))).extracting(SessionItem::content)
+                .contains("worker panicked at queue.rs:9: index out of bounds");
+    }
+
+    @Test
+    void should_read_an_api_error_whose_status_is_text() {
+        String github = "{\"message\":\"Not Found\",\"documentation_url\":\"https://docs.github.com/rest\",\"status\":\"404\"}";
+
+        assertThat(extractor.extract(result("http_get", github))).containsExactly(SessionItem.of("error", "404: Not Found"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "Going forward, every new endpoint goes under /api/v2.|decision|Going forward, every new endpoint goes under /api/v2",
+            "In the client we need to refresh the token on 401.|todo|refresh the token on 401",
+            "The index is missing. Next steps:\\n1. Add the index\\n2. Rerun the load test|todo|Rerun the load test"})
+    void should_find_rules_todos_after_a_phrase_and_lists_after_a_heading_in_prose(String message, String slot, String item) {
+        assertThat(extractor.extract(UserMessage.from(message.replace("\\n", "\n")))).contains(SessionItem.of(slot, item));
+    }
 }
