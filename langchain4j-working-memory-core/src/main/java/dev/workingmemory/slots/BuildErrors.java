@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * The errors build tools report line by line, each in its own format: compiler errors (javac through Maven or
- * Gradle, gcc-style, Kotlin, TypeScript), failing tests (Maven Surefire's summary, Gradle, pytest, Jest) and merge
- * conflicts. Each error becomes one item, its file goes to the pool. Thread-safe (stateless).
+ * Gradle, gcc-style, Kotlin, TypeScript, rustc, go), failing tests (Maven Surefire's summaries, Gradle, pytest,
+ * unittest, Jest, Vitest, Mocha, go test), Rust panics and merge conflicts. Each error becomes one item, its file goes to the pool. Thread-safe (stateless).
  *
  * <p>Only these formats count: a line merely containing "error" or "failed" (a commit message, an issue title, a
  * log of a passing build) is no error.

@@ -10,9 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Dependencies in tool results: one that could not be resolved (Maven, Gradle, npm, pip, a Python module or Node
- * package not found), one item each; and the dependencies a build file declares (a Maven POM, a Gradle build
- * script, {@code package.json}, {@code requirements.txt}), one item per file listing them. Import blocks of source
+ * Dependencies in tool results: one that could not be resolved (Maven, Gradle, npm and its peer conflicts, yarn,
+ * pip, Poetry's solver, a Python module or Node package not found), one item each; and the dependencies a build
+ * file declares (a Maven POM, a Gradle build script, {@code package.json}, {@code requirements.txt},
+ * {@code pyproject.toml}, {@code go.mod}, {@code Cargo.toml}), one item per file listing them. Import blocks of source
  * files are {@link Imports}. Thread-safe (stateless).
  */
 final class Dependencies {

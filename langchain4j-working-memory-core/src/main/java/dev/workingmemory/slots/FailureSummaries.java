@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * What a failed command says about itself when no compiler error, failing test or stack trace says more: the
  * summary of a build tool (Maven's "Failed to execute goal", Gradle's "What went wrong", npm's first {@code ERR!},
- * pip's "No matching distribution"), a non-zero exit code with the output line before it, an {@code ERROR} line of
+ * yarn's first {@code error}, pnpm's {@code ERR_PNPM_…}, a resolver's "version solving failed", pip's "No matching
+ * distribution"), a non-zero exit code with the output line before it, an {@code ERROR} line of
  * an application log, a line starting with {@code error:} or {@code fatal:}. Tried in that order; the first kind
  * found is used. Thread-safe (stateless).
  */

@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
 
 /**
  * The external packages a source file imports, as one item ({@code imports: com.fasterxml.jackson, org.slf4j}):
- * JVM imports reduced to their first three package segments, Python top-level modules, JavaScript/TypeScript
- * packages. The standard library (JDK, Python's, Node's built-ins) and the project's own code (the JVM file's own
- * package root, relative imports) are left out. Only lines starting with an import statement count, so grep output
+ * JVM imports (Java, and Kotlin's without semicolons) reduced to their first three package segments, Python
+ * top-level modules, JavaScript/TypeScript packages, Go modules. The standard library (JDK, Python's, Node's
+ * built-ins, Go's paths without a host) and the project's own code (the JVM file's own package root, relative
+ * imports) are left out. Only lines starting with an import statement count, so grep output
  * or prose quoting an import is no source file. Thread-safe (stateless).
  */
 final class Imports {

@@ -11,10 +11,12 @@ import java.util.regex.Pattern;
  * Decisions and todos stated in what the user or the model says, sentence by sentence.
  *
  * <p>Decisions: "let's use / go with / keep / switch to …", "we decided / agreed / chose …", "we'll go with …",
- * "decision: …", and rules given as imperatives at the start of a sentence ("don't …", "never …", "always …",
- * "from now on …"). The item is the sentence. Todos: "TODO …", "next, …" / "next step: …", "we still need to …",
- * "don't forget to …" / "remember to …", "we need to …" at the start of a sentence, "remaining: …" and unchecked
- * Markdown boxes ({@code - [ ] …}). The item is what is to be done.
+ * "we're going with …", "decision: …" / "decided: …", and rules given as imperatives at the start of a sentence
+ * ("don't …", "never …", "always …", "from now on …", "going forward …"). The item is the sentence. Todos:
+ * "TODO …", "next, …" / "next step: …", "we still need to …", "don't forget to …" / "remember to …", "we need to …"
+ * at the start of a sentence, requirements ("the endpoint should return 404 …", not hedged), work put off ("I'll
+ * fix … after the release"), "remaining: …", list items under a "Next steps:" heading and unchecked Markdown boxes
+ * ({@code - [ ] …}). The item is what is to be done.
  *
  * <p>Questions ("should we use Redis?") and conditions ("if we decided …") state nothing; "let me …", "I don't
  * know", "don't worry" are no decisions. Fenced code blocks, quoted lines and indented lines are skipped.
