@@ -6,8 +6,8 @@ import java.util.regex.Pattern;
 
 /**
  * The errors build tools report line by line, each in its own format: compiler errors (javac through Maven or
- * Gradle, gcc-style, Kotlin, TypeScript), failing tests (Maven Surefire's summary, Gradle, pytest, Jest) and merge
- * conflicts. Each error becomes one item, its file goes to the pool. Thread-safe (stateless).
+ * Gradle, gcc-style, Kotlin, TypeScript, rustc, go), failing tests (Maven Surefire's summaries, Gradle, pytest,
+ * unittest, Jest, Vitest, Mocha, go test), Rust panics and merge conflicts. Each error becomes one item, its file goes to the pool. Thread-safe (stateless).
  *
  * <p>Only these formats count: a line merely containing "error" or "failed" (a commit message, an issue title, a
  * log of a passing build) is no error.
@@ -26,11 +26,22 @@ final class BuildErrors {
     private static final Pattern SUREFIRE_SECTION = Pattern.compile("^\\[ERROR] (?:Failures|Errors|Failed tests|Tests in error): ?$");
     private static final Pattern SUREFIRE_ITEM = Pattern.compile("^\\[ERROR] {2,}(\\S.*)$");
     private static final Pattern SUREFIRE_RUN = Pattern.compile("^\\[ERROR] {2,}(?:Run \\d+:|\\[ERROR]).*");
+    /** Surefire 2's plain summary ("Failed tests:", "Tests in error:"), its entries indented by two spaces. */
+    private static final Pattern SUREFIRE_PLAIN_SECTION = Pattern.compile("^(?:Failed tests|Tests in error): ?$");
+    private static final Pattern SUREFIRE_PLAIN_ITEM = Pattern.compile("^ {2}(?! *Run \\d+:)(\\S.*)$");
     private static final Pattern GRADLE_TEST = Pattern.compile("^([A-Za-z_][\\w.$]*) > (.+) FAILED$");
     private static final Pattern PYTEST_FAILED = Pattern.compile("^FAILED (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_ERROR = Pattern.compile("^ERROR (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_E_LINE = Pattern.compile("^E +(\\w[\\w.]*(?:Error|Exception)\\b.*)$");
+    /** unittest's header of a failed test: {@code ERROR: test_x (tests.test_y.Case.test_x)}. */
+    private static final Pattern UNITTEST = Pattern.compile("^(?:ERROR|FAIL): (\\w+) \\(([\\w.]+)\\)(?: .*)?$");
+    private static final Pattern PY_FILE = Pattern.compile("^\\s+File \"([^\"]+)\", line \\d+");
+    /** A Rust panic: {@code thread 'main' panicked at src/main.rs:5:10:} (message on the next line), or before 1.73 {@code panicked at 'message', src/main.rs:5:10}. */
+    private static final Pattern RUST_PANIC = Pattern.compile("^thread '([^']{1,200})' panicked at (?:'(.*)', )?(\\S+?):(\\d+):\\d+:?$");
     private static final Pattern JEST_FILE = Pattern.compile("^\\s*FAIL +(\\S+)");
+    /** Vitest's failed test: {@code FAIL  file > suite > test}, its error on the next line. */
+    private static final Pattern VITEST_TEST = Pattern.compile("^\\s*FAIL +(\\S+) > (.+)$");
+    private static final Pattern ERROR_MESSAGE = Pattern.compile("^\\s*((?:[\\w.]*(?:Error|Exception)|Expected)\\b:? .+)$");
     private static final Pattern JEST_TEST = Pattern.compile("^\\s*\u25CF (.+ \u203A .+)$");
     private static final Pattern RUST = Pattern.compile("^error(?:\\[E\\d{1,5}])?: (.+)$");
     private static final Pattern RUST_LOCATION = Pattern.compile("^\\s*--> (\\S+):(\\d+):\\d+$");
@@ -74,6 +85,17 @@ final class BuildErrors {
                     continue;
                 }
             }
+            if (line.startsWith("thread '") && (m = RUST_PANIC.matcher(line)).matches()) {
+                String message = m.group(2) != null ? m.group(2) : i + 1 < lines.size() ? lines.get(i + 1).strip() : "";
+                found.add(Found.ERROR, m.group(1) + " panicked at " + FilePaths.fileName(m.group(3)) + ":" + m.group(4)
+                        + (message.isEmpty() ? "" : ": " + message));
+                found.path(m.group(3));
+                continue;
+            }
+            if ((line.startsWith("ERROR: ") || line.startsWith("FAIL: ")) && (m = UNITTEST.matcher(line)).matches()) {
+                unittest(lines, i, m, found);
+                continue;
+            }
             if (line.startsWith("error") && (m = RUST.matcher(line)).matches() && i + 1 < lines.size()) {
                 Matcher at = RUST_LOCATION.matcher(lines.get(i + 1));
                 if (at.matches()) {
@@ -106,6 +128,13 @@ final class BuildErrors {
                 pytest(lines, found, m, i);
             } else if (line.startsWith("ERROR ") && (m = PYTEST_ERROR.matcher(line)).matches()) {
                 pytest(lines, found, m, i);
+            } else if (line.contains(" > ") && (m = VITEST_TEST.matcher(line)).matches()) {
+                String message = nextErrorMessage(lines, i);
+                found.add(Found.ERROR, FilePaths.fileName(m.group(1)) + ": " + m.group(2).strip()
+                        + (message == null ? "" : ": " + message));
+                found.path(m.group(1));
+            } else if (SUREFIRE_PLAIN_SECTION.matcher(line).matches()) {
+                i = surefirePlainSection(lines, i + 1, found) - 1;
             } else if ((m = JEST_FILE.matcher(line)).lookingAt()) {
                 jestFile = m.group(1);
             } else if (line.indexOf('\u25CF') >= 0 && (m = JEST_TEST.matcher(line)).matches()) {
@@ -222,6 +251,57 @@ final class BuildErrors {
             }
         }
         return i;
+    }
+
+    /**
+     * A unittest failure: the test and the exception its traceback ends with; the traceback's innermost project file
+     * goes to the pool.
+     */
+    private static void unittest(List<String> lines, int header, Matcher test, Found found) {
+        String file = null;
+        String exception = null;
+        for (int j = header + 1; j < Math.min(lines.size(), header + 200) && exception == null; j++) {
+            String line = lines.get(j);
+            if (line.isBlank() || line.length() > MAX_LINE || line.startsWith("---") || line.startsWith("Traceback")) {
+                continue;
+            }
+            Matcher frame = PY_FILE.matcher(line);
+            if (frame.lookingAt()) {
+                file = StackTraces.isProjectPath(frame.group(1)) ? frame.group(1) : file;
+            } else if (!Character.isWhitespace(line.charAt(0))) {
+                exception = line.strip();
+            }
+        }
+        found.add(Found.ERROR, test.group(1) + " (" + test.group(2) + ")" + (exception == null ? "" : ": " + exception));
+        found.path(file);
+    }
+
+    /** Reads the entries of a Surefire 2 "Failed tests:" or "Tests in error:" section; returns the index after it. */
+    private static int surefirePlainSection(List<String> lines, int from, Found found) {
+        int i = from;
+        for (; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.length() > MAX_LINE || !line.startsWith("  ")) {
+                break;
+            }
+            Matcher m = SUREFIRE_PLAIN_ITEM.matcher(line);
+            if (m.matches()) {
+                found.add(Found.ERROR, m.group(1).strip());
+            }
+        }
+        return i;
+    }
+
+    /** The error message on the first non-blank line after line {@code i}, when it is one ({@code AssertionError: …}). */
+    private static String nextErrorMessage(List<String> lines, int i) {
+        for (int j = i + 1; j < Math.min(lines.size(), i + 3); j++) {
+            String line = lines.get(j);
+            if (!line.isBlank()) {
+                Matcher m = line.length() <= MAX_LINE ? ERROR_MESSAGE.matcher(line) : null;
+                return m != null && m.matches() ? m.group(1).strip() : null;
+            }
+        }
+        return null;
     }
 
     private static void pytest(List<String> lines, Found found, Matcher m, int i) {

@@ -10,9 +10,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Dependencies in tool results: one that could not be resolved (Maven, Gradle, npm, pip, a Python module or Node
- * package not found), one item each; and the dependencies a build file declares (a Maven POM, a Gradle build
- * script, {@code package.json}, {@code requirements.txt}), one item per file listing them. Import blocks of source
+ * Dependencies in tool results: one that could not be resolved (Maven, Gradle, npm and its peer conflicts, yarn,
+ * pip, Poetry's solver, a Python module or Node package not found), one item each; and the dependencies a build
+ * file declares (a Maven POM, a Gradle build script, {@code package.json}, {@code requirements.txt},
+ * {@code pyproject.toml}, {@code go.mod}, {@code Cargo.toml}), one item per file listing them. Import blocks of source
  * files are {@link Imports}. Thread-safe (stateless).
  */
 final class Dependencies {
@@ -22,6 +23,12 @@ final class Dependencies {
     private static final Pattern MAVEN_UNRESOLVED = Pattern.compile("The following artifacts could not be resolved: ([^ ]+(?:, [^ ]+){0,20})");
     private static final Pattern GRADLE_MISSING = Pattern.compile("^\\s*> Could not find ([\\w.-]+:[\\w.-]+(?::[\\w.+-]*[\\w+-])?)\\.?$");
     private static final Pattern NPM_MISSING = Pattern.compile("'(\\S+?)@([^'\\s]*)' is not in (?:this|the npm) registry|No matching version found for (\\S+?)\\.?$");
+    private static final Pattern YARN_MISSING = Pattern.compile("^error Couldn't find package \"([^\"\\s]+)\"");
+    /** Poetry: "Because app depends on pydantic (^3.0) which doesn't match any versions, …". */
+    private static final Pattern SOLVER_MISSING = Pattern.compile(
+            "(?:depends on|no versions of) ([A-Za-z][\\w.-]*) (?:\\(([^)]{1,40})\\) )?(?:which )?(?:doesn't|don't|does not|do not) match any versions");
+    /** npm's ERESOLVE: the package whose peer dependency conflicts, under "Could not resolve dependency:". */
+    private static final Pattern NPM_PEER = Pattern.compile("^npm (?:ERR!|error) peer (\\S+?)@\"([^\"]{1,60})\" from (\\S+)$");
     private static final Pattern PIP_MISSING = Pattern.compile("No matching distribution found for (\\S+)");
     private static final Pattern MODULE_MISSING = Pattern.compile("(?:ModuleNotFoundError: No module named|Cannot find module|Cannot find package) '([^']+)'");
     private static final Pattern GRADLE_DECLARATION = Pattern.compile(
@@ -31,6 +38,8 @@ final class Dependencies {
     private static final Pattern GO_REQUIRE = Pattern.compile("^(?:require )?\\s*([\\w.-]+\\.[a-z]{2,}/[\\w./-]+) (v[\\w.+-]+)(?: // indirect)?\\s*$");
     private static final Pattern CARGO_DEPENDENCY = Pattern.compile("^([A-Za-z][\\w-]*)\\s*=\\s*(?:\"([^\"]*)\"|\\{.*?version\\s*=\\s*\"([^\"]*)\".*}|\\{.*})\\s*$");
     private static final Pattern REQUIREMENT = Pattern.compile("^([A-Za-z][A-Za-z0-9._-]*)(?:\\[[^\\]]*])?\\s*([=<>!~][^;#]*)?(?:[;#].*)?$");
+    private static final Pattern DEPENDENCY_ARRAY = Pattern.compile("^dependencies\\s*=\\s*\\[");
+    private static final Pattern QUOTED = Pattern.compile("\"([^\"]{1,200})\"|'([^']{1,200})'");
     /** Items listing a build file's dependencies stay about this short; the rest is counted. */
     private static final int LIST_CHARS = 200;
 
@@ -55,6 +64,12 @@ final class Dependencies {
                 found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
             } else if ((m = NPM_MISSING.matcher(line)).find()) {
                 found.add(Found.DEPENDENCY, (m.group(1) != null ? m.group(1) + "@" + m.group(2) : m.group(3)) + UNRESOLVED);
+            } else if (line.startsWith("error Couldn't") && (m = YARN_MISSING.matcher(line)).find()) {
+                found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
+            } else if (line.contains("match any versions") && (m = SOLVER_MISSING.matcher(line)).find()) {
+                found.add(Found.DEPENDENCY, m.group(1) + (m.group(2) == null ? "" : " " + m.group(2)) + UNRESOLVED);
+            } else if (line.contains(" peer ") && (m = NPM_PEER.matcher(line)).matches()) {
+                found.add(Found.DEPENDENCY, m.group(3) + " needs peer " + m.group(1) + "@" + m.group(2) + " (conflict)");
             } else if ((m = PIP_MISSING.matcher(line)).find()) {
                 found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
             } else if ((m = MODULE_MISSING.matcher(line)).find() && !m.group(1).startsWith(".") && !m.group(1).startsWith("/")) {
@@ -79,6 +94,9 @@ final class Dependencies {
         if (json != null) {
             names = packageJson(json);
             kind = "npm";
+        } else if (text.contains("[project]") || text.contains("[tool.poetry")) {
+            names = pyproject(lines);
+            kind = "python";
         } else if (text.contains("<project") && text.contains("<dependency>")) {
             names = pom(text);
             kind = "maven";
@@ -216,6 +234,53 @@ final class Dependencies {
         return names;
     }
 
+    /** A {@link #REQUIREMENT} match as {@code name>=version}, spaces dropped. */
+    private static String requirement(Matcher m) {
+        return m.group(2) == null ? m.group(1) : m.group(1) + m.group(2).replace(" ", "").strip();
+    }
+
+    /**
+     * The requirements of a {@code pyproject.toml}: the {@code dependencies = [...]} array of {@code [project]}
+     * (PEP 621) and the tables of Poetry ({@code [tool.poetry.dependencies]}, {@code [tool.poetry.group.*.dependencies]}),
+     * Python itself left out.
+     */
+    private static List<String> pyproject(List<String> lines) {
+        List<String> names = new ArrayList<>();
+        String table = "";
+        boolean inArray = false;
+        for (String line : lines) {
+            String t = line.strip();
+            if (t.length() > 300) {
+                continue;
+            }
+            if (inArray || table.equals("[project]") && DEPENDENCY_ARRAY.matcher(t).lookingAt()) {
+                int from = inArray ? 0 : t.indexOf('[') + 1;
+                Matcher quoted = QUOTED.matcher(t).region(from, t.length());
+                int end = from;
+                while (quoted.find()) {
+                    String requirement = quoted.group(1) != null ? quoted.group(1) : quoted.group(2);
+                    Matcher m = REQUIREMENT.matcher(requirement.strip());
+                    if (m.matches()) {
+                        names.add(requirement(m));
+                    }
+                    end = quoted.end();
+                }
+                inArray = t.indexOf(']', end) < 0; // a bracket inside quotes ("celery[redis]") does not close it
+                continue;
+            }
+            if (t.startsWith("[")) {
+                table = t;
+                continue;
+            }
+            Matcher m = table.startsWith("[tool.poetry") && table.endsWith("dependencies]") ? CARGO_DEPENDENCY.matcher(t) : null;
+            if (m != null && m.matches() && !m.group(1).equals("python")) {
+                String version = m.group(2) != null ? m.group(2) : m.group(3);
+                names.add(version == null ? m.group(1) : m.group(1) + " " + version);
+            }
+        }
+        return names;
+    }
+
     /**
      * A requirements file: every line a requirement, a comment or an option, at least two requirements, most of
      * them with a version (so that a list of words, such as {@code ls} output, is not one).
@@ -234,10 +299,8 @@ final class Dependencies {
             }
             if (m.group(2) != null) {
                 versioned++;
-                names.add(m.group(1) + m.group(2).replace(" ", "").strip());
-            } else {
-                names.add(m.group(1));
             }
+            names.add(requirement(m));
         }
         return names.size() >= 2 && versioned * 2 >= names.size() ? names : List.of();
     }

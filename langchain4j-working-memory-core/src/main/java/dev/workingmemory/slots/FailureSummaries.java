@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * What a failed command says about itself when no compiler error, failing test or stack trace says more: the
  * summary of a build tool (Maven's "Failed to execute goal", Gradle's "What went wrong", npm's first {@code ERR!},
- * pip's "No matching distribution"), a non-zero exit code with the output line before it, an {@code ERROR} line of
+ * yarn's first {@code error}, pnpm's {@code ERR_PNPM_…}, a resolver's "version solving failed", pip's "No matching
+ * distribution"), a non-zero exit code with the output line before it, an {@code ERROR} line of
  * an application log, a line starting with {@code error:} or {@code fatal:}. Tried in that order; the first kind
  * found is used. Thread-safe (stateless).
  */
@@ -21,6 +22,11 @@ final class FailureSummaries {
     private static final Pattern NPM = Pattern.compile("^npm (?:ERR!|error) ?(.*)$");
     private static final Pattern NPM_NOISE = Pattern.compile(
             "^(?:|code \\S+|errno \\S+|syscall \\S+|path .*|404\\s*|A complete log.*|Log files.*|\\s.*|While resolving.*)$");
+    /** Yarn 1 prints its errors as {@code error <message>}; pnpm as {@code ERR_PNPM_<CODE>  <message>}. */
+    private static final Pattern YARN = Pattern.compile("^error ([A-Z][^:].*)$");
+    private static final Pattern PNPM = Pattern.compile("^\\s*(ERR_PNPM_\\w+)\\s+(\\S.*)$");
+    /** Poetry's and pip's resolvers: "…, version solving failed." */
+    private static final Pattern SOLVER = Pattern.compile("^(?:Because |And because )?(.{1,400}version solving failed\\.?)$");
     private static final Pattern PIP = Pattern.compile("^ERROR: (No matching distribution found for \\S+)");
     private static final Pattern EXIT = Pattern.compile(
             "(?:exit(?:ed)?(?: with)?(?: exit)? (?:code|status)|returned non-zero exit status|exit code)[:=]? ?(-?\\d{1,5})\\b");
@@ -33,6 +39,8 @@ final class FailureSummaries {
     private static final Pattern HTTP_STATUS = Pattern.compile("^HTTP/\\d(?:\\.\\d)? ([45]\\d\\d)(?: (.*))?$");
     /** Box-drawing frames some tools (Terraform) put around their messages. */
     private static final Pattern FRAME = Pattern.compile("^[\\u2502\\u2503|] ?");
+    private static final Pattern LOCATION = Pattern.compile(
+            "^(\\S*Dockerfile[\\w.-]*):\\d+$|^\\s*on (\\S+\\.\\w{1,10}) line \\d+(?:, in .*)?$");
     private static final Pattern COMMAND_NOT_FOUND = Pattern.compile("^(?:\\S+: )?(?:line \\d+: )?(\\S+): command not found$");
 
     private FailureSummaries() {
@@ -50,6 +58,25 @@ final class FailureSummaries {
         }
         if (!found.has(Found.ERROR)) {
             genericErrors(lines, found);
+        }
+        if (found.has(Found.ERROR)) {
+            locations(lines, found);
+        }
+    }
+
+    /**
+     * The file a failure points at, for the pool: Docker's {@code Dockerfile:9} above the quoted instruction,
+     * Terraform's {@code on main.tf line 14}.
+     */
+    private static void locations(List<String> lines, Found found) {
+        for (String raw : lines) {
+            if (raw.length() > BuildErrors.MAX_LINE || !(raw.contains("Dockerfile") || raw.contains(" line "))) {
+                continue;
+            }
+            Matcher m = LOCATION.matcher(FRAME.matcher(raw).replaceFirst(""));
+            if (m.matches()) {
+                found.path(m.group(1) != null ? m.group(1) : m.group(2));
+            }
         }
     }
 
@@ -70,6 +97,14 @@ final class FailureSummaries {
                 if (!found.has(Found.ERROR) && !NPM_NOISE.matcher(m.group(1)).matches()) {
                     found.add(Found.ERROR, "npm: " + m.group(1).strip());
                 }
+            } else if (line.startsWith("error ") && (m = YARN.matcher(line)).matches()) {
+                if (!found.has(Found.ERROR)) {
+                    found.add(Found.ERROR, "yarn: " + m.group(1).strip());
+                }
+            } else if (line.contains("ERR_PNPM_") && (m = PNPM.matcher(line)).matches()) {
+                found.add(Found.ERROR, m.group(1) + ": " + m.group(2).strip());
+            } else if (line.endsWith("version solving failed.") && (m = SOLVER.matcher(line)).matches()) {
+                found.add(Found.ERROR, m.group(1));
             } else if (line.startsWith("ERROR: ") && (m = PIP.matcher(line)).lookingAt()) {
                 found.add(Found.ERROR, m.group(1));
             } else if (i == 0 && (m = HTTP_STATUS.matcher(line)).matches()) {

@@ -70,9 +70,12 @@ final class FilePaths {
      * source extension ({@code App.java}, {@code src/main/App.java}, {@code package.json}), not inside URLs.
      */
     static List<String> inProse(String text) {
+        if (!mayNameFile(text)) {
+            return List.of();
+        }
         List<int[]> urls = new ArrayList<>();
-        Matcher url = URL.matcher(text);
-        while (url.find()) {
+        Matcher url = text.contains("://") ? URL.matcher(text) : null;
+        while (url != null && url.find()) {
             urls.add(new int[]{url.start(), url.end()});
         }
         Set<String> found = new LinkedHashSet<>();
@@ -91,10 +94,31 @@ final class FilePaths {
                 continue;
             }
             if (isFile(candidate)) {
-                found.add(candidate);
+                // an absolute path keeps its leading slash: it names the same file as in a stack trace
+                boolean absolute = before >= 0 && (text.charAt(before) == '/' || text.charAt(before) == '\\')
+                        && (before == 0 || !Texts.isWordChar(text.charAt(before - 1)));
+                found.add(absolute ? text.charAt(before) + candidate : candidate);
             }
         }
         return List.copyOf(found);
+    }
+
+    /**
+     * Whether {@code text} may name a file: it has a dot between a word character and a letter or digit (an
+     * extension), or one of the {@link #BARE_FILES}. Most sentences have neither and skip the token scan.
+     */
+    private static boolean mayNameFile(String text) {
+        for (int i = text.indexOf('.', 1); i > 0 && i + 1 < text.length(); i = text.indexOf('.', i + 1)) {
+            if (Texts.isWordChar(text.charAt(i - 1)) && Character.isLetterOrDigit(text.charAt(i + 1))) {
+                return true;
+            }
+        }
+        for (String name : BARE_FILES) {
+            if (text.contains(name)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean insideAny(List<int[]> spans, int position) {

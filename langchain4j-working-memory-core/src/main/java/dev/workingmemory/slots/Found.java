@@ -20,16 +20,15 @@ final class Found {
     private final int maxPerSlot;
     private final int maxPool;
     private final int maxItemChars;
-    /** Per slot: normalized text to the item. */
-    private final Map<String, Map<String, String>> bySlot = new LinkedHashMap<>();
+    /** The order in which slots are reported. */
+    private static final List<String> ORDER = List.of(ERROR, DEPENDENCY, DECISION, TODO, POOL);
+    /** Per slot that has items: normalized text to the item. */
+    private final Map<String, Map<String, String>> bySlot = new LinkedHashMap<>(8);
 
     Found(int maxPerSlot, int maxPool, int maxItemChars) {
         this.maxPerSlot = maxPerSlot;
         this.maxPool = maxPool;
         this.maxItemChars = maxItemChars;
-        for (String slot : List.of(ERROR, DEPENDENCY, DECISION, TODO, POOL)) {
-            bySlot.put(slot, new LinkedHashMap<>());
-        }
     }
 
     /** Adds an item unless the slot is full or holds it already; blank text is ignored. */
@@ -60,8 +59,21 @@ final class Found {
     }
 
     List<SessionItem> items() {
+        if (bySlot.isEmpty()) {
+            return List.of();
+        }
         List<SessionItem> all = new ArrayList<>();
-        bySlot.forEach((slot, items) -> items.values().forEach(item -> all.add(new SessionItem(slot, item))));
+        for (String slot : ORDER) {
+            Map<String, String> items = bySlot.get(slot);
+            if (items != null) {
+                items.values().forEach(item -> all.add(new SessionItem(slot, item)));
+            }
+        }
+        bySlot.forEach((slot, items) -> {
+            if (!ORDER.contains(slot)) {
+                items.values().forEach(item -> all.add(new SessionItem(slot, item)));
+            }
+        });
         return all;
     }
 }

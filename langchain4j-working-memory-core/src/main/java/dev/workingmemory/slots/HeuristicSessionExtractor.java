@@ -86,7 +86,8 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
         try {
             Found found = new Found(maxItemsPerSlot, maxPoolItems, maxItemChars);
             if (message instanceof ToolExecutionResultMessage result) {
-                if (toolResults && !ignoredTools.contains(result.toolName())) {
+                // a result may come without a tool name; an immutable set throws on contains(null)
+                if (toolResults && (result.toolName() == null || !ignoredTools.contains(result.toolName()))) {
                     toolResult(Texts.window(Texts.of(result), maxScanChars), found);
                 }
             } else if (message instanceof UserMessage) {
@@ -133,10 +134,11 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
     }
 
     private static void prose(String text, Found found) {
-        Statements.find(text, found);
-        for (String line : Statements.proseLines(text)) {
+        List<String> lines = Statements.proseLines(text);
+        Statements.find(lines, found);
+        for (String line : lines) {
             for (String path : FilePaths.inProse(line)) {
-                found.add(Found.POOL, path);
+                found.path(path);
             }
         }
     }

@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
 
 /**
  * The external packages a source file imports, as one item ({@code imports: com.fasterxml.jackson, org.slf4j}):
- * JVM imports reduced to their first three package segments, Python top-level modules, JavaScript/TypeScript
- * packages. The standard library (JDK, Python's, Node's built-ins) and the project's own code (the JVM file's own
- * package root, relative imports) are left out. Only lines starting with an import statement count, so grep output
+ * JVM imports (Java, and Kotlin's without semicolons) reduced to their first three package segments, Python
+ * top-level modules, JavaScript/TypeScript packages, Go modules. The standard library (JDK, Python's, Node's
+ * built-ins, Go's paths without a host) and the project's own code (the JVM file's own package root, relative
+ * imports) are left out. Only lines starting with an import statement count, so grep output
  * or prose quoting an import is no source file. Thread-safe (stateless).
  */
 final class Imports {
@@ -20,6 +21,8 @@ final class Imports {
     private static final Pattern PY_IMPORT = Pattern.compile("^import ([\\w.]+(?:\\s*,\\s*[\\w.]+){0,20})(?: as \\w+)?\\s*$");
     private static final Pattern PY_FROM = Pattern.compile("^from ([\\w.]+) import ");
     private static final Pattern JS_IMPORT = Pattern.compile("^import (?:type )?(?:[\\w*{}\\s,$]{1,300} from )?[\"']([^\"']+)[\"'];?\\s*$");
+    /** A Go import: {@code import "path"}, or a line {@code "path"} (with an optional alias) inside {@code import ( … )}. */
+    private static final Pattern GO_IMPORT = Pattern.compile("^(?:import )?\\s*(?:[\\w.]+ )?\"([\\w.~/-]+)\"\\s*$");
     private static final Pattern JS_REQUIRE = Pattern.compile("^(?:const|let|var) [\\w{}\\s,$]{1,300}= require\\([\"']([^\"']+)[\"']\\);?\\s*$");
 
     private static final List<String> JVM_PLATFORM = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scala.");
@@ -47,7 +50,14 @@ final class Imports {
         Set<String> jvm = new LinkedHashSet<>();
         Set<String> python = new LinkedHashSet<>();
         Set<String> javaScript = new LinkedHashSet<>();
+        Set<String> go = new LinkedHashSet<>();
+        boolean goBlock = false;
         for (String line : lines) {
+            // Go: an import block, or a single import after the package line (a JavaScript file has none)
+            if (goBlock || line.startsWith("import (") || ownPackage != null && line.startsWith("import \"")) {
+                goBlock = goImport(line, goBlock, go);
+                continue;
+            }
             if (line.length() > BuildErrors.MAX_LINE || !(line.startsWith("import ") || line.startsWith("from ")
                     || line.startsWith("package ") || line.startsWith("const ") || line.startsWith("let ")
                     || line.startsWith("var "))) {
@@ -58,7 +68,8 @@ final class Imports {
                 ownPackage = m.group(1);
             } else if ((m = JS_IMPORT.matcher(line)).matches() || (m = JS_REQUIRE.matcher(line)).matches()) {
                 javaScript.add(m.group(1));
-            } else if (line.endsWith(";") && (m = JVM_IMPORT.matcher(line)).matches()) {
+            } else if ((line.endsWith(";") || ownPackage != null) && (m = JVM_IMPORT.matcher(line)).matches()) {
+                // Kotlin, Scala and Groovy imports end without a semicolon: after a package line they are JVM ones
                 jvm.add(m.group(1));
             } else if ((m = PY_FROM.matcher(line)).lookingAt()) {
                 python.add(m.group(1));
@@ -69,13 +80,15 @@ final class Imports {
             }
         }
         Set<String> external = new LinkedHashSet<>();
-        if (ownPackage != null || !jvm.isEmpty()) {
+        if ((ownPackage != null || !jvm.isEmpty()) && go.isEmpty()) {
             external.addAll(jvmExternal(jvm, ownPackage));
         }
         if (ownPackage == null) {
             python.stream().filter(m -> !m.startsWith(".")).map(m -> m.split("\\.")[0])
                     .filter(m -> !PYTHON_STDLIB.contains(m)).forEach(external::add);
         }
+        go.stream().filter(path -> path.substring(0, Math.max(0, path.indexOf('/'))).contains("."))
+                .map(Imports::goModule).forEach(external::add);
         javaScript.stream().filter(p -> !p.startsWith(".") && !p.startsWith("/") && !p.startsWith("node:"))
                 .map(Imports::packageOf).filter(p -> !NODE_BUILTINS.contains(p)).forEach(external::add);
         if (external.isEmpty()) {
@@ -85,12 +98,37 @@ final class Imports {
         return true;
     }
 
+    /**
+     * Reads one line of Go imports into {@code paths}; returns whether an {@code import ( … )} block is still open.
+     */
+    private static boolean goImport(String line, boolean inBlock, Set<String> paths) {
+        String t = line.strip();
+        if (inBlock && t.startsWith(")")) {
+            return false;
+        }
+        if (t.startsWith("import (")) {
+            return !t.endsWith(")");
+        }
+        Matcher m = t.length() <= 300 ? GO_IMPORT.matcher(t) : null;
+        if (m != null && m.matches()) {
+            paths.add(m.group(1));
+        }
+        return inBlock;
+    }
+
+    /** A Go import path's module: its host and the two segments after it ({@code github.com/spf13/cobra}). */
+    private static String goModule(String path) {
+        String[] parts = path.split("/");
+        return String.join("/", List.of(parts).subList(0, Math.min(3, parts.length)));
+    }
+
     /** @param ownPackage the file's package, {@code null} when it declares none */
     private static Set<String> jvmExternal(Set<String> imports, String ownPackage) {
         String ownRoot = null;
         if (ownPackage != null) {
             String[] own = ownPackage.split("\\.");
-            ownRoot = own.length >= 2 ? own[0] + "." + own[1] + "." : ownPackage + ".";
+            // com.acme.shop -> com.acme.; app.routes -> app.: the project's own code shares its first segments
+            ownRoot = own.length >= 3 ? own[0] + "." + own[1] + "." : own[0] + ".";
         }
         Set<String> external = new LinkedHashSet<>();
         for (String imported : imports) {

@@ -1,9 +1,12 @@
 package dev.workingmemory.slots;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -19,6 +22,9 @@ final class JsonReplies {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> PROBLEM_FIELDS = Set.of("type", "title", "status", "detail", "instance", "code");
+    /** The top-level fields that {@link #find} and {@link Dependencies} read; JSON without any is not mined. */
+    private static final Set<String> MINED_FIELDS = Set.of("error", "errors", "status", "statusCode", "code", "detail",
+            "title", "message", "dependencies", "devDependencies", "peerDependencies");
     /** Larger JSON is not parsed. */
     static final int MAX_JSON_CHARS = 2_000_000;
 
@@ -37,10 +43,33 @@ final class JsonReplies {
             return null;
         }
         try {
-            return JSON.readTree(trimmed);
-        } catch (JsonProcessingException e) {
+            return hasMinedField(trimmed) ? JSON.readTree(trimmed) : JsonNodeFactory.instance.objectNode();
+        } catch (IOException e) {
             return null;
         }
+    }
+
+    /**
+     * Whether the JSON object has a top-level field that {@link #find} or a {@code package.json} reading looks at.
+     * Streams over the text (so that it is still checked to be JSON) without building a tree: most results (a
+     * page, a list of records) have none, and the tree is built only for the others.
+     *
+     * @throws IOException when the text is not JSON
+     */
+    private static boolean hasMinedField(String json) throws IOException {
+        boolean mined = false;
+        try (JsonParser parser = JSON.getFactory().createParser(json)) {
+            JsonToken token = parser.nextToken();
+            boolean object = token == JsonToken.START_OBJECT;
+            while ((token = parser.nextToken()) != null) {
+                if (object && token == JsonToken.FIELD_NAME && parser.getParsingContext().getParent().inRoot()) {
+                    mined |= MINED_FIELDS.contains(parser.currentName());
+                } else if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+                    parser.skipChildren();
+                }
+            }
+        }
+        return mined;
     }
 
     static void find(JsonNode json, Found found) {
@@ -90,8 +119,13 @@ final class JsonReplies {
         return true;
     }
 
+    /** A status of 4xx or 5xx, as a number or as text ({@code "404"}, as GitHub sends it). */
     private static boolean isHttpError(JsonNode status) {
-        return status != null && status.canConvertToInt() && status.asInt() >= 400 && status.asInt() < 600;
+        if (status == null || !(status.canConvertToInt() || status.isTextual() && status.asText().matches("\\d{3}"))) {
+            return false;
+        }
+        int code = status.asInt();
+        return code >= 400 && code < 600;
     }
 
     /** The first of the fields that holds a non-blank scalar, as text. */

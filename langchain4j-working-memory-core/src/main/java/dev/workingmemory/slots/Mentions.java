@@ -54,7 +54,8 @@ final class Mentions {
      * Whether the message text mentions the item.
      *
      * @param text      the message's text
-     * @param lowerText the same in lower case (computed once per message for all items)
+     * @param lowerText the same in lower case (computed once per message for all items); may be {@code null} when
+     *                  this item is not {@linkplain #byPhrase() matched by phrase}
      */
     boolean in(String text, String lowerText) {
         for (String key : keys) {
@@ -63,6 +64,11 @@ final class Mentions {
             }
         }
         return phrase != null && Texts.containsWord(lowerText, phrase);
+    }
+
+    /** Whether the item is matched by its whole text, in lower case (it has no keys). */
+    boolean byPhrase() {
+        return phrase != null;
     }
 
     List<String> keys() {

@@ -278,10 +278,14 @@ public final class SessionSlots implements MemoryLayer {
         if (pool.isEmpty()) {
             return false;
         }
-        String lower = text.toLowerCase(Locale.ROOT);
+        String lower = null; // only items without identifiers are matched in lower case: made once, when one needs it
         for (Pooled item : pool) {
             item.age++;
-            if (!text.isEmpty() && item.mentionKeys().in(text, lower)) {
+            Mentions mentions = item.mentionKeys();
+            if (lower == null && mentions.byPhrase()) {
+                lower = text.toLowerCase(Locale.ROOT);
+            }
+            if (!text.isEmpty() && mentions.in(text, lower)) {
                 item.mentions++;
             }
         }

@@ -177,7 +177,7 @@ final class StackTraces {
         return i < lines.size() ? python(lines, i + 1, new ArrayList<>()) : i;
     }
 
-    private static boolean isProjectPath(String path) {
+    static boolean isProjectPath(String path) {
         String p = path.replace('\\', '/');
         return !(p.startsWith("<") || p.contains("/site-packages/") || p.contains("/dist-packages/")
                 || p.contains("/lib/python") || p.startsWith("/usr/lib/") || p.contains("/node_modules/"));

@@ -2,6 +2,8 @@ package dev.workingmemory.slots;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -9,10 +11,12 @@ import java.util.regex.Pattern;
  * Decisions and todos stated in what the user or the model says, sentence by sentence.
  *
  * <p>Decisions: "let's use / go with / keep / switch to …", "we decided / agreed / chose …", "we'll go with …",
- * "decision: …", and rules given as imperatives at the start of a sentence ("don't …", "never …", "always …",
- * "from now on …"). The item is the sentence. Todos: "TODO …", "next, …" / "next step: …", "we still need to …",
- * "don't forget to …" / "remember to …", "we need to …" at the start of a sentence, "remaining: …" and unchecked
- * Markdown boxes ({@code - [ ] …}). The item is what is to be done.
+ * "we're going with …", "decision: …" / "decided: …", and rules given as imperatives at the start of a sentence
+ * ("don't …", "never …", "always …", "from now on …", "going forward …"). The item is the sentence. Todos:
+ * "TODO …", "next, …" / "next step: …", "we still need to …", "don't forget to …" / "remember to …", "we need to …"
+ * at the start of a sentence, requirements ("the endpoint should return 404 …", not hedged), work put off ("I'll
+ * fix … after the release"), "remaining: …", list items under a "Next steps:" heading and unchecked Markdown boxes
+ * ({@code - [ ] …}). The item is what is to be done.
  *
  * <p>Questions ("should we use Redis?") and conditions ("if we decided …") state nothing; "let me …", "I don't
  * know", "don't worry" are no decisions. Fenced code blocks, quoted lines and indented lines are skipped.
@@ -31,22 +35,39 @@ final class Statements {
                     + "|^next,? (?:i|we)(?:'ll| will| should| need to| have to| must)\\s+(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TODO_STILL = Pattern.compile(
             "\\b(?:still|also) (?:need|have) to\\s+(.+)$|\\b(?:remember|don't forget|do not forget) to\\s+(.+)$"
-                    + "|^we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
+                    + "|^(?:(?:in|for|on|at|before|after) [^,]{1,80}?,? )?we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CHECKBOX = Pattern.compile("^\\s*[-*+] \\[ ] (.+)$");
 
-    private static final Pattern DECISION_MARKER = Pattern.compile("^decision\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+    /**
+     * Work put off to later by whoever speaks: "I will fix the importer tests after the release", "I'll keep the
+     * column for now and drop it in a follow-up migration". The todo is what is put off.
+     */
+    private static final Pattern TODO_LATER = Pattern.compile(
+            "^(?:i|we)(?:'ll| will| am going to|'m going to| are going to|'re going to) (?:.{1,200}? for now,? and )?"
+                    + "(\\w+ .{1,300}? (?:later|afterwards|tomorrow|next (?:week|sprint|time)|in a (?:follow-up|separate|later|next)\\b.{0,40}"
+                    + "|after (?:the|this|that|we|it|you|i)\\b.{0,60}))$", Pattern.CASE_INSENSITIVE);
+    /**
+     * A requirement: "the endpoint should return 404 …", "we should add retries …". Not hedged ("should probably"),
+     * not an expectation ("this should work now", "it should be fine"), not advice to the reader ("you should …").
+     */
+    private static final Pattern TODO_SHOULD = Pattern.compile(
+            "^(?:we|it|(?:the|this|that|our|all|every|each) [\\w/.-]{1,40}(?: [\\w/.-]{1,40}){0,3}) (?:should|must) "
+                    + "(?!probably|maybe|perhaps|not|never|be\\b|work|pass|fail|have|now|already|still|also be|help|look|get\\b"
+                    + "|\\w+ (?:it|that|this)$)(\\w+ .+)$", Pattern.CASE_INSENSITIVE);
+    private static final Pattern DECISION_MARKER = Pattern.compile("^(?:decision|decided)\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern DECISION = Pattern.compile(
             "\\blet'?s (?:not \\w+|use|go with|stick with|keep|switch to|move to|adopt|pick|choose|drop|avoid|store|name"
                     + "|call|put|make|rename|split|merge|replace|remove)\\b"
                     + "|\\b(?:we|i)(?:'ve| have)? (?:decided|agreed|chose|opted|settled)\\b"
                     + "|\\b(?:we|i)(?:'ll| will| are going to|'re going to| am going to|'m going to) (?:go with|stick with|switch to|adopt"
                     + "|keep (?!\\w+ing\\b|an eye|in mind|it in mind|that in mind|trying|looking|digging)(?:the|this|that|these|those|our|your|it)\\b)"
-                    + "|\\bwe(?:'ll| will| are going to|'re going to) use\\b",
+                    + "|\\bwe(?:'ll| will| are going to|'re going to) use\\b"
+                    + "|(?:^|\\b(?:we|i)(?:'re| are|'m| am) )going with\\b|\\b(?:we|i) went with\\b",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern RULE = Pattern.compile(
             "^(?:please )?(?:(?:don't|do not|never)\\s+(?!worry|forget|know|think|understand|see|mind|bother|hesitate|have|need|care)\\w+"
-                    + "|always\\s+\\w+|from now on\\b"
+                    + "|always\\s+\\w+|from now on\\b|going forward\\b|from here on\\b"
                     // a choice given as an order: "use pnpm, not npm", "go with option B", "keep the old endpoint"
                     + "|(?:use|go with|stick with|stick to|switch to|prefer|avoid|keep (?!going|trying|looking|it up|in mind|an eye)"
                     + "(?:the|this|that|these|those|our|your|it|all|every)\\b))", Pattern.CASE_INSENSITIVE);
@@ -58,31 +79,53 @@ final class Statements {
     private static final Pattern LIST_ITEM = Pattern.compile("^\\s*(?:[-*+]|\\d{1,3}[.)])\\s+(?:\\[ ]\\s+)?(.+)$");
 
     private static final int MAX_SENTENCE = 400;
+    /** Longer lines are no {@link #TODO_HEADING}. */
+    private static final int MAX_HEADING = 40;
+
+    /** The first words of {@link #LEAD}, {@link #CONDITION} and {@link #RULE}; the words one of {@link #DECISION} and {@link #TODO_STILL} needs. */
+    private static final Set<String> LEAD_WORDS = Set.of("ok", "okay", "so", "and", "also", "then", "now", "alright",
+            "right", "great", "good", "fine", "but", "well", "yes", "no", "first", "finally", "after", "for", "in");
+    private static final Set<String> CONDITION_WORDS = Set.of("if", "when", "whether", "unless", "once", "in");
+    private static final Set<String> RULE_WORDS = Set.of("please", "don't", "do", "never", "always", "from", "going", "use",
+            "go", "stick", "switch", "prefer", "avoid", "keep");
+    private static final List<String> DECISION_CUES = List.of("let", "decided", "agreed", "chose", "opted", "settled",
+            "'ll ", " will ", "going to", "going with", "went with");
+    private static final List<String> LATER_CUES = List.of("later", "afterwards", "tomorrow", "next ", "in a ", "after ");
+    /** Words that put a requirement off or in doubt ("we should cache it, but not now"). */
+    private static final List<String> HEDGES = List.of("not now", "not yet", "someday", "eventually", "at some point",
+            "in theory", "ideally");
+    private static final List<String> TODO_CUES = List.of("need to", "have to", "remember", "forget", "remaining",
+            "still to do", "left to do", "open item");
 
     private Statements() {
     }
 
-    static void find(String text, Found found) {
+    /** @param lines the message's {@linkplain #proseLines prose lines} */
+    static void find(List<String> lines, Found found) {
         boolean todoList = false;
-        for (String line : proseLines(text)) {
-            Matcher box = CHECKBOX.matcher(line);
-            if (box.matches()) {
+        for (String line : lines) {
+            Matcher box = line.contains("[ ]") ? CHECKBOX.matcher(line) : null;
+            if (box != null && box.matches()) {
                 found.add(Found.TODO, box.group(1));
                 continue;
             }
-            if (TODO_HEADING.matcher(line.strip()).matches()) {
+            String stripped = line.strip();
+            if (stripped.length() <= MAX_HEADING && TODO_HEADING.matcher(stripped).matches()) {
                 todoList = true;
                 continue;
             }
-            Matcher item = LIST_ITEM.matcher(line);
-            if (todoList && item.matches()) {
+            Matcher item = todoList ? LIST_ITEM.matcher(line) : null;
+            if (item != null && item.matches()) {
                 found.add(Found.TODO, trimEnd(item.group(1)));
                 continue;
             }
-            todoList = false;
-            for (String sentence : sentences(line)) {
+            List<String> sentences = sentences(line);
+            for (String sentence : sentences) {
                 statement(sentence, found);
             }
+            // "The index is missing. Next steps:" ends a line of prose with the heading of a list
+            String last = sentences.get(sentences.size() - 1).strip();
+            todoList = last.length() <= MAX_HEADING && TODO_HEADING.matcher(last).matches();
         }
     }
 
@@ -91,31 +134,49 @@ final class Statements {
         if (sentence.isEmpty() || sentence.endsWith("?") || sentence.length() > MAX_SENTENCE) {
             return;
         }
-        String clause = CONNECTORS.matcher(sentence).replaceFirst("");
-        if (CONDITION.matcher(clause).lookingAt()) {
+        // every pattern below needs one of its cue words: most sentences of a chat have none, and are let go
+        // after a few indexOf calls instead of a dozen regular expressions
+        String lower = sentence.toLowerCase(Locale.ROOT);
+        String clause = sentence;
+        if (LEAD_WORDS.contains(firstWord(lower))) {
+            clause = CONNECTORS.matcher(sentence).replaceFirst("");
+            lower = clause.toLowerCase(Locale.ROOT);
+        }
+        if (CONDITION_WORDS.contains(firstWord(lower)) && CONDITION.matcher(clause).lookingAt()) {
             return;
         }
         Matcher m;
-        if ((m = TODO_MARKER.matcher(clause)).matches()) {
+        if (lower.startsWith("to") && (m = TODO_MARKER.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1)));
             return;
         }
-        if ((m = TODO_NEXT.matcher(clause)).matches()) {
+        if (lower.startsWith("next") && (m = TODO_NEXT.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1) != null ? m.group(1) : m.group(2)));
             return;
         }
-        if ((m = TODO_MAKE_SURE.matcher(clause)).matches()) {
+        if (lower.startsWith("make sure") && (m = TODO_MAKE_SURE.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1)));
             return;
         }
-        if ((m = DECISION_MARKER.matcher(clause)).matches()) {
+        if ((lower.startsWith("decision") || lower.startsWith("decided")) && (m = DECISION_MARKER.matcher(clause)).matches()) {
             found.add(Found.DECISION, trimEnd(m.group(1)));
             return;
         }
-        if (DECISION.matcher(clause).find() || RULE.matcher(clause).lookingAt()) {
+        if (lower.contains("should") || lower.contains("must")) {
+            if (!containsAny(lower, HEDGES) && (m = TODO_SHOULD.matcher(clause)).matches()) {
+                found.add(Found.TODO, trimEnd(m.group(1)));
+                return;
+            }
+        }
+        if (containsAny(lower, DECISION_CUES) && DECISION.matcher(clause).find()
+                || RULE_WORDS.contains(firstWord(lower)) && RULE.matcher(clause).lookingAt()) {
             found.add(Found.DECISION, trimEnd(sentence));
         }
-        if ((m = TODO_STILL.matcher(clause)).find()) {
+        if (containsAny(lower, LATER_CUES) && (m = TODO_LATER.matcher(clause)).matches()) {
+            found.add(Found.TODO, trimEnd(m.group(1)));
+            return;
+        }
+        if (containsAny(lower, TODO_CUES) && (m = TODO_STILL.matcher(clause)).find()) {
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
                     found.add(Found.TODO, trimEnd(m.group(g)));
@@ -123,6 +184,24 @@ final class Statements {
                 }
             }
         }
+    }
+
+    /** The leading word of a lower-case sentence (letters and apostrophes), {@code ""} when it starts otherwise. */
+    private static String firstWord(String lower) {
+        int end = 0;
+        while (end < lower.length() && (Character.isLetter(lower.charAt(end)) || lower.charAt(end) == '\'')) {
+            end++;
+        }
+        return lower.substring(0, end);
+    }
+
+    private static boolean containsAny(String lower, List<String> cues) {
+        for (String cue : cues) {
+            if (lower.contains(cue)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The lines of prose: without fenced code blocks, quoted ({@code >}) lines and indented (code) lines. */

@@ -143,19 +143,11 @@ final class Texts {
      */
     static String of(ChatMessage message) {
         if (message instanceof ToolExecutionResultMessage result) {
-            return result.text() == null ? "" : result.text();
+            // not text(): it throws for a result of several or non-text contents (LangChain4j 1.19)
+            return textParts(result.contents());
         }
         if (message instanceof UserMessage user) {
-            StringBuilder out = new StringBuilder();
-            for (Content content : user.contents()) {
-                if (content instanceof TextContent text) {
-                    if (out.length() > 0) {
-                        out.append('\n');
-                    }
-                    out.append(text.text());
-                }
-            }
-            return out.toString();
+            return textParts(user.contents());
         }
         if (message instanceof AiMessage ai) {
             StringBuilder out = new StringBuilder(ai.text() == null ? "" : ai.text());
@@ -169,6 +161,26 @@ final class Texts {
             return out.toString();
         }
         return "";
+    }
+
+    /** The text parts of a message's contents, one per line; {@code ""} for none. */
+    private static String textParts(List<Content> contents) {
+        if (contents == null) {
+            return "";
+        }
+        if (contents.size() == 1 && contents.get(0) instanceof TextContent only) {
+            return only.text() == null ? "" : only.text();
+        }
+        StringBuilder out = new StringBuilder();
+        for (Content content : contents) {
+            if (content instanceof TextContent text && text.text() != null) {
+                if (out.length() > 0) {
+                    out.append('\n');
+                }
+                out.append(text.text());
+            }
+        }
+        return out.toString();
     }
 
     /** Whether {@code c} can be part of a word or identifier. */

@@ -2,11 +2,14 @@ package dev.workingmemory.slots;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
@@ -69,6 +72,32 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_mine_a_tool_result_that_has_no_tool_name() {
+        ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
+                .text("src/A.java:3: error: ';' expected").build();
+
+        assertThat(extractor.extract(unnamed)).contains(SessionItem.of("error", "A.java:3: ';' expected"));
+    }
+
+    @Test
+    void should_mine_the_text_parts_of_a_tool_result_with_several_contents() {
+        ToolExecutionResultMessage mixed = ToolExecutionResultMessage.builder().id("call_1").toolName("screenshot")
+                .contents(List.of(TextContent.from("src/A.java:3: error: ';' expected"),
+                        ImageContent.from("aGVsbG8=", "image/png"), TextContent.from("done")))
+                .build();
+
+        assertThat(extractor.extract(mixed)).contains(SessionItem.of("error", "A.java:3: ';' expected"));
+    }
+
+    @Test
+    void should_find_nothing_in_a_tool_result_with_only_an_image() {
+        ToolExecutionResultMessage image = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
+                .contents(List.of(ImageContent.from("aGVsbG8=", "image/png"))).build();
+
+        assertThat(extractor.extract(image)).isEmpty();
+    }
+
+    @Test
     void should_find_nothing_in_a_model_message_that_only_calls_tools() {
         AiMessage calls = AiMessage.from(ToolExecutionRequest.builder().id("1").name("bash")
                 .arguments("{\"command\": \"TODO: let's use X\"}").build());
@@ -112,5 +141,144 @@ class HeuristicSessionExtractorTest {
 
         assertThat(extractor.extract(result("bash", jest))).extracting(SessionItem::content)
                 .contains("cart.test.js: Cart > applies discount");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "The endpoint should return 404 when the order is missing.|return 404 when the order is missing",
+            "We should add retries to the payment client.|add retries to the payment client",
+            "I will fix the flaky importer tests after the release.|fix the flaky importer tests after the release",
+            "I'll keep the old column for now and drop it in a follow-up migration.|drop it in a follow-up migration"})
+    void should_find_requirements_and_work_put_off_as_todos(String message, String todo) {
+        assertThat(extractor.extract(UserMessage.from(message))).contains(SessionItem.of("todo", todo));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"This should work now.", "It should be fine after the restart.", "You should see the new header.",
+            "We should probably cache the rates, but not now.", "That should fix it.", "I fixed the importer tests after lunch.",
+            "We should eventually move to Kotlin."})
+    void should_not_take_expectations_hedges_or_advice_for_todos(String message) {
+        assertThat(extractor.extract(AiMessage.from(message))).extracting(SessionItem::slot).doesNotContain("todo");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "We're going with Flyway for the migrations.|Flyway",
+            "Going with option B: keep MongoDB for the catalog.|option B",
+            "Decided: the API stays on /v2.|the API stays on /v2"})
+    void should_find_decisions_stated_as_going_with_or_decided(String message, String fragment) {
+        assertThat(extractor.extract(UserMessage.from(message)))
+                .anySatisfy(item -> assertThat(item.slot().equals("decision") && item.content().contains(fragment)).isTrue());
+    }
+
+    @Test
+    void should_read_the_dependencies_of_a_pyproject_in_both_styles() {
+        String pep621 = "[project]\nname = \"x\"\ndependencies = [\n  \"celery[redis]>=5.3\",\n  'httpx',\n]\n"
+                + "[tool.ruff]\nline-length = 100\n";
+        String poetry = "[tool.poetry.dependencies]\npython = \"^3.11\"\nhttpx = \"^0.27\"\n"
+                + "rich = { version = \"^13\", optional = true }\n[build-system]\nrequires = [\"poetry-core\"]\n";
+
+        assertThat(extractor.extract(result("read_file", pep621)))
+                .containsExactly(SessionItem.of("dependency", "python: celery>=5.3, httpx"));
+        assertThat(extractor.extract(result("read_file", poetry)))
+                .containsExactly(SessionItem.of("dependency", "python: httpx ^0.27, rich ^13"));
+    }
+
+    @Test
+    void should_read_surefire_2_summaries_and_vitest_failures() {
+        String surefire = "Failed tests: \n  PriceTest.vat:27 expected:<19> but was:<10>\n    Run 1: flaky\n\n"
+                + "Tests in error: \n  OrderTest.create:42 \u00BB NullPointer\n\nTests run: 8, Failures: 1, Errors: 1\n";
+        String vitest = " FAIL  src/tax.test.ts > tax > rounds half up\nAssertionError: expected 1 to be 2\n";
+
+        assertThat(extractor.extract(result("bash", surefire))).extracting(SessionItem::content)
+                .containsExactly("PriceTest.vat:27 expected:<19> but was:<10>", "OrderTest.create:42 \u00BB NullPointer");
+        assertThat(extractor.extract(result("bash", vitest))).containsExactly(
+                SessionItem.of("error", "tax.test.ts: tax > rounds half up: AssertionError: expected 1 to be 2"),
+                SessionItem.of("pool", "src/tax.test.ts"));
+    }
+
+    @Test
+    void should_pool_the_file_a_docker_or_terraform_failure_points_at() {
+        String docker = "Dockerfile.prod:9\n--------------------\nERROR: failed to solve: process \"/bin/sh -c make\" "
+                + "did not complete successfully: exit code: 2\n";
+        String terraform = "\u2502 Error: Invalid reference\n\u2502\n\u2502   on modules/db/main.tf line 14, in resource \"x\":\n";
+
+        assertThat(extractor.extract(result("bash", docker))).contains(SessionItem.of("pool", "Dockerfile.prod"));
+        assertThat(extractor.extract(result("bash", terraform))).contains(SessionItem.of("pool", "modules/db/main.tf"));
+    }
+
+    @Test
+    void should_pool_a_file_pasted_with_its_trace_once() {
+        String pasted = "It fails in /home/me/proj/analytics/stats.py:\n\nTraceback (most recent call last):\n"
+                + "  File \"/home/me/proj/analytics/stats.py\", line 19, in average\n    return total / count\n"
+                + "ZeroDivisionError: division by zero\n";
+
+        assertThat(extractor.extract(UserMessage.from(pasted))).filteredOn(item -> item.slot().equals("pool"))
+                .extracting(SessionItem::content).containsExactly("/home/me/proj/analytics/stats.py");
+        assertThat(extractor.extract(UserMessage.from("See /srv/app/src/main/java/Cart.java please.")))
+                .containsExactly(SessionItem.of("pool", "src/main/java/Cart.java"));
+    }
+
+    @Test
+    void should_read_go_import_blocks_and_kotlin_imports_without_the_project_own_packages() {
+        String go = "package cmd\n\nimport (\n\t\"fmt\"\n\tlog \"github.com/sirupsen/logrus\"\n\t\"gorm.io/gorm/clause\"\n)\n";
+        String kotlin = "package app.routes\n\nimport io.ktor.server.routing.*\nimport app.model.Order\n";
+        String javaScript = "import \"reflect-metadata\"\nimport { z } from \"zod\"\n";
+
+        assertThat(extractor.extract(result("read_file", go)))
+                .containsExactly(SessionItem.of("dependency", "imports: github.com/sirupsen/logrus, gorm.io/gorm/clause"));
+        assertThat(extractor.extract(result("read_file", kotlin)))
+                .containsExactly(SessionItem.of("dependency", "imports: io.ktor.server"));
+        assertThat(extractor.extract(result("read_file", javaScript)))
+                .containsExactly(SessionItem.of("dependency", "imports: reflect-metadata, zod"));
+    }
+
+    @Test
+    void should_read_the_failures_of_yarn_pnpm_and_poetry() {
+        String yarn = "[1/4] Resolving packages...\nerror Couldn't find package \"left-pad2\" on the \"npm\" registry.\n";
+        String pnpm = " ERR_PNPM_NO_MATCHING_VERSION  No matching version found for lodash@^5.0.0\n";
+        String poetry = "Because app depends on pydantic (^3.0) which doesn't match any versions, version solving failed.\n";
+
+        assertThat(extractor.extract(result("bash", yarn))).containsExactly(
+                SessionItem.of("error", "yarn: Couldn't find package \"left-pad2\" on the \"npm\" registry."),
+                SessionItem.of("dependency", "left-pad2 (unresolved)"));
+        assertThat(extractor.extract(result("bash", pnpm))).extracting(SessionItem::content)
+                .contains("ERR_PNPM_NO_MATCHING_VERSION: No matching version found for lodash@^5.0.0");
+        assertThat(extractor.extract(result("bash", poetry))).containsExactly(
+                SessionItem.of("error", "app depends on pydantic (^3.0) which doesn't match any versions, version solving failed."),
+                SessionItem.of("dependency", "pydantic ^3.0 (unresolved)"));
+    }
+
+    @Test
+    void should_read_unittest_failures_and_rust_panics() {
+        String unittest = "ERROR: test_parse (tests.test_dates.DateTests.test_parse)\n------\nTraceback (most recent call last):\n"
+                + "  File \"/srv/app/app/dates.py\", line 8, in parse\n    return x\nValueError: bad day\n";
+        String panic = "thread 'main' panicked at src/main.rs:5:10:\ncalled `Option::unwrap()` on a `None` value\n";
+        String oldPanic = "thread 'worker' panicked at 'index out of bounds', src/queue.rs:9:5\n";
+
+        assertThat(extractor.extract(result("bash", unittest))).containsExactly(
+                SessionItem.of("error", "test_parse (tests.test_dates.DateTests.test_parse): ValueError: bad day"),
+                SessionItem.of("pool", "/srv/app/app/dates.py"));
+        assertThat(extractor.extract(result("bash", panic))).containsExactly(
+                SessionItem.of("error", "main panicked at main.rs:5: called `Option::unwrap()` on a `None` value"),
+                SessionItem.of("pool", "src/main.rs"));
+        assertThat(extractor.extract(result("bash", oldPanic))).extracting(SessionItem::content)
+                .contains("worker panicked at queue.rs:9: index out of bounds");
+    }
+
+    @Test
+    void should_read_an_api_error_whose_status_is_text() {
+        String github = "{\"message\":\"Not Found\",\"documentation_url\":\"https://docs.github.com/rest\",\"status\":\"404\"}";
+
+        assertThat(extractor.extract(result("http_get", github))).containsExactly(SessionItem.of("error", "404: Not Found"));
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "Going forward, every new endpoint goes under /api/v2.|decision|Going forward, every new endpoint goes under /api/v2",
+            "In the client we need to refresh the token on 401.|todo|refresh the token on 401",
+            "The index is missing. Next steps:\\n1. Add the index\\n2. Rerun the load test|todo|Rerun the load test"})
+    void should_find_rules_todos_after_a_phrase_and_lists_after_a_heading_in_prose(String message, String slot, String item) {
+        assertThat(extractor.extract(UserMessage.from(message.replace("\\n", "\n")))).contains(SessionItem.of(slot, item));
     }
 }

@@ -33,6 +33,8 @@ class SessionExtractionQualityTest {
     private static final List<String> SLOTS = List.of("error", "decision", "todo", "dependency", "pool");
     private static final String HOLDOUT = "holdout.cases/";
     private static final String FRESH = "fresh.cases/";
+    private static final String UNSEEN = "unseen.cases/";
+    private static final String BLIND = "blind.cases/";
     private static List<LabelledCase> cases;
 
     @BeforeAll
@@ -49,13 +51,17 @@ class SessionExtractionQualityTest {
     @Test
     void should_reach_the_precision_and_recall_goals_in_every_slot() {
         SessionExtractor extractor = SessionExtractor.defaults();
-        List<LabelledCase> first = cases.stream()
-                .filter(c -> !c.name().startsWith(HOLDOUT) && !c.name().startsWith(FRESH)).toList();
+        List<LabelledCase> first = cases.stream().filter(c -> !c.name().startsWith(HOLDOUT) && !c.name().startsWith(FRESH)
+                && !c.name().startsWith(UNSEEN) && !c.name().startsWith(BLIND)).toList();
         List<LabelledCase> holdout = cases.stream().filter(c -> c.name().startsWith(HOLDOUT)).toList();
         List<LabelledCase> fresh = cases.stream().filter(c -> c.name().startsWith(FRESH)).toList();
+        List<LabelledCase> unseen = cases.stream().filter(c -> c.name().startsWith(UNSEEN)).toList();
         score("written before the extractor", first, extractor);
         score("second set (written after the first rules, then used to add rules)", holdout, extractor);
-        score("third set (written after the second rules, not tuned on)", fresh, extractor);
+        score("third set (written after the second rules, then used to add rules)", fresh, extractor);
+        List<LabelledCase> blind = cases.stream().filter(c -> c.name().startsWith(BLIND)).toList();
+        score("fourth set (written before the third rules, then used to add the fourth)", unseen, extractor);
+        score("fifth set (written before the fourth rules, never tuned on)", blind, extractor);
         Map<String, int[]> all = score("all", cases, extractor);
 
         assertThat(cases).hasSizeGreaterThanOrEqualTo(40);
