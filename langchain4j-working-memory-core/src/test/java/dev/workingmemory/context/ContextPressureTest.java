@@ -20,6 +20,7 @@ import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import dev.workingmemory.testing.ScriptedChatModel;
+import dev.workingmemory.testing.ToolOutputs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -168,14 +169,6 @@ class ContextPressureTest {
         String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
     }
 
-    /** 48 lines of a test run, none near-identical to the next: sent whole when safe, cut at moderate and high. */
-    private static String testRun(int run) {
-        return IntStream.rangeClosed(1, 48)
-                .mapToObj(i -> "Test " + run + "." + i + " " + (i % 2 == 0 ? "InvoiceTest#totals" : "LedgerIT#balance")
-                        + " passed in " + (i * 13 % 97) + " ms")
-                .collect(Collectors.joining("\n"));
-    }
-
     @Test
     void should_show_the_percent_of_the_request_the_model_receives_also_after_an_intervention() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).maxMessages(200).build();
@@ -190,7 +183,7 @@ class ContextPressureTest {
                 .tools(new Object() {
                     @Tool("Runs a shell command")
                     String bash(String command) {
-                        return testRun(runs.incrementAndGet());
+                        return ToolOutputs.testReport(runs.incrementAndGet());
                     }
                 }).build();
 
