@@ -96,7 +96,8 @@ public class PerTurnBenchmark {
     /**
      * {@code defaults}: every layer the provider has by default; {@code hardening}: without session slots, context
      * pressure and salience, the layers the hardening issue's goals were measured with (entities, core memory,
-     * scratchpad, notes), so that those figures can be measured again.
+     * scratchpad, notes), so that those figures can be measured again; {@code withoutPressure}: the defaults without
+     * context pressure, to tell what pressure costs an ordinary turn.
      */
     @Param({"defaults"})
     public String layers;
@@ -139,6 +140,7 @@ public class PerTurnBenchmark {
         switch (layers) {
             case "defaults" -> { }
             case "hardening" -> builder.withoutSessionSlots().withoutContextPressure().withoutSalience();
+            case "withoutPressure" -> builder.withoutContextPressure();
             default -> throw new IllegalArgumentException(layers);
         }
         switch (longTerm) {

@@ -34,7 +34,11 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code workingChatMemoryPruned}: a {@link WorkingMemoryProvider} with its defaults (context pressure on, a 128K
  * context window, so the log is pruned in normal mode to its first and last 30 lines, its error lines and a summary;
  * the full log goes to the tool-output cache on the cache's own thread, not measured here). Every turn's log is a
- * new one (1,024 different logs, cycled), so each is pruned and hashed anew. {@code messageWindowChatMemory}:
+ * new one (1,024 different logs, cycled), so each is pruned and hashed anew. Long-term memory is on as by default,
+ * but into a {@link CountingCrystalStore}: the turn pays for making the past-turn and tool-output crystals, not for
+ * the embedding a real store runs on its indexer thread (without it, this benchmark measured how fast MiniLM embeds:
+ * the store's bounded queue makes {@code add} wait once the loop outruns the indexer, which a turn with a model call
+ * in it does not; {@code CrystalIndexingThroughput} measures that embedding). {@code messageWindowChatMemory}:
  * LangChain4j's {@link MessageWindowChatMemory} with the same messages, sending all 400 lines. Both keep a window of
  * 20 messages besides the system message and are in steady state.
  *
@@ -70,7 +74,8 @@ public class PrunedTurnBenchmark {
         for (int i = 0; i < LOGS; i++) {
             logs[i] = ToolExecutionResultMessage.from(request, buildLog(i));
         }
-        provider = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW).build();
+        provider = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW).crystalStore(new CountingCrystalStore())
+                .build();
         working = provider.get("bench");
         baseline = MessageWindowChatMemory.withMaxMessages(Fixtures.WINDOW + 1);
         SystemMessage system = SystemMessage.from("You are a coding agent. Run the build, read the errors, fix them.");

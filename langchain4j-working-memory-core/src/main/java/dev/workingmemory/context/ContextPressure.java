@@ -24,6 +24,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,7 +40,10 @@ import java.util.Set;
  * <p><b>Measuring.</b> A request's pressure is its estimated tokens (system message with the block, then the window,
  * tool results pruned in {@link PruningMode#NORMAL} mode) against {@link RequestDraft#contextWindow()}. Measuring with
  * normal pruning, not with the mode the level picks, keeps the level from flapping: a request pruned harder because
- * it was at 80% would measure safe next time and be pruned less again.
+ * it was at 80% would measure safe next time and be pruned less again. The level is that measure; the percent the
+ * block shows is of the request as it is sent (pruned in the level's mode, after any intervention, with the element
+ * itself), and at high the element also says at what percent the memory intervened. Each message is estimated once
+ * while it stays in the window, and each tool result pruned once per mode.
  *
  * <p><b>Pruning.</b> Every tool result is sent pruned by the {@link ToolOutputPruner} in the level's mode (normal,
  * aggressive, hyper: line thresholds 50, 30, 15 and the character threshold of long lines by default). What the
@@ -80,6 +84,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private long events;
     private PressureLevel level = PressureLevel.SAFE;
     private int percent;
+    /** The percent the block shows: of the request as sent, after pruning and any intervention. */
+    private int sentPercent;
     private int interventions;
     /** Tool call ids whose results are sent as a reference only, oldest first. */
     private final LinkedHashSet<String> shortened = new LinkedHashSet<>();
@@ -88,11 +94,16 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private int tokens;
     private int sentTokens;
     private int contextWindow;
-    private Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
+    /** Each tool result's pruned versions, by identity: made once per result, kept while it is in the window. */
+    private final Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
     private String rendered = "";
-    /** Tokens per message (by identity) of this request, and of the last one: a model's estimator may be costly. */
-    private Map<ChatMessage, Integer> messageTokens = new IdentityHashMap<>();
-    private Map<ChatMessage, Integer> previousTokens = new IdentityHashMap<>();
+    /**
+     * Tokens per message, by identity, of the recent requests: a message is estimated once while it stays in the
+     * window (a model's estimator may be costly, and a request is measured on every {@code messages()} call).
+     */
+    private final Map<ChatMessage, Integer> messageTokens = new IdentityHashMap<>();
+    /** The tokens of the elements estimated lately (the one in the block, the ones tried for this request). */
+    private final Map<String, Integer> elementTokens = new HashMap<>();
 
     private ContextPressure(LayerContext context, ContextPressureConfig config, ToolOutputCache cache,
                             PressureListener listener) {
@@ -171,40 +182,48 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     public void shape(RequestDraft request) {
         contextWindow = request.contextWindow();
         List<ToolExecutionResultMessage> results = toolResults(request.messages());
-        Map<ToolExecutionResultMessage, Pruned> kept = new IdentityHashMap<>();
-        for (ToolExecutionResultMessage result : results) {
-            kept.put(result, pruned.getOrDefault(result, new Pruned(result)));
+        if (pruned.size() > 2 * results.size() + 8) {
+            Set<ToolExecutionResultMessage> present = identitySet(results);
+            pruned.keySet().retainAll(present);
         }
-        pruned = kept;
-        previousTokens = messageTokens;
-        messageTokens = new IdentityHashMap<>();
-
         for (ToolExecutionResultMessage result : results) {
             send(request, result, PruningMode.NORMAL);
         }
         int reserve = reserveForUserMessage(request);
         int measured = count(request) + reserve;
         PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
-        int measuredPercent = (int) Math.round(100.0 * measured / contextWindow);
+        int measuredPercent = percentOf(measured);
         int count = interventions;
         Intervention intervention = null;
         if (measuredLevel == PressureLevel.HIGH) {
             intervention = intervene(request, results, measuredPercent, count, reserve);
             count++;
         }
+        int withoutElement = measured - elementTokens(request, rendered);
+        int shownPercent = 0;
         if (measuredLevel != PressureLevel.SAFE) {
-            Set<ChatMessage> sent = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
-            sent.addAll(request.messages());
+            Set<ChatMessage> sent = identitySet(request.messages());
             for (ToolExecutionResultMessage result : results) {
                 if (sent.contains(request.sent(result))) { // not evicted by the intervention
                     send(request, result, measuredLevel.pruningMode());
                 }
             }
+            withoutElement = count(request) + reserve - elementTokens(request, rendered);
+            // the element is part of the request it measures: its figure settles after a step or two
+            shownPercent = percentOf(withoutElement);
+            for (int step = 0; step < 3; step++) {
+                int withElement = withoutElement
+                        + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count));
+                if (percentOf(withElement) == shownPercent) {
+                    break;
+                }
+                shownPercent = percentOf(withElement);
+            }
         }
-        int elementDelta = elementTokens(request, element(measuredLevel, measuredPercent, count)) - elementTokens(request, rendered);
-        sentTokens = count(request) + reserve + elementDelta;
+        sentTokens = withoutElement + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count));
         tokens = measured;
-        update(measuredLevel, measuredPercent, count);
+        forgetTokensOfAbsentMessages(request);
+        update(measuredLevel, measuredPercent, shownPercent, count);
         if (intervention != null) {
             log.info("Context pressure of {} at {}% ({}/{} tokens): shortened {} older tool output(s), evicted {} turn(s);"
                     + " the request sent is {} tokens", context.key(), measuredPercent, measured, contextWindow,
@@ -216,6 +235,16 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 log.warn("A pressure listener failed on an intervention for {}", context.key(), e);
             }
         }
+    }
+
+    private int percentOf(int requestTokens) {
+        return (int) Math.round(100.0 * requestTokens / contextWindow);
+    }
+
+    private static <T> Set<T> identitySet(List<? extends T> items) {
+        Set<T> set = java.util.Collections.newSetFromMap(new IdentityHashMap<>());
+        set.addAll(items);
+        return set;
     }
 
     /** What one intervention did. */
@@ -230,8 +259,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private Intervention intervene(RequestDraft request, List<ToolExecutionResultMessage> results, int measuredPercent,
                                    int count, int reserve) {
         double highMark = config.highThreshold() * contextWindow;
-        int elementDelta = reserve + elementTokens(request, element(PressureLevel.HIGH, measuredPercent, count + 1))
-                - elementTokens(request, rendered);
+        int elementDelta = reserve + elementTokens(request, element(PressureLevel.HIGH, measuredPercent, measuredPercent,
+                count + 1)) - elementTokens(request, rendered);
         Set<ToolExecutionResultMessage> latest = latestResults(request.messages());
         int shortenedNow = 0;
         List<String> newlyShortened = new ArrayList<>();
@@ -239,13 +268,14 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             if (count(request) + elementDelta < highMark) {
                 break;
             }
-            if (latest.contains(result) || isShortened(result) || !prunable(result)) {
+            Pruned entry = prunedOf(result);
+            if (latest.contains(result) || isShortened(result) || !entry.prunable) {
                 continue;
             }
             if (result.id() != null) {
                 newlyShortened.add(result.id());
             }
-            pruned.get(result).shortened = true;
+            entry.shortened = true;
             send(request, result, PruningMode.NORMAL);
             shortenedNow++;
         }
@@ -266,39 +296,47 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         return new Intervention(shortenedNow, evicted);
     }
 
-    private void update(PressureLevel newLevel, int newPercent, int newInterventions) {
+    private void update(PressureLevel newLevel, int newPercent, int newSentPercent, int newInterventions) {
         if (newLevel != level) {
             context.events().onPressureChanged(new PressureChanged(context.key(), level.textName(), newLevel.textName(),
                     newPercent));
         }
-        boolean visible = newLevel != level || newLevel != PressureLevel.SAFE && newPercent != percent;
+        boolean visible = newLevel != level
+                || newLevel != PressureLevel.SAFE && (newPercent != percent || newSentPercent != sentPercent);
         if (visible || newInterventions != interventions) {
             context.write(() -> {
                 level = newLevel;
                 percent = newPercent;
+                sentPercent = newSentPercent;
                 interventions = newInterventions;
                 context.changed();
                 return null;
             });
         } else {
             percent = newPercent; // shown nowhere but in the stats: not worth a render and a save
+            sentPercent = newSentPercent;
         }
     }
 
     /** Sends {@code result} pruned in {@code mode}, or as a reference when it was shortened under pressure. */
     private void send(RequestDraft request, ToolExecutionResultMessage result, PruningMode mode) {
-        if (!prunable(result)) {
+        Pruned entry = prunedOf(result);
+        if (!entry.prunable) {
             return;
         }
-        Pruned entry = pruned.get(result);
         ToolExecutionResultMessage message = entry.shortened || isShortened(result) ? entry.reference() : entry.in(mode);
         if (message != result) {
             request.replace(result, message);
         }
     }
 
-    private boolean prunable(ToolExecutionResultMessage result) {
-        return result.hasSingleText() && result.text() != null && !config.unprunedTools().contains(result.toolName());
+    private Pruned prunedOf(ToolExecutionResultMessage result) {
+        Pruned entry = pruned.get(result);
+        if (entry == null) {
+            entry = new Pruned(result);
+            pruned.put(result, entry);
+        }
+        return entry;
     }
 
     private boolean isShortened(ToolExecutionResultMessage result) {
@@ -326,7 +364,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         return latest;
     }
 
-    /** The request's tokens as {@link RequestDraft#tokens()} counts them, each message counted once per request. */
+    /** The request's tokens as {@link RequestDraft#tokens()} counts them, each message estimated once. */
     private int count(RequestDraft request) {
         int total = 0;
         SystemMessage system = request.systemMessage();
@@ -342,13 +380,22 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private int count(RequestDraft request, ChatMessage message) {
         Integer tokens = messageTokens.get(message);
         if (tokens == null) {
-            tokens = previousTokens.get(message);
-            if (tokens == null) {
-                tokens = request.tokens(message);
-            }
+            tokens = request.tokens(message);
             messageTokens.put(message, tokens);
         }
         return tokens;
+    }
+
+    /** Forgets the counts of messages that left, once they are as many as those of the request. */
+    private void forgetTokensOfAbsentMessages(RequestDraft request) {
+        List<ChatMessage> messages = request.messages();
+        if (messageTokens.size() > 2 * (messages.size() + 1) + 8) {
+            Set<ChatMessage> present = identitySet(messages);
+            if (request.systemMessage() != null) {
+                present.add(request.systemMessage());
+            }
+            messageTokens.keySet().retainAll(present);
+        }
     }
 
     /**
@@ -357,7 +404,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
      * after them. A draft that ends with an answer (an AI message without tool calls), or is empty, is such a first
      * request of a turn; the user's previous message stands in for the new one's size.
      */
-    private static int reserveForUserMessage(RequestDraft request) {
+    private int reserveForUserMessage(RequestDraft request) {
         List<ChatMessage> messages = request.messages();
         if (!messages.isEmpty() && !(messages.get(messages.size() - 1) instanceof AiMessage ai
                 && !ai.hasToolExecutionRequests())) {
@@ -365,17 +412,26 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i) instanceof UserMessage user) {
-                return request.tokens(user);
+                return count(request, user);
             }
         }
         return 0;
     }
 
-    private static int elementTokens(RequestDraft request, String element) {
+    /** The tokens {@code element} adds to the system message. */
+    private int elementTokens(RequestDraft request, String element) {
         if (element.isEmpty()) {
             return 0;
         }
-        return request.tokens(SystemMessage.from(element)) - request.tokens(SystemMessage.from("."));
+        Integer known = elementTokens.get(element);
+        if (known == null) {
+            if (elementTokens.size() >= 8) {
+                elementTokens.clear();
+            }
+            known = request.tokens(SystemMessage.from(element)) - request.tokens(SystemMessage.from("."));
+            elementTokens.put(element, known);
+        }
+        return known;
     }
 
     /** One tool result's pruned versions, made when first needed. */
@@ -384,11 +440,14 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         private final Map<PruningMode, ToolExecutionResultMessage> versions = new EnumMap<>(PruningMode.class);
         private ToolExecutionResultMessage reference;
         private String entry;
+        private final boolean prunable;
         private boolean shortened;
         private int lines = -1;
 
         Pruned(ToolExecutionResultMessage original) {
             this.original = original;
+            this.prunable = original.hasSingleText() && original.text() != null
+                    && (original.toolName() == null || !config.unprunedTools().contains(original.toolName()));
         }
 
         ToolExecutionResultMessage in(PruningMode mode) {
@@ -437,15 +496,22 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
 
     // ---- rendering and state ----------------------------------------------------------------------------------
 
-    private String element(PressureLevel shownLevel, int shownPercent, int shownInterventions) {
+    /**
+     * The element shown at moderate and high: the percent of the request as sent (after pruning and any intervention),
+     * and at high the percent measured before the intervention.
+     */
+    private String element(PressureLevel shownLevel, int shownPercent, int measuredPercent, int shownInterventions) {
         if (shownLevel == PressureLevel.SAFE) {
             return "";
         }
         PruningLimits limits = config.pruner().limits(shownLevel.pruningMode());
         StringBuilder body = new StringBuilder("Context ").append(shownPercent).append("% full (of ")
-                .append(contextWindow).append(" tokens): tool outputs over ").append(limits.maxLines())
-                .append(" lines are cut to their first ").append(limits.headLines()).append(" and last ")
-                .append(limits.tailLines()).append('.');
+                .append(contextWindow).append(" tokens)");
+        if (shownLevel == PressureLevel.HIGH) {
+            body.append(" after the memory intervened at ").append(measuredPercent).append('%');
+        }
+        body.append(": tool outputs over ").append(limits.maxLines()).append(" lines are cut to their first ")
+                .append(limits.headLines()).append(" and last ").append(limits.tailLines()).append('.');
         if (shownLevel == PressureLevel.HIGH) {
             body.append(" The memory replaced older tool outputs by references and moved the oldest turns out (")
                     .append(shownInterventions).append(shownInterventions == 1 ? " intervention)." : " interventions).");
@@ -463,12 +529,12 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
 
     @Override
     public String render(int maxChars) {
-        String full = element(level, percent, interventions);
+        String full = element(level, sentPercent, percent, interventions);
         String shown;
         if (full.length() <= maxChars) {
             shown = full;
         } else {
-            String brief = open(level, percent) + "Context " + percent + "% full.</" + NAME + ">";
+            String brief = open(level, sentPercent) + "Context " + sentPercent + "% full.</" + NAME + ">";
             shown = brief.length() <= maxChars ? brief : "";
         }
         rendered = shown;
@@ -509,6 +575,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         node.put("events", events);
         node.put("level", level.textName());
         node.put("percent", percent);
+        node.put("sentPercent", sentPercent);
         node.put("interventions", interventions);
         shortened.forEach(node.putArray("shortened")::add);
         return node;
@@ -519,6 +586,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         events = 0;
         level = PressureLevel.SAFE;
         percent = 0;
+        sentPercent = 0;
         interventions = 0;
         shortened.clear();
         if (snapshot == null || snapshot.path("formatVersion").asInt(-1) != FORMAT_VERSION) {
@@ -532,6 +600,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             }
         }
         percent = Math.max(0, snapshot.path("percent").asInt(0));
+        sentPercent = Math.max(0, snapshot.path("sentPercent").asInt(percent)); // saved since it is shown
         interventions = Math.max(0, snapshot.path("interventions").asInt(0));
         for (JsonNode id : snapshot.path("shortened")) {
             if (id.isTextual()) {

@@ -1,5 +1,6 @@
 package dev.workingmemory.context;
 
+import java.util.function.IntConsumer;
 import java.util.regex.Pattern;
 
 /**
@@ -20,16 +21,42 @@ final class ErrorLines {
     private ErrorLines() {
     }
 
-    static boolean isError(String probe) {
+    /**
+     * Which lines of {@code lines} are error lines: each marker is looked for in the whole text at once
+     * ({@code String.indexOf}, vectorized by the JVM) rather than line by line, and only the lines it finds are looked
+     * at further.
+     */
+    static boolean[] find(LineIndex lines) {
+        boolean[] error = new boolean[lines.count()];
         for (String marker : MARKERS) {
-            if (probe.contains(marker)) {
-                return true;
+            forEachLineWith(lines, marker, line -> error[line] = true);
+        }
+        forEachLineWith(lines, "Exception", line -> {
+            String trimmed = lines.head(line, PROBE_CHARS).stripTrailing();
+            if (trimmed.endsWith("Exception") && trimmed.indexOf(' ') < 0) {
+                error[line] = true; // a bare exception type heading a stack trace
             }
+        });
+        for (String exit : new String[] {"exit", "Exit"}) {
+            forEachLineWith(lines, exit, line -> {
+                if (!error[line] && EXIT.matcher(lines.head(line, PROBE_CHARS)).find()) {
+                    error[line] = true;
+                }
+            });
         }
-        String trimmed = probe.stripTrailing();
-        if (trimmed.endsWith("Exception") && !trimmed.contains(" ")) {
-            return true; // a bare exception type heading a stack trace
+        return error;
+    }
+
+    /** Calls {@code action} once for each line whose first {@link #PROBE_CHARS} characters contain {@code word}. */
+    private static void forEachLineWith(LineIndex lines, String word, IntConsumer action) {
+        String text = lines.text();
+        int from = 0;
+        for (int at = text.indexOf(word); at >= 0; at = text.indexOf(word, from)) {
+            int line = lines.lineAt(at); // a word holds no line break: it lies within one line
+            if (at + word.length() <= lines.start(line) + PROBE_CHARS) {
+                action.accept(line);
+            }
+            from = lines.end(line) + 1;
         }
-        return (probe.contains("exit") || probe.contains("Exit")) && EXIT.matcher(probe).find();
     }
 }

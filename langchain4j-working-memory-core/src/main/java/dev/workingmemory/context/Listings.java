@@ -47,7 +47,7 @@ final class Listings {
             if (isPath(line)) {
                 paths++;
             }
-            if (LONG_ENTRY.matcher(line).matches()) {
+            if (isLongEntry(line)) {
                 longEntries++;
             }
         }
@@ -83,13 +83,18 @@ final class Listings {
                     return true; // ls -R starts with its first directory's heading
                 }
                 looked++;
-                if (treeDepth(line) >= 0 || isPath(line) || LONG_ENTRY.matcher(line).matches()
+                if (treeDepth(line) >= 0 || isPath(line) || isLongEntry(line)
                         || line.endsWith(":") && line.indexOf(' ') < 0) {
                     listingLike++;
                 }
             }
         }
         return looked > 0 && listingLike * 2 >= looked;
+    }
+
+    /** An {@code ls -l} entry; the first character is tested before the pattern runs, since most lines fail on it. */
+    private static boolean isLongEntry(String line) {
+        return line.length() > 10 && "-dlcbps".indexOf(line.charAt(0)) >= 0 && LONG_ENTRY.matcher(line).matches();
     }
 
     /** One path per line: no spaces, no colons (grep output, URLs), a slash or a dot in it. */
@@ -154,7 +159,7 @@ final class Listings {
     private static Map<String, List<String>> longLs(List<String> lines) {
         List<String> names = new ArrayList<>();
         for (String line : lines) {
-            if (LONG_ENTRY.matcher(line).matches()) {
+            if (isLongEntry(line)) {
                 String[] fields = line.strip().split("\\s+");
                 int arrow = List.of(fields).indexOf("->");
                 String name = arrow > 0 ? fields[arrow - 1] : fields[fields.length - 1];

@@ -3,6 +3,7 @@ package dev.workingmemory.context;
 import dev.workingmemory.internal.Ensure;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
@@ -97,16 +98,14 @@ public final class ToolOutputPruner {
     /** The lines as units: single lines, and runs of near-identical lines. */
     private List<Unit> units(LineIndex lines) {
         int count = lines.count();
-        boolean[] error = new boolean[count];
-        for (int i = 0; i < count; i++) {
-            error[i] = ErrorLines.isError(lines.head(i, ErrorLines.PROBE_CHARS));
-        }
+        boolean[] error = ErrorLines.find(lines);
+        LineHeads heads = new LineHeads(lines);
         List<Unit> units = new ArrayList<>();
         int i = 0;
         while (i < count) {
             int end = i + 1;
             if (!error[i]) {
-                while (end < count && !error[end] && similar(lines, i, end)) {
+                while (end < count && !error[end] && heads.similar(i, end)) {
                     end++;
                 }
             }
@@ -121,26 +120,70 @@ public final class ToolOutputPruner {
         return units;
     }
 
-    /** Whether two lines are near-identical: with digits masked, equal, or sharing a prefix of half the longer one. */
-    private static boolean similar(LineIndex lines, int a, int b) {
-        int lengthA = lines.length(a);
-        int lengthB = lines.length(b);
-        if (lengthA == 0 || lengthB == 0) {
-            return lengthA == lengthB;
-        }
-        int limit = Math.min(COMPARED_CHARS, Math.min(lengthA, lengthB));
-        int shared = 0;
-        while (shared < limit && masked(lines.charAt(a, shared)) == masked(lines.charAt(b, shared))) {
-            shared++;
-        }
-        if (shared == COMPARED_CHARS || shared == lengthA && shared == lengthB) {
-            return true;
-        }
-        return shared >= MIN_SHARED_PREFIX && shared * 2 >= Math.max(lengthA, lengthB);
-    }
+    /**
+     * The first {@link #COMPARED_CHARS} characters of every line in one array, so that two lines are compared with
+     * {@link Arrays#mismatch} (vectorized by the JVM) instead of char by char; a mismatch of two digits is stepped over.
+     */
+    private static final class LineHeads {
+        private final LineIndex lines;
+        private final int[] offsets;
+        private final char[] chars;
 
-    private static char masked(char c) {
-        return c >= '0' && c <= '9' ? '0' : c;
+        LineHeads(LineIndex lines) {
+            this.lines = lines;
+            int count = lines.count();
+            offsets = new int[count];
+            String text = lines.text();
+            if (lines.longest() <= COMPARED_CHARS) {
+                chars = text.toCharArray(); // every line is compared whole: one copy of the text
+                for (int i = 0; i < count; i++) {
+                    offsets[i] = lines.start(i);
+                }
+            } else {
+                int total = 0;
+                for (int i = 0; i < count; i++) {
+                    offsets[i] = total;
+                    total += Math.min(COMPARED_CHARS, lines.length(i));
+                }
+                chars = new char[total];
+                for (int i = 0; i < count; i++) {
+                    text.getChars(lines.start(i), lines.start(i) + Math.min(COMPARED_CHARS, lines.length(i)), chars,
+                            offsets[i]);
+                }
+            }
+        }
+
+        /** Whether two lines are near-identical: with digits masked, equal, or sharing a prefix of half the longer one. */
+        boolean similar(int a, int b) {
+            int lengthA = lines.length(a);
+            int lengthB = lines.length(b);
+            if (lengthA == 0 || lengthB == 0) {
+                return lengthA == lengthB;
+            }
+            int limit = Math.min(COMPARED_CHARS, Math.min(lengthA, lengthB));
+            int shared = 0;
+            while (shared < limit) {
+                int mismatch = Arrays.mismatch(chars, offsets[a] + shared, offsets[a] + limit,
+                        chars, offsets[b] + shared, offsets[b] + limit);
+                if (mismatch < 0) {
+                    shared = limit;
+                } else {
+                    shared += mismatch;
+                    if (!isDigit(chars[offsets[a] + shared]) || !isDigit(chars[offsets[b] + shared])) {
+                        break;
+                    }
+                    shared++;
+                }
+            }
+            if (shared == COMPARED_CHARS || shared == lengthA && shared == lengthB) {
+                return true;
+            }
+            return shared >= MIN_SHARED_PREFIX && shared * 2 >= Math.max(lengthA, lengthB);
+        }
+
+        private static boolean isDigit(char c) {
+            return c >= '0' && c <= '9';
+        }
     }
 
     /** Lines {@code first..last} of the output: one line (maybe an error line), or a run of near-identical ones. */

@@ -27,7 +27,6 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Past turns (issue 10): the messages that leave the message window become {@link CrystalKind#TURN} crystals in the
@@ -60,7 +59,6 @@ public final class PastTurns implements MemoryLayer {
     static final int MAX_CRYSTAL_CHARS = 3_000;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
-    private static final Pattern WHITE_SPACE = Pattern.compile("\\s+");
     /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
     private static final String MEMORY_SEARCH = "memory_search";
 
@@ -169,8 +167,32 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */
     static String oneLine(String text, int max) {
-        String folded = WHITE_SPACE.matcher(text.strip()).replaceAll(" ");
-        return folded.length() <= max ? folded : folded.substring(0, max - 1) + "…";
+        String stripped = text.strip();
+        // folds only as far as the line goes: a 20,000-character tool result gives 300 characters
+        StringBuilder folded = new StringBuilder(Math.min(stripped.length(), max + 1));
+        boolean space = false;
+        for (int i = 0; i < stripped.length() && folded.length() <= max; i++) {
+            char c = stripped.charAt(i);
+            if (isRegexSpace(c)) {
+                space = true;
+            } else {
+                if (space) {
+                    folded.append(' ');
+                    space = false;
+                }
+                folded.append(c);
+            }
+        }
+        if (folded.length() <= max) {
+            return folded.toString();
+        }
+        folded.setLength(max - 1);
+        return folded.append('…').toString();
+    }
+
+    /** The white space that is folded: what the pattern {@code \s} matches (ASCII only). */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     /** One exchange (or a continuation of a long one) as it becomes a crystal. Guarded by the thread's lock. */

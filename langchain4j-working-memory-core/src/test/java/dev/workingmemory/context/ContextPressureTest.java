@@ -1,5 +1,6 @@
 package dev.workingmemory.context;
 
+import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
@@ -7,13 +8,19 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.MemoryId;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
+import dev.workingmemory.testing.ScriptedChatModel;
+import dev.workingmemory.testing.ToolOutputs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,12 +29,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 /** The context pressure layer and the tool-output cache, through the {@code ChatMemory} of a provider. */
 class ContextPressureTest {
@@ -150,6 +163,63 @@ class ContextPressureTest {
         fresh.restore(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("formatVersion", 99));
         assertThat(fresh.stats().level()).isEqualTo(PressureLevel.SAFE);
         assertThat(fresh.render(1_000)).isEmpty();
+    }
+
+    interface Coder {
+        String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
+    }
+
+    @Test
+    void should_show_the_percent_of_the_request_the_model_receives_also_after_an_intervention() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).maxMessages(200).build();
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            List<ChatMessage> messages = request.messages();
+            return messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage
+                    ? AiMessage.from("All tests passed.")
+                    : AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn test\"}"));
+        });
+        AtomicInteger runs = new AtomicInteger();
+        Coder coder = AiServices.builder(Coder.class).chatModel(model).chatMemoryProvider(memories)
+                .tools(new Object() {
+                    @Tool("Runs a shell command")
+                    String bash(String command) {
+                        return ToolOutputs.testReport(runs.incrementAndGet());
+                    }
+                }).build();
+
+        for (int turn = 1; turn <= 14; turn++) {
+            coder.chat("dev", "Run the tests again, round " + turn);
+        }
+
+        Pattern element = Pattern.compile("<pressure level=\"(\\w+)\" percent=\"(\\d+)\">([^<]*)</pressure>");
+        Set<String> levels = new HashSet<>();
+        int afterToolResults = 0;
+        for (ChatRequest request : model.requests()) {
+            Matcher shown = element.matcher(ScriptedChatModel.systemText(request));
+            if (!shown.find()) {
+                continue;
+            }
+            levels.add(shown.group(1));
+            double real = 100.0 * CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(request.messages()) / 4000;
+            List<ChatMessage> messages = request.messages();
+            if (messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage) {
+                // the request is the memory's messages as they are: the figure is exact
+                assertThat(Integer.parseInt(shown.group(2))).as("shown vs %s%% sent", real).isCloseTo((int) Math.round(real), within(1));
+                afterToolResults++;
+            } else {
+                // the user's new message was added after the memory measured, its size estimated from the one before
+                assertThat(Integer.parseInt(shown.group(2))).as("shown vs %s%% sent", real).isCloseTo((int) Math.round(real), within(3));
+            }
+            if (shown.group(1).equals("high")) {
+                Matcher before = Pattern.compile("after the memory intervened at (\\d+)%").matcher(shown.group(3));
+                assertThat(before.find()).as(shown.group()).isTrue();
+                assertThat(Integer.parseInt(before.group(1))).isGreaterThanOrEqualTo(90)
+                        .isGreaterThan(Integer.parseInt(shown.group(2)));
+            }
+        }
+        assertThat(levels).contains("moderate", "high");
+        assertThat(afterToolResults).isGreaterThan(3);
+        memories.close();
     }
 
     @Test

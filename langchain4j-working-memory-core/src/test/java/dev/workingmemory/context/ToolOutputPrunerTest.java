@@ -221,6 +221,28 @@ class ToolOutputPrunerTest {
     }
 
     @Test
+    void should_collapse_long_near_identical_lines_and_find_errors_in_the_first_2000_chars_of_a_line_only() {
+        StringBuilder log = new StringBuilder("begin\n");
+        for (int i = 0; i < 60; i++) { // longer than the 256 chars compared: near-identical all the same
+            log.append("row ").append(1_000 + i).append(' ').append("x".repeat(300)).append(" end ").append(i * 7).append('\n');
+        }
+        for (int i = 0; i < 100; i++) {
+            log.append(word(i)).append(' ').append(word(i * 31 + 7)).append('\n');
+            if (i == 50) {
+                log.append("y".repeat(2_100)).append(" ERROR too far into the line\n");
+                log.append("z".repeat(1_990)).append(" ERROR\n");
+            }
+        }
+        log.append("end");
+
+        PrunedOutput pruned = pruner.prune(log.toString(), PruningMode.NORMAL, HINT);
+
+        assertThat(pruned.text()).contains("[... 58 similar lines ...]", "z".repeat(1_990) + " ERROR\n")
+                .doesNotContain("too far into the line");
+        assertThat(pruned.errorLinesKept()).isEqualTo(1);
+    }
+
+    @Test
     void should_cut_a_long_single_line_output_to_its_head_and_tail() {
         StringBuilder json = new StringBuilder("[");
         for (int i = 0; json.length() < 200_000; i++) {

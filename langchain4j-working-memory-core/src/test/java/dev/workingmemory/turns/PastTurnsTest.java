@@ -14,6 +14,8 @@ import dev.workingmemory.crystal.TestEmbeddingModels;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -154,5 +156,23 @@ class PastTurnsTest {
 
         assertThat(crystals.count("alice")).isZero();
         assertThat(memories.memory("alice").layer(PastTurns.class)).isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "'  a  b\\t\\tc\\n\\r\\nd  '|10",
+            "'line one\\nline two\\nline three'|12",
+            "'exactly ten'|11",
+            "'exactly ten'|10",
+            "'x\u2003y \\013\\f z'|20",
+            "'\\n\\n'|5",
+            "'word   '|4",
+            "'a b c d e f g h'|6"})
+    void should_fold_white_space_and_cut_like_the_pattern_it_replaced(String escaped, int max) {
+        String text = escaped.translateEscapes();
+        String folded = text.strip().replaceAll("\\s+", " ");
+        String expected = folded.length() <= max ? folded : folded.substring(0, max - 1) + "…";
+
+        assertThat(PastTurns.oneLine(text, max)).isEqualTo(expected);
     }
 }

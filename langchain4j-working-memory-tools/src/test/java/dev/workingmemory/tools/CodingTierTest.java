@@ -19,6 +19,7 @@ import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.slots.SessionSlots;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.testing.ScriptedChatModel;
+import dev.workingmemory.testing.ToolOutputs;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -250,19 +251,11 @@ class CodingTierTest {
 
     // ---- Done when 4 ------------------------------------------------------------------------------------------
 
-    /** A 48-line test report of about 2,000 characters: not pruned in normal mode (50 lines), pruned from moderate. */
-    private static String testReport(int run) {
-        return IntStream.rangeClosed(1, 48)
-                .mapToObj(i -> "Test " + run + "." + i + " " + (i % 2 == 0 ? "InvoiceTest#totals" : "LedgerIT#balance")
-                        + " passed in " + (i * 13 % 97) + " ms")
-                .collect(Collectors.joining("\n"));
-    }
-
     @Test
     void should_go_moderate_then_high_and_intervene_so_that_no_request_exceeds_the_window() {
         List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
         WorkingMemoryProvider memories = pressured(events);
-        List<String> outputs = IntStream.rangeClosed(1, 12).mapToObj(CodingTierTest::testReport).toList();
+        List<String> outputs = IntStream.rangeClosed(1, 12).mapToObj(ToolOutputs::testReport).toList();
         ScriptedChatModel model = ScriptedChatModel.answering(request -> {
             List<ChatMessage> messages = request.messages();
             return messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage
@@ -313,7 +306,7 @@ class CodingTierTest {
     void should_shorten_older_outputs_of_one_long_turn_where_no_turn_can_be_evicted() {
         List<PressureEvent> events = Collections.synchronizedList(new ArrayList<>());
         WorkingMemoryProvider memories = pressured(events);
-        List<String> outputs = IntStream.rangeClosed(1, 14).mapToObj(CodingTierTest::testReport).toList();
+        List<String> outputs = IntStream.rangeClosed(1, 14).mapToObj(ToolOutputs::testReport).toList();
         ScriptedChatModel model = ScriptedChatModel.answering(request -> {
             long results = request.messages().stream().filter(ToolExecutionResultMessage.class::isInstance).count();
             return results < 14 ? AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn test\"}"))
