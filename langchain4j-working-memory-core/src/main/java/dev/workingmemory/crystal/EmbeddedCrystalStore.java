@@ -32,11 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
@@ -77,9 +72,8 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * rather than filtering one graph of every scope's vectors.
  *
  * <h2>A search</h2>
- * The keyword search runs on a pooled thread while the caller embeds the query (the larger part of a search);
- * the two lists meet under a 64-bit key of each crystal's vector id, and only the crystals of the fused top are
- * read from the index.
+ * The keyword and vector lists meet under a 64-bit key of each crystal's vector id, read from doc values, and only
+ * the crystals of the fused top are read from the index.
  *
  * <h2>Files</h2>
  * With a directory (else everything is in memory and gone on close):
@@ -114,12 +108,6 @@ public final class EmbeddedCrystalStore implements CrystalStore {
     private final CrystalWriter writer;
     private final Indexer indexer;
     private final Thread thread;
-    /** Keyword searches, run while the caller embeds the query; threads end after a minute idle. */
-    private final ExecutorService keywordSearches = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "working-memory-keyword-search");
-        thread.setDaemon(true);
-        return thread;
-    });
     private volatile boolean closed;
 
     private EmbeddedCrystalStore(Builder builder) {
@@ -232,19 +220,12 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         int candidates = Math.max(ranking.candidates(), query.limit());
         String text = QueryWords.strip(query.text());
         try {
-            // both lists name crystals by the key of their vector's id, which both indexes hold as a doc value;
-            // the keyword search runs while the query is embedded (most of a search's time), on another core
-            Future<List<Scored>> keywordSearch = ranking.keywordWeight() == 0 ? CompletableFuture.completedFuture(List.of())
-                    : keywordSearches.submit(() -> index.keywordSearch(query.scope(), query.kinds(), text,
-                            ranking.contextWeight(), candidates));
-            List<Scored> vector;
-            try {
-                vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, text, candidates);
-            } catch (RuntimeException e) {
-                keywordSearch.cancel(true);
-                throw e;
-            }
-            List<Scored> keyword = result(keywordSearch);
+            // both lists name crystals by the key of their vector's id, which both indexes hold as a doc value.
+            // Not run beside the query's embedding: MiniLM's runtime already keeps two cores busy, and a keyword
+            // search in parallel made the search slower there (p50 7.07 ms against 6.44 ms in turn)
+            List<Scored> keyword = ranking.keywordWeight() == 0 ? List.of()
+                    : index.keywordSearch(query.scope(), query.kinds(), text, ranking.contextWeight(), candidates);
+            List<Scored> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, text, candidates);
             int scopeSize = !vector.isEmpty() && vector.size() < candidates
                     ? Math.max(keyword.size(), vector.size()) // the vector list holds the whole scope
                     : index.count(query.scope(), query.kinds());
@@ -260,24 +241,6 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             return hits;
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot search the crystals of scope '" + query.scope() + "': " + e, e);
-        }
-    }
-
-    private static <T> T result(Future<T> future) throws IOException {
-        try {
-            return future.get();
-        } catch (InterruptedException e) {
-            future.cancel(true);
-            Thread.currentThread().interrupt();
-            throw new WorkingMemoryStoreException("Interrupted while searching the crystals", e);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof IOException io) {
-                throw io;
-            }
-            if (e.getCause() instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            throw new WorkingMemoryStoreException("Cannot search the crystals: " + e.getCause(), e.getCause());
         }
     }
 
@@ -412,7 +375,6 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             }
             closed = true;
         }
-        keywordSearches.shutdown();
         List<Pending> left = new ArrayList<>(queue.close());
         indexer.stop();
         try {
