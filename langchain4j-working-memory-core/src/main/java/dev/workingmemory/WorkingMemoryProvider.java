@@ -117,9 +117,10 @@ import java.util.function.Function;
 public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(WorkingMemoryProvider.class);
-    private static final int MAX_RETRIES = 16;
-    /** The n-th retry of {@link #withMemory} pauses up to n times this (at most about 12 ms over all retries). */
+    private static final int MAX_RETRIES = 64;
+    /** The n-th retry of {@link #withMemory} pauses a random time up to 2ⁿ⁻² times this, and never above the cap. */
     private static final long RETRY_PAUSE_NANOS = 100_000;
+    private static final long MAX_RETRY_PAUSE_NANOS = 50_000_000;
 
     private final WorkingMemoryStore store;
     private final ChatMemoryStore chatMemoryStore;
@@ -663,11 +664,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /**
      * Runs {@code operation} on the memory of {@code memoryId}. When the provider evicts that memory between
      * the lookup and the operation (the evicted instance refuses use before changing anything), the operation
-     * runs again on the memory loaded from the store, after a short random pause from the second retry on (callers
-     * that keep evicting each other's memories would otherwise retry in step). Use this rather than
-     * {@link #memory(Object)} for work that may race with eviction, such as tool calls.
+     * runs again on the memory loaded from the store, after a random pause from the second retry on that doubles
+     * up to 50 ms (callers that keep evicting each other's memories would otherwise retry in step). Use this rather
+     * than {@link #memory(Object)} for work that may race with eviction, such as tool calls.
      *
-     * @throws IllegalStateException when the memory was evicted on each of 16 attempts
+     * @throws IllegalStateException when the memory was evicted on each of 64 attempts
      */
     public <T> T withMemory(Object memoryId, Function<WorkingMemory, T> operation) {
         return withMemory(memoryId, keyOf(memoryId), operation);
@@ -688,7 +689,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 if (attempt > 1) {
                     // Twice in a row: callers are evicting each other's memories (more in use than the cache holds).
                     // A random pause lets one of them finish instead of all retrying in step.
-                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(attempt * RETRY_PAUSE_NANOS));
+                    // Doubling: three threads sharing a cache of one, on two loaded cores, were evicted 16 times in a row.
+                    long bound = Math.min(MAX_RETRY_PAUSE_NANOS, RETRY_PAUSE_NANOS << Math.min(attempt - 2, 20));
+                    LockSupport.parkNanos(ThreadLocalRandom.current().nextLong(bound));
                 }
             }
         }
