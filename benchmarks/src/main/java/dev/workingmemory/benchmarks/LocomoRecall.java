@@ -12,6 +12,8 @@ import dev.workingmemory.benchmarks.LocomoData.Conversation;
 import dev.workingmemory.benchmarks.LocomoData.Question;
 import dev.workingmemory.benchmarks.LocomoData.Session;
 import dev.workingmemory.benchmarks.LocomoData.Turn;
+import dev.workingmemory.crystal.CrystalRanking;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.MemoryHit;
 
 import java.io.IOException;
@@ -44,7 +46,8 @@ import java.util.Set;
  * returned texts' tokens (the provider's estimate, a token per four characters). Evidence still in the window at the
  * end (never a crystal) counts as not found; how many questions have some is printed.
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]}.
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
+ * [--candidates N]} ({@code --candidates}: per list, {@link CrystalRanking#candidates()}; default 300).
  * Without {@code --data}, the first ancestor of the working directory holding
  * {@code shared/bench/locomo/locomo-dev.json} is used (the repository root's parent); when there is none, the run is
  * skipped with a message. The data is read in place, never copied. The last line printed is
@@ -61,11 +64,17 @@ public final class LocomoRecall {
 
     public static void main(String[] args) throws IOException {
         Path data = null;
+        CrystalRanking ranking = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--data") && i + 1 < args.length) {
                 data = Path.of(args[++i]);
+            } else if (args[i].equals("--candidates") && i + 1 < args.length) {
+                CrystalRanking defaults = CrystalRanking.defaults();
+                ranking = new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
+                        defaults.contextWeight(), Integer.parseInt(args[++i]));
             } else {
-                System.err.println("Usage: LocomoRecall [--data PATH]   (unknown argument: " + args[i] + ")");
+                System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N]   (unknown argument: "
+                        + args[i] + ")");
                 System.exit(2);
             }
         }
@@ -77,7 +86,7 @@ public final class LocomoRecall {
                     : "any ancestor's " + DEFAULT_DATA) + " (pass --data PATH to locomo-dev.json)");
             return;
         }
-        run(data, null, System.out);
+        run(data, null, ranking, System.out);
     }
 
     /** @return the first {@code <ancestor>/shared/bench/locomo/locomo-dev.json} that exists, or null */
@@ -95,8 +104,10 @@ public final class LocomoRecall {
      * Runs the measurement and prints it, the {@code locomo:} line last.
      *
      * @param embeddingModel the provider's embedding model, or null for its default
+     * @param ranking        the ranking of the provider's (in-memory) crystal store, or null for its default
      */
-    static void run(Path data, EmbeddingModel embeddingModel, PrintStream out) throws IOException {
+    static void run(Path data, EmbeddingModel embeddingModel, CrystalRanking ranking, PrintStream out)
+            throws IOException {
         LocomoData.Stats stats = new LocomoData.Stats();
         List<Conversation> conversations = LocomoData.read(data, stats);
         out.printf("LoCoMo %s: %d conversations, %d turns, %d questions of categories 1-4; evidence ids normalised %d,"
@@ -116,7 +127,13 @@ public final class LocomoRecall {
         long feedNanos = 0;
         int turns = 0;
         int inWindow = 0;
-        try (WorkingMemoryProvider provider = builder.build()) {
+        // a provider closes only the crystal store it opened itself
+        EmbeddedCrystalStore crystals = ranking == null ? null : EmbeddedCrystalStore.builder().ranking(ranking)
+                .embeddingModel(embeddingModel != null ? embeddingModel : new AllMiniLmL6V2EmbeddingModel()).build();
+        if (crystals != null) {
+            builder.crystalStore(crystals);
+        }
+        try (crystals; WorkingMemoryProvider provider = builder.build()) {
             for (Conversation conversation : conversations) {
                 ChatMemory chat = provider.get(conversation.id());
                 long start = System.nanoTime();
