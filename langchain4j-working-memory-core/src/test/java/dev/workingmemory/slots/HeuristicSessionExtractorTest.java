@@ -9,11 +9,14 @@ import dev.langchain4j.data.message.UserMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -280,5 +283,65 @@ class HeuristicSessionExtractorTest {
             "The index is missing. Next steps:\\n1. Add the index\\n2. Rerun the load test|todo|Rerun the load test"})
     void should_find_rules_todos_after_a_phrase_and_lists_after_a_heading_in_prose(String message, String slot, String item) {
         assertThat(extractor.extract(UserMessage.from(message.replace("\\n", "\n")))).contains(SessionItem.of(slot, item));
+    }
+
+    static Stream<Arguments> unresolvedDependencyLines() {
+        return Stream.of(
+                Arguments.of("Module not found: Error: Can't resolve 'react-query' in '/app/src'", "react-query (missing module)"),
+                Arguments.of("error: no matching package named `tokioo` found", "tokioo (unresolved)"),
+                Arguments.of("error: failed to select a version for the requirement `serde = \"^9\"`", "serde (unresolved)"),
+                Arguments.of("main.go:4:2: no required module provides package github.com/pkg/errors; to add it:",
+                        "github.com/pkg/errors (unresolved)"),
+                Arguments.of("\tgithub.com/a/b: cannot find module providing package github.com/a/b: module lookup disabled",
+                        "github.com/a/b (unresolved)"),
+                Arguments.of("go: github.com/x/y@v0.1.0: invalid version: unknown revision v0.1.0", "github.com/x/y@v0.1.0 (unresolved)"),
+                Arguments.of("ERROR: Could not find a version that satisfies the requirement numpyy (from versions: none)",
+                        "numpyy (unresolved)"),
+                Arguments.of("  ERROR: Failed building wheel for lxml", "lxml (wheel build failed)"),
+                Arguments.of("Could not find a matching version of package flaskk", "flaskk (unresolved)"),
+                Arguments.of("npm ERR! 404 Not Found - GET https://registry.npmjs.org/@types%2fnodee - Not found", "@types/nodee (unresolved)"),
+                Arguments.of("ImportError: No module named yaml", "yaml (missing module)"),
+                Arguments.of("app.rb:1:in `require': cannot load such file -- httparty (LoadError)", "httparty (missing module)"),
+                Arguments.of("/a/A.csproj : error NU1101: Unable to find package Polly.Extensionss. No packages exist with this id",
+                        "Polly.Extensionss (unresolved)"),
+                Arguments.of("   > Could not resolve com.squareup.okio:okio:9.0.0.", "com.squareup.okio:okio:9.0.0 (unresolved)"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("unresolvedDependencyLines")
+    void should_read_each_tool_standard_message_for_a_dependency_it_could_not_get(String line, String dependency) {
+        assertThat(extractor.extract(result("bash", "$ build\n" + line + "\n")))
+                .filteredOn(item -> item.slot().equals("dependency")).containsExactly(SessionItem.of("dependency", dependency));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "go: finding module for package github.com/google/uuid",
+            "Module not found: Error: Can't resolve './routes' in '/app/src'",
+            "app.rb:1:in `require_relative': cannot load such file -- /app/lib/config (LoadError)",
+            "Requirement already satisfied: requests in ./venv/lib/python3.12/site-packages (2.31.0)",
+            "      \"resolved\": \"https://registry.npmjs.org/axios/-/axios-1.6.8.tgz\","})
+    void should_not_take_a_local_module_or_a_package_that_was_found_for_a_missing_dependency(String line) {
+        assertThat(extractor.extract(result("bash", "$ build\n" + line + "\n"))).noneMatch(item -> item.slot().equals("dependency"));
+    }
+
+    @Test
+    void should_report_a_package_named_by_several_lines_of_one_failure_once() {
+        String pip = "ERROR: Could not find a version that satisfies the requirement torchh==9.0 (from versions: none)\n"
+                + "ERROR: No matching distribution found for torchh==9.0\n";
+        String npm = "npm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found\n"
+                + "npm ERR! 404  'lodahs@^4.0.0' is not in this registry.\n";
+
+        assertThat(extractor.extract(result("bash", pip))).filteredOn(item -> item.slot().equals("dependency"))
+                .containsExactly(SessionItem.of("dependency", "torchh==9.0 (unresolved)"));
+        assertThat(extractor.extract(result("bash", npm))).filteredOn(item -> item.slot().equals("dependency"))
+                .containsExactly(SessionItem.of("dependency", "lodahs (unresolved)"));
+    }
+
+    @Test
+    void should_read_the_crates_a_rust_file_uses_without_the_standard_library_and_its_own_modules() {
+        String rust = "use std::io;\nuse anyhow::Result;\npub(crate) use crate::db::Pool;\nuse super::Config;\n\nuse reqwest::Client;\n";
+
+        assertThat(extractor.extract(result("read_file", rust))).containsExactly(SessionItem.of("dependency", "imports: anyhow, reqwest"));
     }
 }
