@@ -304,7 +304,32 @@ class HeuristicSessionExtractorTest {
                 Arguments.of("app.rb:1:in `require': cannot load such file -- httparty (LoadError)", "httparty (missing module)"),
                 Arguments.of("/a/A.csproj : error NU1101: Unable to find package Polly.Extensionss. No packages exist with this id",
                         "Polly.Extensionss (unresolved)"),
-                Arguments.of("   > Could not resolve com.squareup.okio:okio:9.0.0.", "com.squareup.okio:okio:9.0.0 (unresolved)"));
+                Arguments.of("   > Could not resolve com.squareup.okio:okio:9.0.0.", "com.squareup.okio:okio:9.0.0 (unresolved)"),
+                Arguments.of("[ERROR] Failed to execute goal on project a: Failure to find org.acme:core:jar:2.0 in https://repo.example.org"
+                        + " was cached in the local repository", "org.acme:core:2.0 (unresolved)"),
+                Arguments.of("Plugin [id: 'com.acme.build', version: '1.0'] was not found in any of the following sources:",
+                        "com.acme.build (unresolved)"),
+                Arguments.of("[error] (update) sbt.librarymanagement.ResolveException: Error downloading org.acme:util_2.13:1.0",
+                        "org.acme:util_2.13:1.0 (unresolved)"),
+                Arguments.of("\u27a4 YN0035: \u2502 left-pd@npm:^1.0.0: Package not found", "left-pd (unresolved)"),
+                Arguments.of("  \u2570\u2500\u25b6 Because flaskk was not found in the package registry and you require flaskk, we can",
+                        "flaskk (unresolved)"),
+                Arguments.of("pkg_resources.DistributionNotFound: The 'attrs>=23' distribution was not found and is required by app",
+                        "attrs>=23 (unresolved)"),
+                Arguments.of("E: Unable to locate package libfoo-dev", "libfoo-dev (unresolved)"),
+                Arguments.of("cmd/a.go:3:2: cannot find package \"github.com/acme/x\" in any of:", "github.com/acme/x (unresolved)"),
+                Arguments.of("Could not find gem 'sinatraa (~> 4.0)' in rubygems repository https://rubygems.org/ or installed locally.",
+                        "sinatraa (unresolved)"),
+                Arguments.of("    - Root composer.json requires acme/sdk, it could not be found in any version, there may be a typo",
+                        "acme/sdk (unresolved)"),
+                Arguments.of("Because app depends on yamll any which doesn't exist (could not find package yamll at https://pub.dev), "
+                        + "version solving failed.", "yamll (unresolved)"),
+                Arguments.of("** (Mix) No package with name plugg (from: mix.exs) in registry", "plugg (unresolved)"),
+                Arguments.of("  Could not find a package configuration file provided by \"Boost\" with any", "Boost (unresolved)"),
+                Arguments.of("Can't locate JSON/XS.pm in @INC (you may need to install the JSON::XS module) (@INC contains: /etc/perl)",
+                        "JSON::XS (unresolved)"),
+                Arguments.of("\u2718 [ERROR] Could not resolve \"lodash-es\"", "lodash-es (missing module)"),
+                Arguments.of("error: Cannot find package \"zod\" from \"/app/src/index.ts\"", "zod (missing module)"));
     }
 
     @ParameterizedTest
@@ -320,7 +345,9 @@ class HeuristicSessionExtractorTest {
             "Module not found: Error: Can't resolve './routes' in '/app/src'",
             "app.rb:1:in `require_relative': cannot load such file -- /app/lib/config (LoadError)",
             "Requirement already satisfied: requests in ./venv/lib/python3.12/site-packages (2.31.0)",
-            "      \"resolved\": \"https://registry.npmjs.org/axios/-/axios-1.6.8.tgz\","})
+            "      \"resolved\": \"https://registry.npmjs.org/axios/-/axios-1.6.8.tgz\",",
+            "\u2718 [ERROR] Could not resolve \"./util/ids\"",
+            "-- Found Boost: /usr/lib/x86_64-linux-gnu/cmake/Boost-1.74.0/BoostConfig.cmake (found version \"1.74.0\")"})
     void should_not_take_a_local_module_or_a_package_that_was_found_for_a_missing_dependency(String line) {
         assertThat(extractor.extract(result("bash", "$ build\n" + line + "\n"))).noneMatch(item -> item.slot().equals("dependency"));
     }
@@ -343,5 +370,14 @@ class HeuristicSessionExtractorTest {
         String rust = "use std::io;\nuse anyhow::Result;\npub(crate) use crate::db::Pool;\nuse super::Config;\n\nuse reqwest::Client;\n";
 
         assertThat(extractor.extract(result("read_file", rust))).containsExactly(SessionItem.of("dependency", "imports: anyhow, reqwest"));
+    }
+
+    @Test
+    void should_read_the_packages_conda_lists_as_not_available() {
+        String conda = "Solving environment: failed\n\nPackagesNotFoundError: The following packages are not available from current channels:"
+                + "\n\n  - pytorch-cudaa=11.8\n  - numpyy\n\nCurrent channels:\n\n  - https://repo.anaconda.com/pkgs/main/linux-64\n";
+
+        assertThat(extractor.extract(result("bash", conda))).filteredOn(item -> item.slot().equals("dependency")).containsExactly(
+                SessionItem.of("dependency", "pytorch-cudaa (unresolved)"), SessionItem.of("dependency", "numpyy (unresolved)"));
     }
 }
