@@ -51,7 +51,7 @@ final class UnresolvedDependencies {
             // yarn 1: error Couldn't find package "x" on the "npm" registry
             Pattern.compile("^error Couldn't find package \"([^\"\\s]+)\""),
             // yarn 2+: "YN0035: │ x@npm:^1: Package not found", "YN0082: │ x@npm:^1: No candidates found"
-            Pattern.compile("YN0(?:035|082): \\W*(@?[\\w.-]+(?:/[\\w.-]+)?)@\\S+: (?:Package not found|No candidates found)"),
+            Pattern.compile("YN0(?:035|082): [^\\w@]*(@?[\\w.-]+(?:/[\\w.-]+)?)@\\S+: (?:Package not found|No candidates found)"),
             // pip: "No matching distribution found for x", "Could not find a version that satisfies the requirement x"
             Pattern.compile("No matching distribution found for (\\S+)|Could not find a version that satisfies the requirement (\\S+)"),
             // pkg_resources: "The 'x>=1' distribution was not found and is required by the application"

@@ -312,6 +312,7 @@ class HeuristicSessionExtractorTest {
                 Arguments.of("[error] (update) sbt.librarymanagement.ResolveException: Error downloading org.acme:util_2.13:1.0",
                         "org.acme:util_2.13:1.0 (unresolved)"),
                 Arguments.of("\u27a4 YN0035: \u2502 left-pd@npm:^1.0.0: Package not found", "left-pd (unresolved)"),
+                Arguments.of("\u27a4 YN0082: \u2502 @scope/widgets@npm:^2.0.0: No candidates found", "@scope/widgets (unresolved)"),
                 Arguments.of("  \u2570\u2500\u25b6 Because flaskk was not found in the package registry and you require flaskk, we can",
                         "flaskk (unresolved)"),
                 Arguments.of("pkg_resources.DistributionNotFound: The 'attrs>=23' distribution was not found and is required by app",
