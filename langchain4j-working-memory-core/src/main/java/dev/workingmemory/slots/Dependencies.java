@@ -10,27 +10,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Dependencies in tool results: one that could not be resolved (Maven, Gradle, npm and its peer conflicts, yarn,
- * pip, Poetry's solver, a Python module or Node package not found), one item each; and the dependencies a build
- * file declares (a Maven POM, a Gradle build script, {@code package.json}, {@code requirements.txt},
- * {@code pyproject.toml}, {@code go.mod}, {@code Cargo.toml}), one item per file listing them. Import blocks of source
- * files are {@link Imports}. Thread-safe (stateless).
+ * The dependencies a build file declares (a Maven POM, a Gradle build script, {@code package.json},
+ * {@code requirements.txt}, {@code pyproject.toml}, {@code go.mod}, {@code Cargo.toml}), one item per file listing
+ * them. Import blocks of source files are {@link Imports}, dependencies a tool could not get
+ * {@link UnresolvedDependencies}. Thread-safe (stateless).
  */
 final class Dependencies {
 
-    private static final String UNRESOLVED = " (unresolved)";
-    private static final Pattern MAVEN_MISSING = Pattern.compile("Could not find artifact (\\S+)");
-    private static final Pattern MAVEN_UNRESOLVED = Pattern.compile("The following artifacts could not be resolved: ([^ ]+(?:, [^ ]+){0,20})");
-    private static final Pattern GRADLE_MISSING = Pattern.compile("^\\s*> Could not find ([\\w.-]+:[\\w.-]+(?::[\\w.+-]*[\\w+-])?)\\.?$");
-    private static final Pattern NPM_MISSING = Pattern.compile("'(\\S+?)@([^'\\s]*)' is not in (?:this|the npm) registry|No matching version found for (\\S+?)\\.?$");
-    private static final Pattern YARN_MISSING = Pattern.compile("^error Couldn't find package \"([^\"\\s]+)\"");
-    /** Poetry: "Because app depends on pydantic (^3.0) which doesn't match any versions, …". */
-    private static final Pattern SOLVER_MISSING = Pattern.compile(
-            "(?:depends on|no versions of) ([A-Za-z][\\w.-]*) (?:\\(([^)]{1,40})\\) )?(?:which )?(?:doesn't|don't|does not|do not) match any versions");
-    /** npm's ERESOLVE: the package whose peer dependency conflicts, under "Could not resolve dependency:". */
-    private static final Pattern NPM_PEER = Pattern.compile("^npm (?:ERR!|error) peer (\\S+?)@\"([^\"]{1,60})\" from (\\S+)$");
-    private static final Pattern PIP_MISSING = Pattern.compile("No matching distribution found for (\\S+)");
-    private static final Pattern MODULE_MISSING = Pattern.compile("(?:ModuleNotFoundError: No module named|Cannot find module|Cannot find package) '([^']+)'");
     private static final Pattern GRADLE_DECLARATION = Pattern.compile(
             "^\\s*(?:implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|testCompileOnly"
                     + "|annotationProcessor|kapt|ksp|compile|testCompile|runtime)\\s*\\(?\\s*(?:[\"']([\\w.-]+):([\\w.-]+)(?::([\\w.+-]+))?(?::[\\w.-]+)?[\"']"
@@ -44,47 +30,6 @@ final class Dependencies {
     private static final int LIST_CHARS = 200;
 
     private Dependencies() {
-    }
-
-    static void unresolved(List<String> lines, Found found) {
-        for (String line : lines) {
-            if (line.length() > BuildErrors.MAX_LINE || !line.contains(" ")) {
-                continue;
-            }
-            Matcher m;
-            if ((m = MAVEN_MISSING.matcher(line)).find()) {
-                found.add(Found.DEPENDENCY, mavenCoordinates(m.group(1)) + UNRESOLVED);
-            } else if ((m = MAVEN_UNRESOLVED.matcher(line)).find()) {
-                for (String coordinates : m.group(1).split(", ")) {
-                    if (coordinates.split(":").length >= 3) {
-                        found.add(Found.DEPENDENCY, mavenCoordinates(coordinates) + UNRESOLVED);
-                    }
-                }
-            } else if ((m = GRADLE_MISSING.matcher(line)).matches()) {
-                found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
-            } else if ((m = NPM_MISSING.matcher(line)).find()) {
-                found.add(Found.DEPENDENCY, (m.group(1) != null ? m.group(1) + "@" + m.group(2) : m.group(3)) + UNRESOLVED);
-            } else if (line.startsWith("error Couldn't") && (m = YARN_MISSING.matcher(line)).find()) {
-                found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
-            } else if (line.contains("match any versions") && (m = SOLVER_MISSING.matcher(line)).find()) {
-                found.add(Found.DEPENDENCY, m.group(1) + (m.group(2) == null ? "" : " " + m.group(2)) + UNRESOLVED);
-            } else if (line.contains(" peer ") && (m = NPM_PEER.matcher(line)).matches()) {
-                found.add(Found.DEPENDENCY, m.group(3) + " needs peer " + m.group(1) + "@" + m.group(2) + " (conflict)");
-            } else if ((m = PIP_MISSING.matcher(line)).find()) {
-                found.add(Found.DEPENDENCY, m.group(1) + UNRESOLVED);
-            } else if ((m = MODULE_MISSING.matcher(line)).find() && !m.group(1).startsWith(".") && !m.group(1).startsWith("/")) {
-                found.add(Found.DEPENDENCY, Imports.packageOf(m.group(1)) + " (missing module)");
-            }
-        }
-    }
-
-    /** {@code g:a:jar:v} or {@code g:a:jar:classifier:v} as {@code g:a:v}. */
-    private static String mavenCoordinates(String coordinates) {
-        String[] parts = coordinates.strip().split(":");
-        if (parts.length < 3) {
-            return coordinates.strip();
-        }
-        return parts[0] + ":" + parts[1] + ":" + parts[parts.length - 1];
     }
 
     /** The dependencies a build file declares, as one item; returns whether the text was such a file. */

@@ -126,7 +126,7 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
             StackTraces.find(lines, found, libraryPackages);
         }
         FailureSummaries.find(lines, found);
-        Dependencies.unresolved(lines, found);
+        UnresolvedDependencies.find(lines, found);
         if (!Dependencies.declared(text, lines, null, found)) {
             Imports.find(lines, found);
         }

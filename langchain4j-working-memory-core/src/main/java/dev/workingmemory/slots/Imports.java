@@ -9,9 +9,9 @@ import java.util.regex.Pattern;
 /**
  * The external packages a source file imports, as one item ({@code imports: com.fasterxml.jackson, org.slf4j}):
  * JVM imports (Java, and Kotlin's without semicolons) reduced to their first three package segments, Python
- * top-level modules, JavaScript/TypeScript packages, Go modules. The standard library (JDK, Python's, Node's
- * built-ins, Go's paths without a host) and the project's own code (the JVM file's own package root, relative
- * imports) are left out. Only lines starting with an import statement count, so grep output
+ * top-level modules, JavaScript/TypeScript packages, Go modules, Rust crates. The standard library (JDK, Python's, Node's
+ * built-ins, Go's paths without a host, Rust's {@code std}, {@code core}, {@code alloc}) and the project's own code (the JVM file's own package root, relative
+ * imports, Rust's {@code crate::}, {@code self::}, {@code super::}) are left out. Only lines starting with an import statement count, so grep output
  * or prose quoting an import is no source file. Thread-safe (stateless).
  */
 final class Imports {
@@ -23,6 +23,9 @@ final class Imports {
     private static final Pattern JS_IMPORT = Pattern.compile("^import (?:type )?(?:[\\w*{}\\s,$]{1,300} from )?[\"']([^\"']+)[\"'];?\\s*$");
     /** A Go import: {@code import "path"}, or a line {@code "path"} (with an optional alias) inside {@code import ( … )}. */
     private static final Pattern GO_IMPORT = Pattern.compile("^(?:import )?\\s*(?:[\\w.]+ )?\"([\\w.~/-]+)\"\\s*$");
+    /** A Rust {@code use}: the crate is the path's first segment ({@code use tokio::net::TcpListener;}). */
+    private static final Pattern RUST_USE = Pattern.compile("^(?:pub(?:\\([\\w:]+\\))? )?use (?:::)?([a-z_]\\w*)::");
+    private static final Set<String> RUST_OWN_OR_STD = Set.of("std", "core", "alloc", "crate", "self", "super");
     private static final Pattern JS_REQUIRE = Pattern.compile("^(?:const|let|var) [\\w{}\\s,$]{1,300}= require\\([\"']([^\"']+)[\"']\\);?\\s*$");
 
     private static final List<String> JVM_PLATFORM = List.of("java.", "javax.", "jdk.", "sun.", "com.sun.", "kotlin.", "scala.");
@@ -51,6 +54,7 @@ final class Imports {
         Set<String> python = new LinkedHashSet<>();
         Set<String> javaScript = new LinkedHashSet<>();
         Set<String> go = new LinkedHashSet<>();
+        Set<String> rust = new LinkedHashSet<>();
         boolean goBlock = false;
         for (String line : lines) {
             // Go: an import block, or a single import after the package line (a JavaScript file has none)
@@ -60,11 +64,13 @@ final class Imports {
             }
             if (line.length() > BuildErrors.MAX_LINE || !(line.startsWith("import ") || line.startsWith("from ")
                     || line.startsWith("package ") || line.startsWith("const ") || line.startsWith("let ")
-                    || line.startsWith("var "))) {
+                    || line.startsWith("var ") || line.startsWith("use ") || line.startsWith("pub"))) {
                 continue;
             }
             Matcher m;
-            if ((m = JVM_PACKAGE.matcher(line)).matches()) {
+            if ((m = RUST_USE.matcher(line)).lookingAt()) {
+                rust.add(m.group(1));
+            } else if ((m = JVM_PACKAGE.matcher(line)).matches()) {
                 ownPackage = m.group(1);
             } else if ((m = JS_IMPORT.matcher(line)).matches() || (m = JS_REQUIRE.matcher(line)).matches()) {
                 javaScript.add(m.group(1));
@@ -89,6 +95,7 @@ final class Imports {
         }
         go.stream().filter(path -> path.substring(0, Math.max(0, path.indexOf('/'))).contains("."))
                 .map(Imports::goModule).forEach(external::add);
+        rust.stream().filter(crate -> !RUST_OWN_OR_STD.contains(crate)).forEach(external::add);
         javaScript.stream().filter(p -> !p.startsWith(".") && !p.startsWith("/") && !p.startsWith("node:"))
                 .map(Imports::packageOf).filter(p -> !NODE_BUILTINS.contains(p)).forEach(external::add);
         if (external.isEmpty()) {

@@ -9,11 +9,14 @@ import dev.langchain4j.data.message.UserMessage;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -280,5 +283,102 @@ class HeuristicSessionExtractorTest {
             "The index is missing. Next steps:\\n1. Add the index\\n2. Rerun the load test|todo|Rerun the load test"})
     void should_find_rules_todos_after_a_phrase_and_lists_after_a_heading_in_prose(String message, String slot, String item) {
         assertThat(extractor.extract(UserMessage.from(message.replace("\\n", "\n")))).contains(SessionItem.of(slot, item));
+    }
+
+    static Stream<Arguments> unresolvedDependencyLines() {
+        return Stream.of(
+                Arguments.of("Module not found: Error: Can't resolve 'react-query' in '/app/src'", "react-query (missing module)"),
+                Arguments.of("error: no matching package named `tokioo` found", "tokioo (unresolved)"),
+                Arguments.of("error: failed to select a version for the requirement `serde = \"^9\"`", "serde (unresolved)"),
+                Arguments.of("main.go:4:2: no required module provides package github.com/pkg/errors; to add it:",
+                        "github.com/pkg/errors (unresolved)"),
+                Arguments.of("\tgithub.com/a/b: cannot find module providing package github.com/a/b: module lookup disabled",
+                        "github.com/a/b (unresolved)"),
+                Arguments.of("go: github.com/x/y@v0.1.0: invalid version: unknown revision v0.1.0", "github.com/x/y@v0.1.0 (unresolved)"),
+                Arguments.of("ERROR: Could not find a version that satisfies the requirement numpyy (from versions: none)",
+                        "numpyy (unresolved)"),
+                Arguments.of("  ERROR: Failed building wheel for lxml", "lxml (wheel build failed)"),
+                Arguments.of("Could not find a matching version of package flaskk", "flaskk (unresolved)"),
+                Arguments.of("npm ERR! 404 Not Found - GET https://registry.npmjs.org/@types%2fnodee - Not found", "@types/nodee (unresolved)"),
+                Arguments.of("ImportError: No module named yaml", "yaml (missing module)"),
+                Arguments.of("app.rb:1:in `require': cannot load such file -- httparty (LoadError)", "httparty (missing module)"),
+                Arguments.of("/a/A.csproj : error NU1101: Unable to find package Polly.Extensionss. No packages exist with this id",
+                        "Polly.Extensionss (unresolved)"),
+                Arguments.of("   > Could not resolve com.squareup.okio:okio:9.0.0.", "com.squareup.okio:okio:9.0.0 (unresolved)"),
+                Arguments.of("[ERROR] Failed to execute goal on project a: Failure to find org.acme:core:jar:2.0 in https://repo.example.org"
+                        + " was cached in the local repository", "org.acme:core:2.0 (unresolved)"),
+                Arguments.of("Plugin [id: 'com.acme.build', version: '1.0'] was not found in any of the following sources:",
+                        "com.acme.build (unresolved)"),
+                Arguments.of("[error] (update) sbt.librarymanagement.ResolveException: Error downloading org.acme:util_2.13:1.0",
+                        "org.acme:util_2.13:1.0 (unresolved)"),
+                Arguments.of("\u27a4 YN0035: \u2502 left-pd@npm:^1.0.0: Package not found", "left-pd (unresolved)"),
+                Arguments.of("\u27a4 YN0082: \u2502 @scope/widgets@npm:^2.0.0: No candidates found", "@scope/widgets (unresolved)"),
+                Arguments.of("  \u2570\u2500\u25b6 Because flaskk was not found in the package registry and you require flaskk, we can",
+                        "flaskk (unresolved)"),
+                Arguments.of("pkg_resources.DistributionNotFound: The 'attrs>=23' distribution was not found and is required by app",
+                        "attrs>=23 (unresolved)"),
+                Arguments.of("E: Unable to locate package libfoo-dev", "libfoo-dev (unresolved)"),
+                Arguments.of("cmd/a.go:3:2: cannot find package \"github.com/acme/x\" in any of:", "github.com/acme/x (unresolved)"),
+                Arguments.of("Could not find gem 'sinatraa (~> 4.0)' in rubygems repository https://rubygems.org/ or installed locally.",
+                        "sinatraa (unresolved)"),
+                Arguments.of("    - Root composer.json requires acme/sdk, it could not be found in any version, there may be a typo",
+                        "acme/sdk (unresolved)"),
+                Arguments.of("Because app depends on yamll any which doesn't exist (could not find package yamll at https://pub.dev), "
+                        + "version solving failed.", "yamll (unresolved)"),
+                Arguments.of("** (Mix) No package with name plugg (from: mix.exs) in registry", "plugg (unresolved)"),
+                Arguments.of("  Could not find a package configuration file provided by \"Boost\" with any", "Boost (unresolved)"),
+                Arguments.of("Can't locate JSON/XS.pm in @INC (you may need to install the JSON::XS module) (@INC contains: /etc/perl)",
+                        "JSON::XS (unresolved)"),
+                Arguments.of("\u2718 [ERROR] Could not resolve \"lodash-es\"", "lodash-es (missing module)"),
+                Arguments.of("error: Cannot find package \"zod\" from \"/app/src/index.ts\"", "zod (missing module)"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("unresolvedDependencyLines")
+    void should_read_each_tool_standard_message_for_a_dependency_it_could_not_get(String line, String dependency) {
+        assertThat(extractor.extract(result("bash", "$ build\n" + line + "\n")))
+                .filteredOn(item -> item.slot().equals("dependency")).containsExactly(SessionItem.of("dependency", dependency));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "go: finding module for package github.com/google/uuid",
+            "Module not found: Error: Can't resolve './routes' in '/app/src'",
+            "app.rb:1:in `require_relative': cannot load such file -- /app/lib/config (LoadError)",
+            "Requirement already satisfied: requests in ./venv/lib/python3.12/site-packages (2.31.0)",
+            "      \"resolved\": \"https://registry.npmjs.org/axios/-/axios-1.6.8.tgz\",",
+            "\u2718 [ERROR] Could not resolve \"./util/ids\"",
+            "-- Found Boost: /usr/lib/x86_64-linux-gnu/cmake/Boost-1.74.0/BoostConfig.cmake (found version \"1.74.0\")"})
+    void should_not_take_a_local_module_or_a_package_that_was_found_for_a_missing_dependency(String line) {
+        assertThat(extractor.extract(result("bash", "$ build\n" + line + "\n"))).noneMatch(item -> item.slot().equals("dependency"));
+    }
+
+    @Test
+    void should_report_a_package_named_by_several_lines_of_one_failure_once() {
+        String pip = "ERROR: Could not find a version that satisfies the requirement torchh==9.0 (from versions: none)\n"
+                + "ERROR: No matching distribution found for torchh==9.0\n";
+        String npm = "npm ERR! 404 Not Found - GET https://registry.npmjs.org/lodahs - Not found\n"
+                + "npm ERR! 404  'lodahs@^4.0.0' is not in this registry.\n";
+
+        assertThat(extractor.extract(result("bash", pip))).filteredOn(item -> item.slot().equals("dependency"))
+                .containsExactly(SessionItem.of("dependency", "torchh==9.0 (unresolved)"));
+        assertThat(extractor.extract(result("bash", npm))).filteredOn(item -> item.slot().equals("dependency"))
+                .containsExactly(SessionItem.of("dependency", "lodahs (unresolved)"));
+    }
+
+    @Test
+    void should_read_the_crates_a_rust_file_uses_without_the_standard_library_and_its_own_modules() {
+        String rust = "use std::io;\nuse anyhow::Result;\npub(crate) use crate::db::Pool;\nuse super::Config;\n\nuse reqwest::Client;\n";
+
+        assertThat(extractor.extract(result("read_file", rust))).containsExactly(SessionItem.of("dependency", "imports: anyhow, reqwest"));
+    }
+
+    @Test
+    void should_read_the_packages_conda_lists_as_not_available() {
+        String conda = "Solving environment: failed\n\nPackagesNotFoundError: The following packages are not available from current channels:"
+                + "\n\n  - pytorch-cudaa=11.8\n  - numpyy\n\nCurrent channels:\n\n  - https://repo.anaconda.com/pkgs/main/linux-64\n";
+
+        assertThat(extractor.extract(result("bash", conda))).filteredOn(item -> item.slot().equals("dependency")).containsExactly(
+                SessionItem.of("dependency", "pytorch-cudaa (unresolved)"), SessionItem.of("dependency", "numpyy (unresolved)"));
     }
 }
