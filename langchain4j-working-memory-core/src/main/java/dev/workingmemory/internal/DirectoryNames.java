@@ -1,6 +1,5 @@
 package dev.workingmemory.internal;
 
-import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -37,9 +36,15 @@ public final class DirectoryNames {
 
     /** The SHA-256 hex of the UTF-16 code units of {@code text}. */
     public static String sha256Hex(String text) {
-        ByteBuffer utf16 = ByteBuffer.allocate(text.length() * 2);
-        utf16.asCharBuffer().put(text);
-        return HexFormat.of().formatHex(sha256().digest(utf16.array()));
+        // the code units big-endian, unpaired surrogates included (a charset would replace them); a loop, as a
+        // CharBuffer view copies char by char through bounds checks (most of a past turn's id in a profile)
+        byte[] utf16 = new byte[text.length() * 2];
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            utf16[2 * i] = (byte) (c >>> 8);
+            utf16[2 * i + 1] = (byte) c;
+        }
+        return HexFormat.of().formatHex(sha256().digest(utf16));
     }
 
     private static MessageDigest sha256() {
