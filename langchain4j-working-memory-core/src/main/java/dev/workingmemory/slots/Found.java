@@ -20,7 +20,7 @@ final class Found {
     private final int maxPerSlot;
     private final int maxPool;
     private final int maxItemChars;
-    /** The order in which slots are reported. */
+    /** The order in which slots are reported: every slot {@link #add} is given is one of these. */
     private static final List<String> ORDER = List.of(ERROR, DEPENDENCY, DECISION, TODO, POOL);
     /** Per slot that has items: normalized text to the item. */
     private final Map<String, Map<String, String>> bySlot = new LinkedHashMap<>(8);
@@ -69,11 +69,6 @@ final class Found {
                 items.values().forEach(item -> all.add(new SessionItem(slot, item)));
             }
         }
-        bySlot.forEach((slot, items) -> {
-            if (!ORDER.contains(slot)) {
-                items.values().forEach(item -> all.add(new SessionItem(slot, item)));
-            }
-        });
         return all;
     }
 }
