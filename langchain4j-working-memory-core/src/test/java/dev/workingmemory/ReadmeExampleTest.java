@@ -69,5 +69,6 @@ class ReadmeExampleTest {
         // README: end
 
         assertThat(memories.memory("alice").render()).contains("\"About Us\" (page-123)").contains("\"Hero\" (sec-456)");
+        memories.close(); // before @TempDir deletes the directory its crystal indexer writes into
     }
 }

@@ -5,6 +5,7 @@ import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,19 @@ class NotesLayerTest {
 
     @TempDir
     Path dir;
+
+    /** Providers on {@link #dir}, closed before {@code @TempDir} deletes it (their crystal indexers write there). */
+    private final List<WorkingMemoryProvider> opened = new ArrayList<>();
+
+    private WorkingMemoryProvider opened(WorkingMemoryProvider provider) {
+        opened.add(provider);
+        return provider;
+    }
+
+    @AfterEach
+    void closeProviders() {
+        opened.forEach(WorkingMemoryProvider::close);
+    }
 
     /** A clock that moves a minute each time it is read, so that every note has its own time. */
     private static Clock ticking() {
@@ -199,8 +213,8 @@ class NotesLayerTest {
 
     @Test
     void should_show_a_note_to_another_instance_that_has_the_user_cached() {
-        WorkingMemoryProvider a = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
-        WorkingMemoryProvider b = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        WorkingMemoryProvider a = opened(WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build());
+        WorkingMemoryProvider b = opened(WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build());
         assertThat(b.memory("alice").render()).isEmpty(); // b has alice cached
 
         a.memory("alice").notes().note("User's name is Douglas", 0.8, null);
@@ -211,8 +225,8 @@ class NotesLayerTest {
 
     @Test
     void should_keep_notes_in_scratch_md_beside_the_state() throws Exception {
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
-                .clock(ticking()).build();
+        WorkingMemoryProvider memories = opened(WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
+                .clock(ticking()).build());
         memories.memory("alice").notes().note("User's name is Douglas", 0.8, List.of("personal"));
 
         try (var files = Files.walk(dir)) {
