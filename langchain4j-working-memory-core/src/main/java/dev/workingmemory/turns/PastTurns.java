@@ -26,7 +26,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Past turns (issue 10): the messages that leave the message window become {@link CrystalKind#TURN} crystals in the
@@ -55,6 +57,8 @@ public final class PastTurns implements MemoryLayer {
 
     public static final String NAME = "past_turns";
     static final int TOOL_EXCERPT_CHARS = 300;
+    /** How much of an exchange's first line its id is made of. */
+    static final int ID_LINE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 1_500;
     static final int MAX_CRYSTAL_CHARS = 3_000;
     static final double IMPORTANCE = 0.5;
@@ -67,6 +71,13 @@ public final class PastTurns implements MemoryLayer {
     private final String scope;
     /** The exchange that left the window last: continued by evicted messages that follow it, else the previous one. */
     private Exchange last;
+    /** The lines of the window's first exchange, made for the context of the last crystal: it is the next to leave. */
+    private final Map<ChatMessage, Line> nextLines = new IdentityHashMap<>();
+    /** The date prefix of the last line made, and the zone and instants it holds for: most lines share it. */
+    private String datePrefix;
+    private ZoneId dateZone;
+    private long dayStart;
+    private long dayEnd;
 
     private PastTurns(LayerContext context, CrystalStore crystals) {
         this.context = context;
@@ -86,7 +97,9 @@ public final class PastTurns implements MemoryLayer {
         List<Exchange> touched = new ArrayList<>();
         for (EvictedMessage evicted : messages) {
             ChatMessage message = evicted.message();
-            String line = line(message, evicted.added(), zone);
+            Line kept = nextLines.get(message);
+            String line = kept != null && kept.added().equals(evicted.added()) ? kept.text()
+                    : line(message, evicted.added(), zone);
             if (message instanceof UserMessage) {
                 last = new Exchange(id(evicted.added(), line), evicted.added(), last);
             } else if (line == null) {
@@ -104,6 +117,7 @@ public final class PastTurns implements MemoryLayer {
         if (touched.isEmpty()) {
             return;
         }
+        nextLines.clear();
         List<Crystal> made = new ArrayList<>(touched.size());
         for (int i = 0; i < touched.size(); i++) {
             Exchange exchange = touched.get(i);
@@ -113,8 +127,11 @@ public final class PastTurns implements MemoryLayer {
         crystals.add(made);
     }
 
-    /** The first exchange that starts in the window (the turn after the evicted ones), or null. */
-    private static Exchange nextInWindow(WindowMessages window, ZoneId zone) {
+    /**
+     * The first exchange that starts in the window (the turn after the evicted ones), or null. Its lines are kept
+     * for when it leaves the window.
+     */
+    private Exchange nextInWindow(WindowMessages window, ZoneId zone) {
         Exchange next = null;
         for (int i = 0; i < window.size(); i++) {
             ChatMessage message = window.message(i);
@@ -125,6 +142,9 @@ public final class PastTurns implements MemoryLayer {
                 next = new Exchange("next", window.added(i), null);
             }
             String line = next == null ? null : line(message, window.added(i), zone);
+            if (next != null) {
+                nextLines.put(message, new Line(window.added(i), line));
+            }
             if (line != null && next.fits(line)) {
                 next.append(line);
             }
@@ -133,13 +153,16 @@ public final class PastTurns implements MemoryLayer {
     }
 
     private String id(Instant added, String firstLine) {
+        // the line's start is enough to tell exchanges of one thread and millisecond apart; hashing all of it
+        // (up to 1,500 characters) was a third of what making a past turn cost
+        String start = firstLine.length() > ID_LINE_CHARS ? firstLine.substring(0, ID_LINE_CHARS) : firstLine;
         return "turn-" + DirectoryNames.sha256Hex(scope + "\n" + context.key().thread() + "\n" + added.toEpochMilli()
-                + "\n" + firstLine).substring(0, 32);
+                + "\n" + start).substring(0, 32);
     }
 
     /** The message's line, or null for a message without text of its own (a tool request, a system message). */
-    static String line(ChatMessage message, Instant added, ZoneId zone) {
-        String date = "[" + LocalDate.ofInstant(added, zone) + "] ";
+    String line(ChatMessage message, Instant added, ZoneId zone) {
+        String date = datePrefix(added, zone);
         if (message instanceof UserMessage user) {
             String text = userText(user);
             return date + "user: " + (text.isBlank() ? "(no text)" : oneLine(text, MAX_MESSAGE_CHARS));
@@ -153,6 +176,23 @@ public final class PastTurns implements MemoryLayer {
                     + oneLine(result.text(), TOOL_EXCERPT_CHARS);
         }
         return null;
+    }
+
+    /** A message's line (null: none) as made when it was added at that instant. */
+    private record Line(Instant added, String text) {
+    }
+
+    /** {@code [2026-03-12] } for the day of {@code added} in the zone; the last one made is reused within its day. */
+    private String datePrefix(Instant added, ZoneId zone) {
+        long second = added.getEpochSecond();
+        if (datePrefix == null || !zone.equals(dateZone) || second < dayStart || second >= dayEnd) {
+            LocalDate day = LocalDate.ofInstant(added, zone);
+            datePrefix = "[" + day + "] ";
+            dayStart = day.atStartOfDay(zone).toEpochSecond();
+            dayEnd = day.plusDays(1).atStartOfDay(zone).toEpochSecond();
+            dateZone = zone;
+        }
+        return datePrefix;
     }
 
     private static String userText(UserMessage user) {

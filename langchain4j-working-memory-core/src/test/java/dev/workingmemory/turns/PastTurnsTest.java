@@ -86,6 +86,29 @@ class PastTurnsTest {
     }
 
     @Test
+    void should_date_each_line_by_its_own_day_across_midnight() {
+        ChatMemory chat = provider(2).get("alice");
+        clock.set("2026-03-12T23:59:50Z");
+        chat.add(UserMessage.from("Still up?"));
+        clock.set("2026-03-13T00:00:10Z");
+        chat.add(AiMessage.from("Yes, it is past midnight."));
+        chat.add(UserMessage.from("Good night."));
+        chat.add(AiMessage.from("Good night!"));
+        clock.set("2026-03-13T00:05:00Z");
+        chat.add(UserMessage.from("One more thing."));
+        chat.add(AiMessage.from("Yes?"));
+
+        List<Crystal> turns = turns("alice");
+        assertThat(turns).extracting(Crystal::text).containsExactly("""
+                [2026-03-12] user: Still up?
+                [2026-03-13] assistant: Yes, it is past midnight.""", """
+                [2026-03-13] user: Good night.
+                assistant: Good night!""");
+        // what the window held of the second exchange was the first one's context, with the same line
+        assertThat(turns.get(0).context()).isEqualTo("[2026-03-13] user: Good night.");
+    }
+
+    @Test
     void should_keep_an_excerpt_of_a_long_tool_result() {
         ChatMemory chat = provider(2).get("alice");
         chat.add(UserMessage.from("Read the log"));
