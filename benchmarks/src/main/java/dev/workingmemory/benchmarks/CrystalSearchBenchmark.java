@@ -86,7 +86,7 @@ public class CrystalSearchBenchmark {
                     defaults.contextWeight(), candidates));
         }
         if (vectors.equals("lucene")) {
-            builder.directory(cache.resolve("store-v5-" + scopes + "x" + perScope + "-" + distinctTexts));
+            builder.directory(cache.resolve("store-v6-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
             builder.embeddingStore(new InMemoryEmbeddingStore<>());
         }

@@ -47,7 +47,7 @@ import java.util.Set;
  * end (never a crystal) counts as not found; how many questions have some is printed.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
- * [--candidates N]} ({@code --candidates}: per list, {@link CrystalRanking#candidates()}; default 300).
+ * [--candidates N]} ({@code --candidates}: per list, {@link CrystalRanking#candidates()}; default 30).
  * Without {@code --data}, the first ancestor of the working directory holding
  * {@code shared/bench/locomo/locomo-dev.json} is used (the repository root's parent); when there is none, the run is
  * skipped with a message. The data is read in place, never copied. The last line printed is

@@ -1,7 +1,17 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
+import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.search.BulkScorer;
+import org.apache.lucene.search.CollectionTerminatedException;
+import org.apache.lucene.search.DocIdSetIterator;
+import org.apache.lucene.search.LeafCollector;
+import org.apache.lucene.search.ScoreMode;
+import org.apache.lucene.search.Scorer;
+import org.apache.lucene.search.TopScoreDocCollector;
+import org.apache.lucene.search.Weight;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
@@ -13,6 +23,12 @@ import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoubleField;
 import org.apache.lucene.document.Field;
 import org.apache.lucene.document.LongField;
+import org.apache.lucene.document.SortedNumericDocValuesField;
+import org.apache.lucene.index.IndexReader;
+import org.apache.lucene.index.PostingsEnum;
+import org.apache.lucene.index.Terms;
+import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.Bits;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
 import org.apache.lucene.document.TextField;
@@ -86,8 +102,10 @@ final class CrystalIndex implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CrystalIndex.class);
 
     static final String ID = "id";
-    /** The {@linkplain VectorKeys key} of the crystal's vector id ({@link CrystalWriter#vectorId}). */
+    /** The {@linkplain VectorKeys key} of the crystal's vector id ({@link CrystalWriter#vectorId}), a doc value. */
     private static final String VECTOR_KEY = "vector_key";
+    /** The same key as an 8-byte term, to look crystals up by it. */
+    private static final String VECTOR_KEY_TERM = "vector_key_term";
     static final String SCOPE = "scope";
     static final String KIND = "kind";
     private static final String TIME = "time";
@@ -96,9 +114,16 @@ final class CrystalIndex implements AutoCloseable {
     private static final String TEXT = "text";
     private static final String CONTEXT = "index_text";
     private static final String SOURCE = "source";
+    /**
+     * The crystal's text analyzed for BM25, in a field per partition of the scopes ({@code body.0} to
+     * {@code body.63}, the vector store's partitions): a search walks the postings of its scope's partition only, and
+     * BM25's statistics are those of the scope (unless scopes share the partition).
+     */
     static final String BODY = "body";
-    /** The crystal's context analyzed for BM25, apart from its text so that its matches can weigh less. */
+    /** The crystal's context analyzed for BM25, apart from its text so that its matches can weigh less; partitioned. */
     private static final String CONTEXT_BODY = "context_body";
+    /** The crystal's partition, to tell whether its scope has the partition to itself. */
+    private static final String PARTITION = "partition";
     private static final String SEQ = "seq";
 
     private static final String TYPE = "type";
@@ -108,7 +133,7 @@ final class CrystalIndex implements AutoCloseable {
     private static final String MARKER_SEQ = "marker_seq";
 
     private static final String FORMAT_KEY = "crystal_index_format";
-    private static final String FORMAT = "5";
+    private static final String FORMAT = "6";
     private static final String NEXT_SEQ_KEY = "next_seq";
     /** Beyond Lucene's default of 1,024 dimensions, so that larger embedding models fit too. */
     private static final int MAX_VECTOR_DIMENSIONS = 4_096;
@@ -239,7 +264,11 @@ final class CrystalIndex implements AutoCloseable {
         Crystal crystal = stored.crystal();
         Document document = new Document();
         document.add(new StringField(ID, crystal.id(), Field.Store.YES));
-        document.add(new LongField(VECTOR_KEY, VectorKeys.of(CrystalWriter.vectorId(crystal.id())), Field.Store.NO));
+        long key = VectorKeys.of(CrystalWriter.vectorId(crystal.id()));
+        document.add(new SortedNumericDocValuesField(VECTOR_KEY, key));
+        document.add(new StringField(VECTOR_KEY_TERM, keyTerm(key), Field.Store.NO));
+        String partition = partition(crystal.scope());
+        document.add(new StringField(PARTITION, partition, Field.Store.NO));
         document.add(new StringField(SCOPE, crystal.scope(), Field.Store.YES));
         document.add(new StringField(KIND, crystal.kind().textName(), Field.Store.YES));
         document.add(new LongField(TIME, micros(crystal.time()), Field.Store.YES));
@@ -254,9 +283,9 @@ final class CrystalIndex implements AutoCloseable {
         if (crystal.source() != null) {
             document.add(new StoredField(SOURCE, crystal.source()));
         }
-        document.add(new TextField(BODY, crystal.text(), Field.Store.NO));
+        document.add(new TextField(BODY + partition, crystal.text(), Field.Store.NO));
         if (crystal.context() != null) {
-            document.add(new TextField(CONTEXT_BODY, crystal.context(), Field.Store.NO));
+            document.add(new TextField(CONTEXT_BODY + partition, crystal.context(), Field.Store.NO));
         }
         document.add(new LongField(SEQ, stored.seq(), Field.Store.YES));
         writer.updateDocument(new Term(ID, crystal.id()), document);
@@ -359,37 +388,97 @@ final class CrystalIndex implements AutoCloseable {
 
     /**
      * BM25 search of the scope: each term of the text scores in the crystals' text and, times
-     * {@code contextWeight}, in their context.
+     * {@code contextWeight}, in their context. Also scores an evenly spread sample of at most {@code sampleSize} of
+     * the scope's crystals (0 where no word matches), from which the scores of the crystals outside the top are
+     * estimated.
      *
-     * @return the {@linkplain VectorKeys keys} of the hits' vector ids with their scores, best first
+     * @return the {@linkplain VectorKeys keys} of the best {@code max} hits with their scores, best first, and the
+     *         sample
      */
-    List<Scored> keywordSearch(String scope, Set<CrystalKind> kinds, String text, double contextWeight, int max)
-            throws IOException {
+    Ranked keywordSearch(String scope, Set<CrystalKind> kinds, String text, double contextWeight, int max,
+                         int sampleSize) throws IOException {
         Set<String> terms = terms(text);
         if (terms.isEmpty()) {
-            return List.of();
+            return Ranked.EMPTY;
         }
-        BooleanQuery.Builder query = new BooleanQuery.Builder();
+        String partition = partition(scope);
+        BooleanQuery.Builder words = new BooleanQuery.Builder();
         for (String term : terms) {
-            query.add(new TermQuery(new Term(BODY, term)), Occur.SHOULD);
+            words.add(new TermQuery(new Term(BODY + partition, term)), Occur.SHOULD);
             if (contextWeight > 0) {
-                query.add(new BoostQuery(new TermQuery(new Term(CONTEXT_BODY, term)), (float) contextWeight),
-                        Occur.SHOULD);
+                words.add(new BoostQuery(new TermQuery(new Term(CONTEXT_BODY + partition, term)),
+                        (float) contextWeight), Occur.SHOULD);
             }
         }
-        query.setMinimumNumberShouldMatch(1);
-        query.add(filter(scope, kinds), Occur.FILTER);
+        Query filter = filter(scope, kinds);
         return read(searcher -> {
-            // counting no hits beyond the top lets BM25 skip documents that cannot enter it
-            ScoreDoc[] hits = searcher.search(query.build(), new TopScoreDocCollectorManager(max, max)).scoreDocs;
-            long[] keys = VectorKeys.of(searcher, hits, VECTOR_KEY);
-            List<Scored> scored = new ArrayList<>(hits.length);
-            for (int i = 0; i < hits.length; i++) {
-                scored.add(new Scored(keys[i], hits[i].score));
+            // a scope alone in its partition needs no filter: as a conjunction the filter would lead, and every
+            // crystal of the scope would be visited instead of those the disjunction cannot skip
+            IndexReader reader = searcher.getIndexReader();
+            boolean alone = kinds.isEmpty()
+                    && reader.docFreq(new Term(PARTITION, partition)) == reader.docFreq(new Term(SCOPE, scope));
+            Query query = alone ? words.build()
+                    : new BooleanQuery.Builder().add(words.build(), Occur.MUST).add(filter, Occur.FILTER).build();
+            // one weight for the top and the sample: its terms are looked up once
+            Weight weight = searcher.createWeight(searcher.rewrite(query), ScoreMode.TOP_SCORES, 1f);
+            ScoreDoc[] hits = top(searcher, weight, max);
+            ScopeSample population = ScopeSample.of(searcher, filter, sampleSize);
+            int[] sampled = population.docs();
+            ScoreDoc[] sample = new ScoreDoc[sampled.length];
+            List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+            Scorer scorer = null;
+            int leafIndex = -1;
+            for (int i = 0; i < sampled.length; i++) {
+                int leaf = ReaderUtil.subIndex(sampled[i], leaves);
+                if (leaf != leafIndex) {
+                    leafIndex = leaf;
+                    scorer = weight.scorer(leaves.get(leaf));
+                }
+                int doc = sampled[i] - leaves.get(leaf).docBase;
+                float score = 0;
+                if (scorer != null) {
+                    DocIdSetIterator matches = scorer.iterator();
+                    if (matches.docID() < doc) {
+                        matches.advance(doc);
+                    }
+                    if (matches.docID() == doc) {
+                        score = scorer.score();
+                    }
+                }
+                sample[i] = new ScoreDoc(sampled[i], score);
             }
-            return scored;
+            return new Ranked(VectorKeys.scored(searcher, hits, VECTOR_KEY),
+                    VectorKeys.scored(searcher, sample, VECTOR_KEY), population.population());
         });
     }
+
+    /** The best {@code max} hits of the weight over the live documents, as {@link IndexSearcher#search} collects. */
+    private static ScoreDoc[] top(IndexSearcher searcher, Weight weight, int max) throws IOException {
+        // counting no hits beyond the top lets BM25 skip documents that cannot enter it
+        TopScoreDocCollectorManager manager = new TopScoreDocCollectorManager(max, max);
+        TopScoreDocCollector collector = manager.newCollector();
+        collector.setWeight(weight);
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            BulkScorer scorer = weight.bulkScorer(leaf);
+            if (scorer == null) {
+                continue;
+            }
+            LeafCollector leafCollector;
+            try {
+                leafCollector = collector.getLeafCollector(leaf);
+            } catch (CollectionTerminatedException e) {
+                continue;
+            }
+            try {
+                scorer.score(leafCollector, leaf.reader().getLiveDocs());
+            } catch (CollectionTerminatedException e) {
+                // this leaf holds nothing more that can enter the top
+            }
+            leafCollector.finish();
+        }
+        return manager.reduce(List.of(collector)).scoreDocs;
+    }
+
 
     /** @return how many crystals of the scope (of these kinds; all when empty) there are */
     int count(String scope, Set<CrystalKind> kinds) throws IOException {
@@ -411,17 +500,34 @@ final class CrystalIndex implements AutoCloseable {
         if (keys.isEmpty()) {
             return Map.of();
         }
-        Query query = new BooleanQuery.Builder()
-                .add(scopeQuery(scope), Occur.FILTER)
-                .add(LongField.newSetQuery(VECTOR_KEY, keys.stream().mapToLong(Long::longValue).toArray()),
-                        Occur.FILTER)
-                .build();
+        List<BytesRef> terms = keys.stream().map(CrystalIndex::keyTerm).sorted().toList();
         return read(searcher -> {
+            // the keys looked up with one terms enum per segment (a query would make one per key), and without the
+            // scope as a filter: a key of another scope is told apart by the crystal read
             Map<Long, Crystal> crystals = new HashMap<>();
             StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(query, keys.size()).scoreDocs) {
-                Crystal crystal = crystalOf(stored.document(hit.doc));
-                crystals.put(VectorKeys.of(CrystalWriter.vectorId(crystal.id())), crystal);
+            PostingsEnum postings = null;
+            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+                Terms keyTerms = leaf.reader().terms(VECTOR_KEY_TERM);
+                if (keyTerms == null) {
+                    continue;
+                }
+                Bits live = leaf.reader().getLiveDocs();
+                TermsEnum lookup = keyTerms.iterator();
+                for (BytesRef term : terms) {
+                    if (!lookup.seekExact(term)) {
+                        continue;
+                    }
+                    postings = lookup.postings(postings, PostingsEnum.NONE);
+                    for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
+                        if (live == null || live.get(doc)) {
+                            Crystal crystal = crystalOf(stored.document(leaf.docBase + doc));
+                            if (crystal.scope().equals(scope)) {
+                                crystals.put(VectorKeys.of(CrystalWriter.vectorId(crystal.id())), crystal);
+                            }
+                        }
+                    }
+                }
             }
             return crystals;
         });
@@ -487,9 +593,10 @@ final class CrystalIndex implements AutoCloseable {
                 }
                 tokens.end();
             }
-            int documents = Math.max(1, searcher.getIndexReader().getDocCount(BODY));
+            String body = BODY + partition(document.get(SCOPE));
+            int documents = Math.max(1, searcher.getIndexReader().getDocCount(body));
             for (TermUse use : uses.values()) {
-                int frequency = searcher.getIndexReader().docFreq(new Term(BODY, use.term));
+                int frequency = searcher.getIndexReader().docFreq(new Term(body, use.term));
                 use.score = use.count * Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5));
             }
             Set<String> keywords = new LinkedHashSet<>();
@@ -530,6 +637,19 @@ final class CrystalIndex implements AutoCloseable {
             tokens.end();
         }
         return terms;
+    }
+
+    /** The suffix of a scope's keyword fields: the partition of its vectors. */
+    private static String partition(String scope) {
+        return "." + LuceneEmbeddingStore.partition(scope);
+    }
+
+    private static BytesRef keyTerm(long key) {
+        byte[] bytes = new byte[Long.BYTES];
+        for (int i = 0; i < Long.BYTES; i++) {
+            bytes[i] = (byte) (key >>> (56 - 8 * i));
+        }
+        return new BytesRef(bytes);
     }
 
     static Query scopeQuery(String scope) {

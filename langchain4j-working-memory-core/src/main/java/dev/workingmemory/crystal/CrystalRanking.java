@@ -7,10 +7,14 @@ import dev.workingmemory.internal.Ensure;
  * standardized over the scope's crystals (z-score: minus the mean, divided by the standard deviation), summed with
  * their weights.
  *
- * <p>Each search takes the best {@code candidates} crystals of each list; a crystal outside a list counts with the
- * list's lowest score (vectors) or 0 (keywords: no matching word), in the standardization too. Scores rather than
- * ranks are fused because their spread says how sure a list is: a question whose words appear in one crystal only
- * lifts it far above the rest, a vague one leaves the vectors in charge.
+ * <p>Each search takes the best {@code candidates} crystals of each list. The mean and standard deviation are those
+ * of the whole scope: the candidates' scores plus, for the crystals outside the list, the scores of a sample of the
+ * scope spread evenly over it (up to 256 crystals; a smaller scope is scored whole), so they do not depend on how
+ * many candidates are taken. A store whose vectors cannot be scored one by one (an {@code EmbeddingStore} other than
+ * the embedded default) counts every crystal outside its vector list at the list's lowest score. A crystal outside
+ * a list scores the list's lowest score (vectors) or 0 (keywords: no matching word). Scores rather than ranks are
+ * fused because their spread says how sure a list is: a question whose words appear in one crystal only lifts it far
+ * above the rest, a vague one leaves the vectors in charge.
  *
  * <p>A crystal's {@code context} (what surrounded it) is searched by keyword in a field of its own, its matches
  * weighed by {@code contextWeight} against those in the crystal's text; the vector is made of the text followed by
@@ -37,12 +41,11 @@ public record CrystalRanking(double keywordWeight, double vectorWeight, double c
     }
 
     /**
-     * @return equal weights, context matches at half weight, 300 candidates per list. Fewer candidates standardize
-     *         against a cruder picture of the scope: on the LoCoMo development split (scopes of 190 to 360 past
-     *         exchanges) recall_all@10 is 0.650 with 100 candidates and 0.680 with 300 or 1,000 (see the LoCoMo
-     *         section of the benchmarks README, and its JMH figures for what 300 cost over 10,000 crystals)
+     * @return equal weights, context matches at half weight, 30 candidates per list. On the LoCoMo development split
+     *         recall_all@10 was 0.697 with 30 candidates and 0.699 with 300 (see the LoCoMo section of the
+     *         benchmarks README); over 10,000 crystals a search of 300 cost about three times one of 30
      */
     public static CrystalRanking defaults() {
-        return new CrystalRanking(1.0, 1.0, 0.5, 300);
+        return new CrystalRanking(1.0, 1.0, 0.5, 30);
     }
 }

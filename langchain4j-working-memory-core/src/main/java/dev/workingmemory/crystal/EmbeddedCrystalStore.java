@@ -12,6 +12,7 @@ import dev.workingmemory.crystal.CrystalIndex.Marker;
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.PendingQueue.Pending;
 import dev.workingmemory.crystal.RankFusion.Fused;
+import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
@@ -69,11 +70,15 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * The scope is a filter clause inside the Lucene keyword query and, for the vectors, the metadata filter
  * {@code scope = <scope>} of the {@link EmbeddingSearchRequest}. The default vector store keeps the vectors in one
  * of 64 HNSW graphs chosen by the scope's hash, so a search walks the graph of its scope (shared with few others)
- * rather than filtering one graph of every scope's vectors.
+ * rather than filtering one graph of every scope's vectors; the keyword fields are partitioned alike, so BM25 walks
+ * the postings of its scope's partition and weighs words by the scope's own statistics. A scope alone in its
+ * partition is searched without the filter (Lucene would otherwise visit each of its crystals).
  *
  * <h2>A search</h2>
- * The keyword and vector lists meet under a 64-bit key of each crystal's vector id, read from doc values, and only
- * the crystals of the fused top are read from the index.
+ * Each list takes its best {@link CrystalRanking#candidates()} crystals and scores an evenly spread sample of the
+ * scope (up to 256 crystals), from which the list's scores are standardized over the whole scope. The lists meet
+ * under a 64-bit key of each crystal's vector id, read from doc values, and only the crystals of the fused top are
+ * read from the index.
  *
  * <h2>Files</h2>
  * With a directory (else everything is in memory and gone on close):
@@ -223,13 +228,10 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             // both lists name crystals by the key of their vector's id, which both indexes hold as a doc value.
             // Not run beside the query's embedding: MiniLM's runtime already keeps two cores busy, and a keyword
             // search in parallel made the search slower there (p50 7.07 ms against 6.44 ms in turn)
-            List<Scored> keyword = ranking.keywordWeight() == 0 ? List.of()
-                    : index.keywordSearch(query.scope(), query.kinds(), text, ranking.contextWeight(), candidates);
-            List<Scored> vector = ranking.vectorWeight() == 0 ? List.of() : vectorSearch(query, text, candidates);
-            int scopeSize = !vector.isEmpty() && vector.size() < candidates
-                    ? Math.max(keyword.size(), vector.size()) // the vector list holds the whole scope
-                    : index.count(query.scope(), query.kinds());
-            List<Fused> fused = RankFusion.fuse(keyword, vector, scopeSize, ranking, query.limit());
+            Ranked keyword = ranking.keywordWeight() == 0 ? Ranked.EMPTY : index.keywordSearch(query.scope(),
+                    query.kinds(), text, ranking.contextWeight(), candidates, ScopeSample.SIZE);
+            Ranked vector = ranking.vectorWeight() == 0 ? Ranked.EMPTY : vectorSearch(query, text, candidates);
+            List<Fused> fused = RankFusion.fuse(keyword, vector, ranking, query.limit());
             Map<Long, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::key).toList());
             List<CrystalHit> hits = new ArrayList<>(fused.size());
             for (Fused hit : fused) {
@@ -244,7 +246,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         }
     }
 
-    private List<Scored> vectorSearch(CrystalQuery query, String text, int candidates) {
+    private Ranked vectorSearch(CrystalQuery query, String text, int candidates) throws IOException {
         Embedding embedding = embeddingModel.embed(text).content();
         Filter filter = metadataKey(CrystalWriter.SCOPE).isEqualTo(query.scope());
         if (!query.kinds().isEmpty()) {
@@ -252,14 +254,16 @@ public final class EmbeddedCrystalStore implements CrystalStore {
                     .isIn(query.kinds().stream().map(CrystalKind::textName).toList()));
         }
         if (vectors instanceof LuceneEmbeddingStore own) {
-            return own.searchIds(embedding, candidates, filter);
+            return own.searchIds(embedding, candidates, filter, ScopeSample.SIZE);
         }
         List<EmbeddingMatch<TextSegment>> matches = vectors.search(EmbeddingSearchRequest.builder()
                 .queryEmbedding(embedding)
                 .maxResults(candidates)
                 .filter(filter)
                 .build()).matches();
-        return matches.stream().map(match -> new Scored(VectorKeys.of(match.embeddingId()), match.score())).toList();
+        // another store scores no sample: the crystals outside its list count at its lowest score
+        return new Ranked(matches.stream().map(match -> new Scored(VectorKeys.of(match.embeddingId()),
+                match.score())).toList(), List.of(), index.count(query.scope(), query.kinds()));
     }
 
     /** The crystals queued and not indexed yet, the batch being indexed included. */

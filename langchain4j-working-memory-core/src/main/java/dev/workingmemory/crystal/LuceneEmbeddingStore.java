@@ -11,6 +11,7 @@ import dev.langchain4j.store.embedding.filter.Filter;
 import dev.langchain4j.store.embedding.filter.comparison.IsEqualTo;
 import dev.langchain4j.store.embedding.filter.comparison.IsIn;
 import dev.langchain4j.store.embedding.filter.logical.And;
+import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -97,7 +98,12 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     }
 
     private static String partitionField(Object value) {
-        return VECTOR + "." + Math.floorMod(String.valueOf(value).hashCode(), PARTITIONS);
+        return VECTOR + "." + partition(value);
+    }
+
+    /** The partition of a value of the partition key (the crystal index partitions its keyword fields alike). */
+    static int partition(Object value) {
+        return Math.floorMod(String.valueOf(value).hashCode(), PARTITIONS);
     }
 
     @Override
@@ -190,27 +196,64 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     }
 
     /**
-     * The {@linkplain VectorKeys keys} and similarities of the nearest entries only, best first (what a hybrid search
-     * fuses): reads neither segments nor vectors, so it costs the HNSW search alone.
+     * The nearest entries as crystal keys, and the similarity of an evenly spread sample of at most
+     * {@code sampleSize} of the entries passing the filter (all of them when there are no more), computed from
+     * their float vectors.
      */
-    List<Scored> searchIds(Embedding query, int maxResults, Filter filter) {
+    Ranked searchIds(Embedding query, int maxResults, Filter filter, int sampleSize) {
         try {
             IndexSearcher searcher = searchers.acquire();
             try {
-                List<Hit> hits = nearest(searcher, query, maxResults, filter);
+                Set<String> fields = fieldsOrAll(searcher, filter);
+                String graph = graphOf(searcher, filter, fields);
+                List<Hit> hits = nearest(searcher, query, maxResults, graph != null ? null : filter, fields);
                 ScoreDoc[] docs = hits.stream().map(Hit::doc).toArray(ScoreDoc[]::new);
-                long[] keys = VectorKeys.of(searcher, docs, KEY);
-                List<Scored> scored = new ArrayList<>(docs.length);
-                for (int i = 0; i < docs.length; i++) {
-                    scored.add(new Scored(keys[i], docs[i].score));
-                }
-                return scored;
+                ScopeSample scope = ScopeSample.of(searcher,
+                        filter == null ? new FieldExistsQuery(KEY) : toQuery(filter), sampleSize);
+                ScoreDoc[] sample = similarities(searcher, query.vector(), scope.docs(), fields);
+                return new Ranked(VectorKeys.scored(searcher, docs, KEY),
+                        VectorKeys.scored(searcher, sample, KEY), scope.population());
             } finally {
                 searchers.release(searcher);
             }
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot search the Lucene vector index: " + e, e);
         }
+    }
+
+
+    /** The similarity of the query to the vector of each document (ascending ids), as the field's search scores it. */
+    private static ScoreDoc[] similarities(IndexSearcher searcher, float[] query, int[] docs, Set<String> fields)
+            throws IOException {
+        List<ScoreDoc> scored = new ArrayList<>(docs.length);
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        int i = 0;
+        while (i < docs.length) {
+            LeafReaderContext leaf = leaves.get(ReaderUtil.subIndex(docs[i], leaves));
+            int end = i;
+            while (end < docs.length && docs[end] < leaf.docBase + leaf.reader().maxDoc()) {
+                end++;
+            }
+            for (String field : fields) {
+                FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+                if (values == null) {
+                    continue;
+                }
+                VectorSimilarityFunction similarity = leaf.reader().getFieldInfos().fieldInfo(field)
+                        .getVectorSimilarityFunction();
+                for (int j = i; j < end; j++) {
+                    int target = docs[j] - leaf.docBase;
+                    if (values.docID() < target) {
+                        values.advance(target);
+                    }
+                    if (values.docID() == target) {
+                        scored.add(new ScoreDoc(docs[j], similarity.compare(query, values.vectorValue())));
+                    }
+                }
+            }
+            i = end;
+        }
+        return scored.toArray(ScoreDoc[]::new);
     }
 
     @Override
@@ -220,7 +263,11 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             IndexSearcher searcher = searchers.acquire();
             try {
                 List<Hit> hits = new ArrayList<>();
-                for (Hit hit : nearest(searcher, request.queryEmbedding(), request.maxResults(), request.filter())) {
+                Filter filter = request.filter();
+                Set<String> fields = fieldsOrAll(searcher, filter);
+                List<Hit> nearest = nearest(searcher, request.queryEmbedding(), request.maxResults(),
+                        graphOf(searcher, filter, fields) != null ? null : filter, fields);
+                for (Hit hit : nearest) {
                     if (hit.doc().score >= request.minScore()) {
                         hits.add(hit);
                     }
@@ -246,14 +293,10 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     private record Hit(ScoreDoc doc, String field) {
     }
 
-    /** The nearest entries over the graphs the filter can match, best first. */
-    private List<Hit> nearest(IndexSearcher searcher, Embedding query, int maxResults, Filter filter)
-            throws IOException {
+    /** The nearest entries in these graphs passing the filter (null: all), best first. */
+    private List<Hit> nearest(IndexSearcher searcher, Embedding query, int maxResults, Filter filter,
+                              Set<String> fields) throws IOException {
         Query filterQuery = filter == null ? null : toQuery(filter);
-        Set<String> fields = fieldsOf(filter);
-        if (fields == null) {
-            fields = vectorFields(searcher);
-        }
         List<Hit> hits = new ArrayList<>();
         for (String field : fields) {
             KnnFloatVectorQuery knn = new KnnFloatVectorQuery(field, query.vector(), maxResults, filterQuery);
@@ -265,6 +308,30 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             hits.sort((a, b) -> Float.compare(b.doc().score, a.doc().score));
         }
         return hits.size() > maxResults ? hits.subList(0, maxResults) : hits;
+    }
+
+    /**
+     * @return the one graph the filter can match when it holds only the entries passing the filter (an equality on
+     *         the partition key, whose value has the graph to itself; deleted entries count on both sides of the
+     *         comparison), else null. A filter on such a graph only costs: a bit set of every entry.
+     */
+    private String graphOf(IndexSearcher searcher, Filter filter, Set<String> fields) throws IOException {
+        if (!(filter instanceof IsEqualTo equal) || !equal.key().equals(partitionKey) || fields.size() != 1) {
+            return null;
+        }
+        String field = fields.iterator().next();
+        long inGraph = 0;
+        for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            FloatVectorValues values = leaf.reader().getFloatVectorValues(field);
+            inGraph += values == null ? 0 : values.size();
+        }
+        return inGraph == searcher.getIndexReader().docFreq(
+                new Term(METADATA_PREFIX + partitionKey, String.valueOf(equal.comparisonValue()))) ? field : null;
+    }
+
+    private Set<String> fieldsOrAll(IndexSearcher searcher, Filter filter) {
+        Set<String> fields = fieldsOf(filter);
+        return fields != null ? fields : vectorFields(searcher);
     }
 
     /** @return the graphs an entry passing the filter can be in, or null when it can be in any */

@@ -27,19 +27,37 @@ final class RankFusion {
     }
 
     /**
-     * @param keyword   crystal keys from the keyword search with their BM25 scores, best first
-     * @param vector    crystal keys from the vector search with their similarities, best first
-     * @param scopeSize how many crystals the search covered (at least as many as either list holds)
+     * One list of a search.
+     *
+     * @param top        the best crystals with their scores, best first
+     * @param sample     the scores of crystals spread evenly over the scope (all of it when it is small), whatever
+     *                   their rank; empty when the list's store cannot score arbitrary crystals
+     * @param population how many crystals the search covered
+     */
+    record Ranked(List<Scored> top, List<Scored> sample, int population) {
+
+        static final Ranked EMPTY = new Ranked(List.of(), List.of(), 0);
+
+        Ranked {
+            top = List.copyOf(top);
+            sample = List.copyOf(sample);
+        }
+    }
+
+    /**
+     * @param keyword the keyword list (BM25 scores)
+     * @param vector  the vector list (similarities)
      * @return at most {@code limit} keys, best first; ties keep the keyword list's order, then the vector list's
      */
-    static List<Fused> fuse(List<Scored> keyword, List<Scored> vector, int scopeSize, CrystalRanking ranking,
-                            int limit) {
-        Standardized keywordZ = new Standardized(keyword, scopeSize, 0);
-        Standardized vectorZ = new Standardized(vector, scopeSize,
-                vector.isEmpty() ? 0 : vector.get(vector.size() - 1).score());
+    static List<Fused> fuse(Ranked keyword, Ranked vector, CrystalRanking ranking, int limit) {
+        int population = Math.max(keyword.population(), vector.population());
+        Standardized keywordZ = new Standardized(keyword, population, 0);
+        List<Scored> vectorTop = vector.top();
+        Standardized vectorZ = new Standardized(vector, population,
+                vectorTop.isEmpty() ? 0 : vectorTop.get(vectorTop.size() - 1).score());
         Set<Long> keys = new LinkedHashSet<>();
-        keyword.forEach(hit -> keys.add(hit.key()));
-        vector.forEach(hit -> keys.add(hit.key()));
+        keyword.top().forEach(hit -> keys.add(hit.key()));
+        vectorTop.forEach(hit -> keys.add(hit.key()));
         List<Fused> fused = new ArrayList<>(keys.size());
         for (long key : keys) {
             fused.add(new Fused(key, ranking.keywordWeight() * keywordZ.of(key)
@@ -50,7 +68,9 @@ final class RankFusion {
     }
 
     /**
-     * One list's z-scores over a population of which the list holds the best: the others all count as {@code rest}.
+     * One list's z-scores over the scope. The mean and deviation are the top's scores plus, for the crystals
+     * outside it, what the sample's crystals outside it score (exact when the sample is the whole scope); without
+     * a sample those all count as {@code rest}. A crystal outside the top scores {@code rest}.
      */
     private static final class Standardized {
 
@@ -59,16 +79,37 @@ final class RankFusion {
         private final double mean;
         private final double deviation;
 
-        Standardized(List<Scored> hits, int population, double rest) {
+        Standardized(Ranked list, int population, double rest) {
             this.rest = rest;
-            hits.forEach(hit -> scores.putIfAbsent(hit.key(), hit.score()));
-            int n = Math.max(population, scores.size());
-            double sum = (n - scores.size()) * rest;
-            for (double score : scores.values()) {
-                sum += score;
+            list.top().forEach(hit -> scores.putIfAbsent(hit.key(), hit.score()));
+            double restMean = rest;
+            double restVariance = 0;
+            int sampled = 0;
+            double sum = 0;
+            for (Scored hit : list.sample()) {
+                if (!scores.containsKey(hit.key())) {
+                    sampled++;
+                    sum += hit.score();
+                }
             }
-            this.mean = n == 0 ? 0 : sum / n;
-            double squares = (n - scores.size()) * (rest - mean) * (rest - mean);
+            if (sampled > 0) {
+                restMean = sum / sampled;
+                double squares = 0;
+                for (Scored hit : list.sample()) {
+                    if (!scores.containsKey(hit.key())) {
+                        squares += (hit.score() - restMean) * (hit.score() - restMean);
+                    }
+                }
+                restVariance = squares / sampled;
+            }
+            int n = Math.max(population, scores.size());
+            int others = n - scores.size();
+            double total = others * restMean;
+            for (double score : scores.values()) {
+                total += score;
+            }
+            this.mean = n == 0 ? 0 : total / n;
+            double squares = others * (restVariance + (restMean - mean) * (restMean - mean));
             for (double score : scores.values()) {
                 squares += (score - mean) * (score - mean);
             }

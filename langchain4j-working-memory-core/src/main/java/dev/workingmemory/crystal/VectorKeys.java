@@ -10,7 +10,10 @@ import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.util.StringHelper;
 
 import java.io.IOException;
+import dev.workingmemory.crystal.RankFusion.Scored;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The 64-bit key of a vector id, under which a search's keyword and vector hits meet: both the crystal's document
@@ -30,6 +33,16 @@ final class VectorKeys {
         long high = StringHelper.murmurhash3_x86_32(bytes, 0x9747b28c);
         long low = StringHelper.murmurhash3_x86_32(bytes, 0x5bd1e995);
         return (high << 32) | (low & 0xffffffffL);
+    }
+
+    /** @return each hit's key (read from the field) with its score, in the hits' order */
+    static List<Scored> scored(IndexSearcher searcher, ScoreDoc[] hits, String field) throws IOException {
+        long[] keys = of(searcher, hits, field);
+        List<Scored> scored = new ArrayList<>(hits.length);
+        for (int i = 0; i < hits.length; i++) {
+            scored.add(new Scored(keys[i], hits[i].score));
+        }
+        return scored;
     }
 
     /** @return the key each hit holds in the field, in the hits' order (every document this store writes has one) */

@@ -7,6 +7,7 @@ import dev.langchain4j.store.embedding.EmbeddingMatch;
 import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.filter.Filter;
 import org.apache.lucene.analysis.standard.StandardAnalyzer;
+import org.apache.lucene.index.VectorSimilarityFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -109,8 +110,32 @@ class LuceneEmbeddingStoreTest {
                 metadataKey("scope").isEqualTo("small").and(metadataKey("kind").isIn("turn", "topic")))))
                 .containsExactlyInAnyOrder("small 1", "small 2");
         assertThat(search(vector(1, 0, 0), 5, metadataKey("scope").isEqualTo("nobody"))).isEmpty();
-        assertThat(store.searchIds(vector(0, 1, 2), 2, metadataKey("scope").isEqualTo("small")))
-                .extracting(RankFusion.Scored::key).containsExactly(VectorKeys.of("small-2"), VectorKeys.of("small-1"));
+        RankFusion.Ranked small = store.searchIds(vector(0, 1, 2), 2, metadataKey("scope").isEqualTo("small"), 10);
+        assertThat(small.top()).extracting(RankFusion.Scored::key)
+                .containsExactly(VectorKeys.of("small-2"), VectorKeys.of("small-1"));
+        // the sample is the whole scope when it is small, scored as the search scores (cosine relevance)
+        assertThat(small.population()).isEqualTo(3);
+        assertThat(small.sample()).extracting(RankFusion.Scored::key).containsExactlyInAnyOrder(
+                VectorKeys.of("small-0"), VectorKeys.of("small-1"), VectorKeys.of("small-2"));
+        for (RankFusion.Scored sampled : small.sample()) {
+            int i = List.of(VectorKeys.of("small-0"), VectorKeys.of("small-1"), VectorKeys.of("small-2"))
+                    .indexOf(sampled.key());
+            assertThat(sampled.score()).isCloseTo(VectorSimilarityFunction.COSINE.compare(
+                    vector(0, 1, 2).vector(), vector(0, 1, i).vector()), within(1e-6));
+        }
+        // a large scope is sampled evenly: 250 of 1,000 entries, from the first to the last hundred
+        RankFusion.Ranked big = store.searchIds(vector(1, 0, 0), 5, metadataKey("scope").isEqualTo("big"), 250);
+        assertThat(big.population()).isEqualTo(1_000);
+        assertThat(big.top()).hasSize(5);
+        List<Long> bigKeys = new ArrayList<>();
+        for (int i = 0; i < 1_000; i++) {
+            bigKeys.add(VectorKeys.of("big-" + i));
+        }
+        assertThat(big.sample()).hasSize(250).extracting(RankFusion.Scored::key).doesNotHaveDuplicates()
+                .allMatch(bigKeys::contains)
+                .contains(VectorKeys.of("big-0"))
+                .anyMatch(key -> bigKeys.indexOf(key) >= 990)
+                .doesNotContain(VectorKeys.of("big-1"));
     }
 
     @Test

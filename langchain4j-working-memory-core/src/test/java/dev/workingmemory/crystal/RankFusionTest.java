@@ -1,6 +1,7 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.RankFusion.Fused;
+import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import org.junit.jupiter.api.Test;
 
@@ -17,10 +18,17 @@ class RankFusionTest {
         return VectorKeys.of(id);
     }
 
+    /** Both lists without a sample: the crystals outside a list count at its floor. */
+    private static List<Fused> fuse(List<Scored> keyword, List<Scored> vector, int population, CrystalRanking ranking,
+                                    int limit) {
+        return RankFusion.fuse(new Ranked(keyword, List.of(), population), new Ranked(vector, List.of(), population),
+                ranking, limit);
+    }
+
     @Test
     void should_sum_the_z_scores_of_both_lists() {
         // keyword scores 3, 1 and 0 for c; vector scores 0.9, 0.5, 0.1 (population 3)
-        List<Fused> fused = RankFusion.fuse(
+        List<Fused> fused = fuse(
                 List.of(new Scored(key("a"), 3), new Scored(key("b"), 1)),
                 List.of(new Scored(key("c"), 0.9), new Scored(key("a"), 0.5), new Scored(key("b"), 0.1)), 3, EQUAL, 10);
 
@@ -39,10 +47,10 @@ class RankFusionTest {
     @Test
     void should_count_the_scope_beyond_the_lists_at_their_floor() {
         // 1 keyword hit among 100 crystals: far above the 99 others (which score 0), so it beats the best vector
-        List<Fused> sparse = RankFusion.fuse(List.of(new Scored(key("k"), 1)),
+        List<Fused> sparse = fuse(List.of(new Scored(key("k"), 1)),
                 List.of(new Scored(key("v"), 0.9), new Scored(key("k"), 0.8), new Scored(key("x"), 0.7)), 100, EQUAL, 10);
         // among 2 crystals, the same keyword hit is just one standard deviation up
-        List<Fused> dense = RankFusion.fuse(List.of(new Scored(key("k"), 1)),
+        List<Fused> dense = fuse(List.of(new Scored(key("k"), 1)),
                 List.of(new Scored(key("v"), 0.9), new Scored(key("k"), 0.1)), 2, EQUAL, 10);
 
         assertThat(sparse.get(0).key()).isEqualTo(key("k"));
@@ -58,15 +66,49 @@ class RankFusionTest {
         List<Scored> keyword = List.of(new Scored(key("a"), 5), new Scored(key("b"), 4));
         List<Scored> vector = List.of(new Scored(key("c"), 0.9), new Scored(key("a"), 0.2), new Scored(key("b"), 0.1));
 
-        assertThat(RankFusion.fuse(keyword, vector, 3, vectorsOnly, 1)).extracting(Fused::key).containsExactly(key("c"));
-        assertThat(RankFusion.fuse(keyword, vector, 3, new CrystalRanking(3, 1, 0.5, 100), 5))
+        assertThat(fuse(keyword, vector, 3, vectorsOnly, 1)).extracting(Fused::key).containsExactly(key("c"));
+        assertThat(fuse(keyword, vector, 3, new CrystalRanking(3, 1, 0.5, 100), 5))
                 .extracting(Fused::key).containsExactly(key("a"), key("b"), key("c"));
     }
 
     @Test
     void should_break_ties_by_the_keyword_list_then_the_vector_list() {
-        assertThat(RankFusion.fuse(List.of(new Scored(key("k"), 1)), List.of(new Scored(key("v"), 1)), 2, EQUAL, 5))
+        assertThat(fuse(List.of(new Scored(key("k"), 1)), List.of(new Scored(key("v"), 1)), 2, EQUAL, 5))
                 .extracting(Fused::key).containsExactly(key("k"), key("v"));
-        assertThat(RankFusion.fuse(List.of(), List.of(), 0, EQUAL, 5)).isEmpty();
+        assertThat(fuse(List.of(), List.of(), 0, EQUAL, 5)).isEmpty();
+    }
+
+    @Test
+    void should_standardize_over_the_whole_scope_when_the_sample_is_the_scope() {
+        // six crystals; each list's top holds two, the sample all six: the z-scores are those of the full lists
+        List<Scored> keywordAll = List.of(new Scored(key("a"), 4), new Scored(key("b"), 3), new Scored(key("c"), 2),
+                new Scored(key("d"), 1), new Scored(key("e"), 0), new Scored(key("f"), 0));
+        List<Scored> vectorAll = List.of(new Scored(key("c"), 0.9), new Scored(key("a"), 0.8), new Scored(key("d"), 0.5),
+                new Scored(key("b"), 0.4), new Scored(key("e"), 0.3), new Scored(key("f"), 0.2));
+
+        List<Fused> sampled = RankFusion.fuse(new Ranked(keywordAll.subList(0, 2), keywordAll, 6),
+                new Ranked(vectorAll.subList(0, 2), vectorAll, 6), EQUAL, 10);
+        List<Fused> full = fuse(keywordAll, vectorAll, 6, EQUAL, 10);
+
+        // a is in both tops, so its fused score is exact; b and c miss one top and count at its floor there
+        assertThat(sampled.get(0).key()).isEqualTo(key("a"));
+        assertThat(sampled.get(0).score()).isCloseTo(full.get(0).score(), within(1e-9));
+        assertThat(sampled).extracting(Fused::key).containsExactlyInAnyOrder(key("a"), key("b"), key("c"));
+    }
+
+    @Test
+    void should_estimate_the_crystals_outside_the_top_from_the_sample() {
+        // 1,000 crystals: the top keyword hit at 10, a sample of 4 outside the top at 1 or 3 (mean 2, variance 1)
+        Ranked keyword = new Ranked(List.of(new Scored(key("top"), 10)), List.of(new Scored(key("s1"), 1),
+                new Scored(key("s2"), 3), new Scored(key("s3"), 1), new Scored(key("s4"), 3), new Scored(key("top"), 10)),
+                1_000);
+        List<Fused> fused = RankFusion.fuse(keyword, Ranked.EMPTY, new CrystalRanking(1, 0, 0.5, 100), 1);
+
+        double mean = (10 + 999 * 2.0) / 1_000;
+        double variance = ((10 - mean) * (10 - mean) + 999 * (1 + (2 - mean) * (2 - mean))) / 1_000;
+        assertThat(fused.get(0).score()).isCloseTo((10 - mean) / Math.sqrt(variance), within(1e-9));
+        // without the sample, the 999 others count as 0: a larger lead
+        assertThat(fuse(keyword.top(), List.of(), 1_000, new CrystalRanking(1, 0, 0.5, 100), 1).get(0).score())
+                .isGreaterThan(fused.get(0).score() * 3);
     }
 }

@@ -1,0 +1,80 @@
+package dev.workingmemory.crystal;
+
+import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.crystal.RankFusion.Ranked;
+import dev.workingmemory.crystal.RankFusion.Scored;
+import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+class CrystalIndexKeywordTest {
+
+    private CrystalIndex index;
+
+    @BeforeEach
+    void open() throws IOException {
+        index = CrystalIndex.open(null, new EnglishAnalyzer());
+        long seq = 1;
+        for (int i = 0; i < 40; i++) {
+            String text = i % 4 == 0 ? "we went kayaking on the lake, crystal " + i : "a quiet day at home, crystal " + i;
+            index.put(new Stored(seq++, crystal("a-" + i, "alice", text)));
+        }
+        index.put(new Stored(seq++, crystal("b-0", "bob", "kayaking all day")));
+        index.refresh();
+    }
+
+    @AfterEach
+    void close() throws IOException {
+        index.close();
+    }
+
+    private static Crystal crystal(String id, String scope, String text) {
+        return new Crystal(id, scope, CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"), 0.5, List.of(), text,
+                null);
+    }
+
+    private static long key(String id) {
+        return VectorKeys.of(CrystalWriter.vectorId(id));
+    }
+
+    @Test
+    void should_score_a_sample_of_the_whole_scope_as_the_top_is_scored() throws IOException {
+        Ranked ranked = index.keywordSearch("alice", Set.of(), "kayaking", 0.5, 3, 100);
+
+        assertThat(ranked.population()).isEqualTo(40);
+        assertThat(ranked.top()).hasSize(3);
+        // the scope is smaller than the sample: every crystal of alice, none of bob's
+        assertThat(ranked.sample()).hasSize(40).extracting(Scored::key).doesNotContain(key("b-0"));
+        Map<Long, Double> sampled = ranked.sample().stream().collect(Collectors.toMap(Scored::key, Scored::score));
+        for (Scored top : ranked.top()) {
+            assertThat(sampled.get(top.key())).isCloseTo(top.score(), within(1e-6));
+        }
+        assertThat(ranked.sample().stream().filter(hit -> hit.score() > 0).count()).isEqualTo(10);
+        assertThat(sampled.get(key("a-1"))).isZero();
+    }
+
+    @Test
+    void should_take_every_nth_crystal_when_the_scope_is_larger_than_the_sample() throws IOException {
+        Ranked ranked = index.keywordSearch("alice", Set.of(), "kayaking", 0.5, 3, 10);
+
+        assertThat(ranked.sample()).extracting(Scored::key).containsExactly(key("a-0"), key("a-4"), key("a-8"),
+                key("a-12"), key("a-16"), key("a-20"), key("a-24"), key("a-28"), key("a-32"), key("a-36"));
+        assertThat(ranked.sample()).allSatisfy(hit -> assertThat(hit.score()).isPositive());
+    }
+
+    @Test
+    void should_find_nothing_for_words_the_analyzer_drops() throws IOException {
+        assertThat(index.keywordSearch("alice", Set.of(), "the and of", 0.5, 3, 10)).isEqualTo(Ranked.EMPTY);
+    }
+}
