@@ -44,8 +44,11 @@ public final class DirectoryNames {
             utf16[2 * i] = (byte) (c >>> 8);
             utf16[2 * i + 1] = (byte) c;
         }
-        return HexFormat.of().formatHex(sha256().digest(utf16));
+        return HexFormat.of().formatHex(SHA_256.get().digest(utf16)); // digest() resets it for the next use
     }
+
+    /** Looking the algorithm up costs about as much as hashing a short text. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(DirectoryNames::sha256);
 
     private static MessageDigest sha256() {
         try {

@@ -73,6 +73,8 @@ public final class PastTurns implements MemoryLayer {
     private Exchange last;
     /** The lines of the window's first exchange, made for the context of the last crystal: it is the next to leave. */
     private final Map<ChatMessage, Line> nextLines = new IdentityHashMap<>();
+    /** The window's first exchange as made from {@link #nextLines}. */
+    private Exchange nextExchange;
     /** The date prefix of the last line made, and the zone and instants it holds for: most lines share it. */
     private String datePrefix;
     private ZoneId dateZone;
@@ -117,7 +119,6 @@ public final class PastTurns implements MemoryLayer {
         if (touched.isEmpty()) {
             return;
         }
-        nextLines.clear();
         List<Crystal> made = new ArrayList<>(touched.size());
         for (int i = 0; i < touched.size(); i++) {
             Exchange exchange = touched.get(i);
@@ -132,23 +133,43 @@ public final class PastTurns implements MemoryLayer {
      * for when it leaves the window.
      */
     private Exchange nextInWindow(WindowMessages window, ZoneId zone) {
-        Exchange next = null;
-        for (int i = 0; i < window.size(); i++) {
+        int first = 0;
+        while (first < window.size() && !(window.message(first) instanceof UserMessage)) {
+            first++;
+        }
+        int end = first + 1;
+        while (end < window.size() && !(window.message(end) instanceof UserMessage)) {
+            end++;
+        }
+        if (first == window.size()) {
+            return null;
+        }
+        // eviction goes a message at a time: the same next exchange is met again until it leaves
+        if (nextExchange != null && nextLines.size() == end - first) {
+            boolean same = true;
+            for (int i = first; i < end && same; i++) {
+                Line kept = nextLines.get(window.message(i));
+                same = kept != null && kept.added().equals(window.added(i));
+            }
+            if (same) {
+                return nextExchange;
+            }
+        }
+        Map<ChatMessage, Line> lines = new IdentityHashMap<>();
+        Exchange next = new Exchange("next", window.added(first), null);
+        for (int i = first; i < end; i++) {
             ChatMessage message = window.message(i);
-            if (message instanceof UserMessage) {
-                if (next != null) {
-                    break;
-                }
-                next = new Exchange("next", window.added(i), null);
-            }
-            String line = next == null ? null : line(message, window.added(i), zone);
-            if (next != null) {
-                nextLines.put(message, new Line(window.added(i), line));
-            }
+            Line kept = nextLines.get(message);
+            String line = kept != null && kept.added().equals(window.added(i)) ? kept.text()
+                    : line(message, window.added(i), zone);
+            lines.put(message, new Line(window.added(i), line));
             if (line != null && next.fits(line)) {
                 next.append(line);
             }
         }
+        nextLines.clear();
+        nextLines.putAll(lines);
+        nextExchange = next;
         return next;
     }
 
@@ -207,20 +228,29 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */
     static String oneLine(String text, int max) {
-        String stripped = text.strip();
-        // folds only as far as the line goes: a 20,000-character tool result gives 300 characters
-        StringBuilder folded = new StringBuilder(Math.min(stripped.length(), max + 1));
-        boolean space = false;
-        for (int i = 0; i < stripped.length() && folded.length() <= max; i++) {
-            char c = stripped.charAt(i);
-            if (isRegexSpace(c)) {
-                space = true;
-            } else {
-                if (space) {
-                    folded.append(' ');
-                    space = false;
-                }
-                folded.append(c);
+        int begin = 0;
+        int end = text.length();
+        while (begin < end && Character.isWhitespace(text.charAt(begin))) {
+            begin++;
+        }
+        while (end > begin && Character.isWhitespace(text.charAt(end - 1))) {
+            end--;
+        }
+        // folds only as far as the line goes (a 20,000-character tool result gives 300 characters), a run of
+        // non-space characters at a time
+        StringBuilder folded = new StringBuilder(Math.min(end - begin, max + 1));
+        int i = begin;
+        while (i < end && folded.length() <= max) {
+            int run = i;
+            while (i < end && !isRegexSpace(text.charAt(i))) {
+                i++;
+            }
+            folded.append(text, run, Math.min(i, run + max + 1 - folded.length()));
+            while (i < end && isRegexSpace(text.charAt(i))) {
+                i++;
+            }
+            if (i < end && folded.length() <= max) {
+                folded.append(' ');
             }
         }
         if (folded.length() <= max) {
@@ -265,14 +295,24 @@ public final class PastTurns implements MemoryLayer {
 
         /** Appends {@code line}, without its date when the exchange's first line has that date (fewer tokens per hit). */
         void append(String line) {
+            int from = 0;
             if (!text.isEmpty()) {
                 int dateEnd = line.indexOf("] ") + 2;
-                if (dateEnd > 1 && text.length() >= dateEnd && text.substring(0, dateEnd).equals(line.substring(0, dateEnd))) {
-                    line = line.substring(dateEnd);
+                if (dateEnd > 1 && text.length() >= dateEnd && sameStart(text, line, dateEnd)) {
+                    from = dateEnd;
                 }
                 text.append('\n');
             }
-            text.append(line);
+            text.append(line, from, line.length());
+        }
+
+        private static boolean sameStart(CharSequence a, String b, int length) {
+            for (int i = 0; i < length; i++) {
+                if (a.charAt(i) != b.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         Crystal crystal(String scope, String source, Exchange next) {
@@ -284,8 +324,16 @@ public final class PastTurns implements MemoryLayer {
         }
 
         private static boolean near(Exchange other, Instant time) {
-            return other != null && !other.text.isEmpty()
-                    && Duration.between(other.time, time).abs().compareTo(NEIGHBOUR_SPAN) <= 0;
+            if (other == null || other.text.isEmpty()) {
+                return false;
+            }
+            long seconds = Math.abs(other.time.getEpochSecond() - time.getEpochSecond());
+            if (seconds > NEIGHBOUR_SPAN.getSeconds() + 1) {
+                return false; // also keeps the nanoseconds below from overflowing
+            }
+            long nanos = (other.time.getEpochSecond() - time.getEpochSecond()) * 1_000_000_000L
+                    + other.time.getNano() - time.getNano();
+            return Math.abs(nanos) <= NEIGHBOUR_SPAN.toNanos();
         }
     }
 
