@@ -99,9 +99,7 @@ public final class PastTurns implements MemoryLayer {
         List<Exchange> touched = new ArrayList<>();
         for (EvictedMessage evicted : messages) {
             ChatMessage message = evicted.message();
-            Line kept = nextLines.get(message);
-            String line = kept != null && kept.added().equals(evicted.added()) ? kept.text()
-                    : line(message, evicted.added(), zone);
+            String line = keptLine(message, evicted.added(), zone);
             if (message instanceof UserMessage) {
                 last = new Exchange(id(evicted.added(), line), evicted.added(), last);
             } else if (line == null) {
@@ -159,9 +157,7 @@ public final class PastTurns implements MemoryLayer {
         Exchange next = new Exchange("next", window.added(first), null);
         for (int i = first; i < end; i++) {
             ChatMessage message = window.message(i);
-            Line kept = nextLines.get(message);
-            String line = kept != null && kept.added().equals(window.added(i)) ? kept.text()
-                    : line(message, window.added(i), zone);
+            String line = keptLine(message, window.added(i), zone);
             lines.put(message, new Line(window.added(i), line));
             if (line != null && next.fits(line)) {
                 next.append(line);
@@ -171,6 +167,12 @@ public final class PastTurns implements MemoryLayer {
         nextLines.putAll(lines);
         nextExchange = next;
         return next;
+    }
+
+    /** The message's line as made for the window's next exchange, else made now. */
+    private String keptLine(ChatMessage message, Instant added, ZoneId zone) {
+        Line kept = nextLines.get(message);
+        return kept != null && kept.added().equals(added) ? kept.text() : line(message, added, zone);
     }
 
     private String id(Instant added, String firstLine) {
