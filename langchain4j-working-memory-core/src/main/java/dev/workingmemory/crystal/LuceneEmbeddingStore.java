@@ -221,7 +221,6 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         }
     }
 
-
     /** The similarity of the query to the vector of each document (ascending ids), as the field's search scores it. */
     private static ScoreDoc[] similarities(IndexSearcher searcher, float[] query, int[] docs, Set<String> fields)
             throws IOException {
