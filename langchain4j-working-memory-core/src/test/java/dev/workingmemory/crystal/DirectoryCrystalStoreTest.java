@@ -2,6 +2,10 @@ package dev.workingmemory.crystal;
 
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.SegmentInfos;
+import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,7 +21,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutionException;
@@ -109,6 +115,28 @@ class DirectoryCrystalStoreTest implements CrystalStoreContract {
         store = build();
 
         assertDeadlineFound();
+    }
+
+    @Test
+    void should_rebuild_an_index_of_another_format_from_the_records() throws IOException {
+        addDeadlineAndClose();
+        String format;
+        try (FSDirectory index = FSDirectory.open(directory.resolve("index"));
+             IndexWriter writer = new IndexWriter(index, new IndexWriterConfig())) {
+            Map<String, String> data = new HashMap<>();
+            writer.getLiveCommitData().forEach(entry -> data.put(entry.getKey(), entry.getValue()));
+            format = data.get("crystal_index_format");
+            data.put("crystal_index_format", "5"); // as an older version wrote it, before keywords were partitioned
+            writer.setLiveCommitData(data.entrySet());
+            writer.commit();
+        }
+
+        store = build();
+
+        assertDeadlineFound();
+        try (FSDirectory index = FSDirectory.open(directory.resolve("index"))) {
+            assertThat(SegmentInfos.readLatestCommit(index).getUserData()).containsEntry("crystal_index_format", format);
+        }
     }
 
     @Test
