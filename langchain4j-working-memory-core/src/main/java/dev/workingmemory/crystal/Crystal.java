@@ -37,22 +37,16 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
     public static final int MAX_ID_LENGTH = 1_000;
 
     public Crystal {
-        // the messages are made only when a check fails: crystals are made on the request path (past turns)
+        // messages made only on failure: crystals are made on the request path (past turns)
         Ensure.notBlank(id, "id");
-        if (id.length() > MAX_ID_LENGTH) {
-            throw new IllegalArgumentException("id must be at most " + MAX_ID_LENGTH + " characters, was "
-                    + id.length());
-        }
+        Ensure.that(id.length() <= MAX_ID_LENGTH, () -> "id must be at most " + MAX_ID_LENGTH + " characters, was "
+                + id.length());
         Ensure.notBlank(scope, "scope");
-        if (scope.length() > MAX_ID_LENGTH) {
-            throw new IllegalArgumentException("scope must be at most " + MAX_ID_LENGTH + " characters, was "
-                    + scope.length());
-        }
+        Ensure.that(scope.length() <= MAX_ID_LENGTH, () -> "scope must be at most " + MAX_ID_LENGTH
+                + " characters, was " + scope.length());
         Ensure.notNull(kind, "kind");
         time = Ensure.notNull(time, "time").truncatedTo(ChronoUnit.MICROS);
-        if (!(importance >= 0 && importance <= 1)) {
-            throw new IllegalArgumentException("importance must be within 0 and 1, was " + importance);
-        }
+        Ensure.that(importance >= 0 && importance <= 1, () -> "importance must be within 0 and 1, was " + importance);
         if (tags == null) {
             tags = List.of();
         } else {

@@ -2,7 +2,6 @@ package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.RankFusion.Ranked;
-import dev.workingmemory.crystal.RankFusion.Scored;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.search.BulkScorer;
 import org.apache.lucene.search.CollectionTerminatedException;

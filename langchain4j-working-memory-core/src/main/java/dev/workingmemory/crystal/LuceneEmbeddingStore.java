@@ -12,7 +12,6 @@ import dev.langchain4j.store.embedding.filter.comparison.IsEqualTo;
 import dev.langchain4j.store.embedding.filter.comparison.IsIn;
 import dev.langchain4j.store.embedding.filter.logical.And;
 import dev.workingmemory.crystal.RankFusion.Ranked;
-import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.document.Document;
@@ -205,8 +204,7 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             IndexSearcher searcher = searchers.acquire();
             try {
                 Set<String> fields = fieldsOrAll(searcher, filter);
-                String graph = graphOf(searcher, filter, fields);
-                List<Hit> hits = nearest(searcher, query, maxResults, graph != null ? null : filter, fields);
+                List<Hit> hits = nearest(searcher, query, maxResults, filter, fields);
                 ScoreDoc[] docs = hits.stream().map(Hit::doc).toArray(ScoreDoc[]::new);
                 ScopeSample scope = ScopeSample.of(searcher,
                         filter == null ? new FieldExistsQuery(KEY) : toQuery(filter), sampleSize);
@@ -262,11 +260,8 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             IndexSearcher searcher = searchers.acquire();
             try {
                 List<Hit> hits = new ArrayList<>();
-                Filter filter = request.filter();
-                Set<String> fields = fieldsOrAll(searcher, filter);
-                List<Hit> nearest = nearest(searcher, request.queryEmbedding(), request.maxResults(),
-                        graphOf(searcher, filter, fields) != null ? null : filter, fields);
-                for (Hit hit : nearest) {
+                for (Hit hit : nearest(searcher, request.queryEmbedding(), request.maxResults(), request.filter(),
+                        fieldsOrAll(searcher, request.filter()))) {
                     if (hit.doc().score >= request.minScore()) {
                         hits.add(hit);
                     }
@@ -292,10 +287,10 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     private record Hit(ScoreDoc doc, String field) {
     }
 
-    /** The nearest entries in these graphs passing the filter (null: all), best first. */
+    /** The nearest entries in these graphs (the filter's) passing the filter (null: all), best first. */
     private List<Hit> nearest(IndexSearcher searcher, Embedding query, int maxResults, Filter filter,
                               Set<String> fields) throws IOException {
-        Query filterQuery = filter == null ? null : toQuery(filter);
+        Query filterQuery = filter == null || alone(searcher, filter, fields) ? null : toQuery(filter);
         List<Hit> hits = new ArrayList<>();
         for (String field : fields) {
             KnnFloatVectorQuery knn = new KnnFloatVectorQuery(field, query.vector(), maxResults, filterQuery);
@@ -310,13 +305,13 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     }
 
     /**
-     * @return the one graph the filter can match when it holds only the entries passing the filter (an equality on
-     *         the partition key, whose value has the graph to itself; deleted entries count on both sides of the
-     *         comparison), else null. A filter on such a graph only costs: a bit set of every entry.
+     * Whether the filter's one graph holds only entries passing it (an equality on the partition key, whose value has
+     * the graph to itself; deleted entries count on both sides of the comparison): a filter there only costs a bit
+     * set of every entry.
      */
-    private String graphOf(IndexSearcher searcher, Filter filter, Set<String> fields) throws IOException {
+    private boolean alone(IndexSearcher searcher, Filter filter, Set<String> fields) throws IOException {
         if (!(filter instanceof IsEqualTo equal) || !equal.key().equals(partitionKey) || fields.size() != 1) {
-            return null;
+            return false;
         }
         String field = fields.iterator().next();
         long inGraph = 0;
@@ -325,7 +320,7 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             inGraph += values == null ? 0 : values.size();
         }
         return inGraph == searcher.getIndexReader().docFreq(
-                new Term(METADATA_PREFIX + partitionKey, String.valueOf(equal.comparisonValue()))) ? field : null;
+                new Term(METADATA_PREFIX + partitionKey, String.valueOf(equal.comparisonValue())));
     }
 
     private Set<String> fieldsOrAll(IndexSearcher searcher, Filter filter) {

@@ -14,6 +14,9 @@ import java.util.HexFormat;
  */
 public final class DirectoryNames {
 
+    /** Looking the algorithm up costs about as much as hashing a short text. */
+    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(DirectoryNames::sha256);
+
     private static final int MAX_PREFIX_LENGTH = 40;
     /** The length of the hex hash every name ends with. */
     public static final int HASH_LENGTH = 64;
@@ -46,9 +49,6 @@ public final class DirectoryNames {
         }
         return HexFormat.of().formatHex(SHA_256.get().digest(utf16)); // digest() resets it for the next use
     }
-
-    /** Looking the algorithm up costs about as much as hashing a short text. */
-    private static final ThreadLocal<MessageDigest> SHA_256 = ThreadLocal.withInitial(DirectoryNames::sha256);
 
     private static MessageDigest sha256() {
         try {

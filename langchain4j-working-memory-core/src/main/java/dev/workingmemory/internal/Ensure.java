@@ -1,5 +1,7 @@
 package dev.workingmemory.internal;
 
+import java.util.function.Supplier;
+
 /**
  * Precondition checks that return their argument, so a constructor can validate and assign in one line.
  * Thread-safe (stateless).
@@ -40,6 +42,13 @@ public final class Ensure {
     public static void that(boolean condition, String message) {
         if (!condition) {
             throw new IllegalArgumentException(message);
+        }
+    }
+
+    /** As {@link #that(boolean, String)}, the message made only on failure (for checks on the request path). */
+    public static void that(boolean condition, Supplier<String> message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message.get());
         }
     }
 }

@@ -75,11 +75,8 @@ public final class PastTurns implements MemoryLayer {
     private final Map<ChatMessage, Line> nextLines = new IdentityHashMap<>();
     /** The window's first exchange as made from {@link #nextLines}. */
     private Exchange nextExchange;
-    /** The date prefix of the last line made, and the zone and instants it holds for: most lines share it. */
-    private String datePrefix;
-    private ZoneId dateZone;
-    private long dayStart;
-    private long dayEnd;
+    /** The date prefix of the last line made: most lines share it. */
+    private DatePrefix datePrefix;
 
     private PastTurns(LayerContext context, CrystalStore crystals) {
         this.context = context;
@@ -207,15 +204,24 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code [2026-03-12] } for the day of {@code added} in the zone; the last one made is reused within its day. */
     private String datePrefix(Instant added, ZoneId zone) {
-        long second = added.getEpochSecond();
-        if (datePrefix == null || !zone.equals(dateZone) || second < dayStart || second >= dayEnd) {
-            LocalDate day = LocalDate.ofInstant(added, zone);
-            datePrefix = "[" + day + "] ";
-            dayStart = day.atStartOfDay(zone).toEpochSecond();
-            dayEnd = day.plusDays(1).atStartOfDay(zone).toEpochSecond();
-            dateZone = zone;
+        if (datePrefix == null || !datePrefix.holds(added, zone)) {
+            datePrefix = DatePrefix.of(added, zone);
         }
-        return datePrefix;
+        return datePrefix.text();
+    }
+
+    /** A day's line prefix, the zone and the epoch seconds [start, end) it is the day of. */
+    private record DatePrefix(String text, ZoneId zone, long start, long end) {
+
+        static DatePrefix of(Instant instant, ZoneId zone) {
+            LocalDate day = LocalDate.ofInstant(instant, zone);
+            return new DatePrefix("[" + day + "] ", zone, day.atStartOfDay(zone).toEpochSecond(),
+                    day.plusDays(1).atStartOfDay(zone).toEpochSecond());
+        }
+
+        boolean holds(Instant instant, ZoneId zone) {
+            return zone.equals(this.zone) && instant.getEpochSecond() >= start && instant.getEpochSecond() < end;
+        }
     }
 
     private static String userText(UserMessage user) {

@@ -1,7 +1,6 @@
 package dev.workingmemory.notes;
 
 import dev.workingmemory.MemoryKey;
-import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;

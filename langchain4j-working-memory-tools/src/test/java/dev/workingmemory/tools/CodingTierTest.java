@@ -11,7 +11,6 @@ import dev.langchain4j.service.AiServices;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.context.PressureEvent;
-import dev.workingmemory.context.PressureLevel;
 import dev.workingmemory.context.ToolOutputCacheConfig;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
