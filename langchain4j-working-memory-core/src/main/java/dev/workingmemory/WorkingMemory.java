@@ -19,12 +19,14 @@ import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.RequestShaper;
 import dev.workingmemory.layer.WindowMessages;
 import dev.workingmemory.notes.NotesLayer;
+import dev.workingmemory.render.LayerShare;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.slots.SessionSlots;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -63,6 +65,11 @@ public final class WorkingMemory {
     private long renderedResourceVersion = -1;
     /** The block's lines as last rendered; empty when every layer is empty. */
     private List<String> blockLines = List.of();
+    /** The characters each layer needed and was given when the block was last rendered, in {@link #slots} order. */
+    private int[] neededChars = new int[0];
+    private int[] usedChars = new int[0];
+    /** What {@link #messages()} returned last, for {@link #lastRequest()}; null before the first call. */
+    private Sent lastSent;
     /** The block as text, joined from {@link #blockLines} when first asked for. */
     private String block;
     /** The system message {@link #systemWithBlock} was built from ({@code null}: none). */
@@ -117,6 +124,37 @@ public final class WorkingMemory {
             }
             return block;
         });
+    }
+
+    /**
+     * The request this memory last handed to the model ({@code messages()}, as {@code AiServices} calls it before each
+     * model call): the system message with the block exactly as sent, each layer's share of the block, the messages as
+     * sent and their estimated tokens. Empty before the first call since the memory was loaded; not saved (a memory
+     * loaded again starts without one). For inspection: the estimate is computed when asked.
+     */
+    public Optional<SentRequest> lastRequest() {
+        Sent sent = thread.read(() -> lastSent);
+        if (sent == null) {
+            return Optional.empty();
+        }
+        List<LayerShare> layers = new ArrayList<>(slots.size());
+        for (int i = 0; i < slots.size() && i < sent.needed().length; i++) {
+            MemoryLayer layer = slots.get(i).layer();
+            layers.add(new LayerShare(layer.name(), layer.priority(), layer.budget().minChars(),
+                    layer.budget().maxChars(), sent.needed()[i], sent.used()[i]));
+        }
+        int tokens = sent.system() == null ? 0 : settings.tokenCountEstimator().estimateTokenCountInMessage(sent.system());
+        if (!sent.messages().isEmpty()) {
+            tokens += settings.tokenCountEstimator().estimateTokenCountInMessages(sent.messages());
+        }
+        return Optional.of(new SentRequest(sent.time(), sent.system() == null ? "" : sent.system().text(),
+                BlockRenderer.join(null, sent.blockLines()), settings.renderer().totalChars(), layers, sent.messages(),
+                tokens));
+    }
+
+    /** What {@link #messages()} returned, held as it was (the block's lines and shares are replaced, never changed). */
+    private record Sent(Instant time, SystemMessage system, List<ChatMessage> messages, List<String> blockLines,
+                        int[] needed, int[] used) {
     }
 
     /** The tracked entities, most recent first; empty when entity tracking is disabled. */
@@ -235,6 +273,9 @@ public final class WorkingMemory {
                 out.add(system);
             }
             out.addAll(view);
+            // the view may be the live window: copied, as the caller may change what it gets
+            lastSent = new Sent(settings.clock().instant(), system, List.copyOf(view), blockLines, neededChars,
+                    usedChars);
             return out;
         });
     }
@@ -335,9 +376,12 @@ public final class WorkingMemory {
             // The thread lock is held; the resource scope's layers render under their lock too (taken in the same
             // order as when a message reaches them).
             long start = System.nanoTime();
-            List<String> lines = resource.read(() -> settings.renderer().render(slots));
+            BlockRenderer.Rendered rendered = resource.read(() -> settings.renderer().render(slots));
+            List<String> lines = rendered.lines();
             thread.events().onBlockRendered(new BlockRendered(key, BlockRenderer.length(lines),
                     Duration.ofNanos(System.nanoTime() - start)));
+            neededChars = rendered.needed();
+            usedChars = rendered.used();
             // Layers hand back their cached parts when unchanged, so equal lines are usually the same strings.
             if (!lines.equals(blockLines)) {
                 blockLines = lines;

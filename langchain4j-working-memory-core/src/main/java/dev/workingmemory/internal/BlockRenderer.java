@@ -35,27 +35,39 @@ public final class BlockRenderer {
     }
 
     /**
+     * A rendered block: its lines, and for each layer (in the order of the slots rendered) the characters it needed
+     * (its part rendered at its own maximum) and those it was given.
+     *
+     * @param lines  {@code OPEN}, each non-empty layer's part, {@code CLOSE}; empty when every layer is empty. Joined
+     *               with {@code "\n"} they are the block; the caller joins them once, together with whatever precedes
+     *               the block (see {@link #join}).
+     * @param needed per layer, the length of its part at its own maximum
+     * @param used   per layer, the length of its part in the block ({@code needed} unless the budget cut it)
+     */
+    public record Rendered(List<String> lines, int[] needed, int[] used) {
+    }
+
+    /**
      * Called holding the locks of every scope the slots belong to.
      *
      * @param slots the layers, sorted by order
-     * @return the lines of the block: {@code OPEN}, each non-empty layer's part, {@code CLOSE}; empty when every layer
-     * is empty. Joined with {@code "\n"} they are the block; the caller joins them once, together with whatever
-     * precedes the block (see {@link #join}).
      */
-    public List<String> render(List<LayerSlot> slots) {
+    public Rendered render(List<LayerSlot> slots) {
         int count = slots.size();
         String[] parts = new String[count];
         int used = 0;
         int nonEmpty = 0;
+        int[] needed = new int[count];
         for (int i = 0; i < count; i++) {
             parts[i] = slots.get(i).renderAtMax();
+            needed[i] = parts[i].length();
             if (!parts[i].isEmpty()) {
                 used += parts[i].length();
                 nonEmpty++;
             }
         }
         if (nonEmpty == 0) {
-            return List.of();
+            return new Rendered(List.of(), needed, needed);
         }
         int available = totalChars - OPEN.length() - CLOSE.length() - nonEmpty - 1;
         if (used > available) {
@@ -63,13 +75,20 @@ public final class BlockRenderer {
         }
         List<String> lines = new ArrayList<>(count + 2);
         lines.add(OPEN);
-        for (String part : parts) {
-            if (!part.isEmpty()) {
-                lines.add(part);
+        int[] given = needed;
+        for (int i = 0; i < count; i++) {
+            if (parts[i].length() != needed[i]) {
+                if (given == needed) {
+                    given = needed.clone();
+                }
+                given[i] = parts[i].length();
+            }
+            if (!parts[i].isEmpty()) {
+                lines.add(parts[i]);
             }
         }
         lines.add(CLOSE);
-        return lines;
+        return new Rendered(lines, needed, given);
     }
 
     /**
