@@ -22,6 +22,7 @@ import dev.workingmemory.layer.RequestShaper;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -74,6 +75,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private static final int MAX_SHORTENED = 1_000;
     /** The message count is marked for saving this often; a restart may count up to this many messages again. */
     private static final int SAVE_EVENTS_EVERY = 25;
+    /** The requests {@link #history()} keeps. */
+    public static final int HISTORY_SIZE = 100;
 
     private final LayerContext context;
     private final ContextPressureConfig config;
@@ -104,6 +107,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private final Map<ChatMessage, Integer> messageTokens = new IdentityHashMap<>();
     /** The tokens of the elements estimated lately (the one in the block, the ones tried for this request). */
     private final Map<String, Integer> elementTokens = new HashMap<>();
+    /** The pressure of the last {@link #HISTORY_SIZE} requests, oldest first. */
+    private final ArrayDeque<PressureSample> history = new ArrayDeque<>();
 
     private ContextPressure(LayerContext context, ContextPressureConfig config, ToolOutputCache cache,
                             PressureListener listener) {
@@ -128,6 +133,14 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     /** The pressure of the last request. */
     public PressureStats stats() {
         return context.read(() -> new PressureStats(level, percent, tokens, sentTokens, contextWindow, interventions));
+    }
+
+    /**
+     * The pressure of this memory's last {@value #HISTORY_SIZE} requests, oldest first, each with what an intervention
+     * did to it: the level over time. Kept in memory only (a memory loaded again starts with none).
+     */
+    public List<PressureSample> history() {
+        return context.read(() -> List.copyOf(history));
     }
 
     /**
@@ -222,6 +235,12 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
         sentTokens = withoutElement + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count));
         tokens = measured;
+        if (history.size() == HISTORY_SIZE) {
+            history.removeFirst();
+        }
+        history.addLast(new PressureSample(context.clock().instant(), measuredLevel, measuredPercent, measured,
+                sentTokens, contextWindow, intervention != null, intervention == null ? 0 : intervention.shortened(),
+                intervention == null ? 0 : intervention.evicted()));
         forgetTokensOfAbsentMessages(request);
         update(measuredLevel, measuredPercent, shownPercent, count);
         if (intervention != null) {
