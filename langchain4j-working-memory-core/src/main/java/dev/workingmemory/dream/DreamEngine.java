@@ -92,6 +92,7 @@ public final class DreamEngine implements AutoCloseable {
     private final Function<String, DreamInsights> insights;
     private final WorkingMemoryListener listener;
     private final DreamRecords records;
+    private final DreamLog dreamLog;
     private final SeedMigration migration;
     private final ExecutorService synthesis;
     private final String instance = UUID.randomUUID().toString();
@@ -122,6 +123,7 @@ public final class DreamEngine implements AutoCloseable {
             this.synthesizer = offline.build();
         }
         this.records = new DreamRecords(store, config.recordsKept());
+        this.dreamLog = new DreamLog(store);
         this.migration = new SeedMigration(store, crystals, builder.estimator, config::seedFile, records);
         this.synthesis = Executors.newCachedThreadPool(task -> {
             Thread thread = new Thread(task, "working-memory-dream");
@@ -160,6 +162,17 @@ public final class DreamEngine implements AutoCloseable {
     public List<DreamRecord> history(String resource) {
         return records.read(key(resource)).stream()
                 .filter(record -> record.status() == DreamRecord.Status.COMMITTED).toList();
+    }
+
+    /**
+     * The last {@value DreamLog#KEPT} dreams of {@code resource} that got as far as a synthesis, oldest first: committed
+     * (with the id of their {@link #history record}), rejected by a collapse guard, or failed (the synthesis threw or
+     * timed out), each with its report and, once rolled back, when. Kept in the resource's document
+     * {@value DreamLog#DOCUMENT}. Dreams that ended before a synthesis (another dream running, nothing new) are not
+     * logged: their report goes only to the caller of {@link #dream}.
+     */
+    public List<DreamLogEntry> log(String resource) {
+        return dreamLog.read(key(resource));
     }
 
     /**
@@ -242,8 +255,10 @@ public final class DreamEngine implements AutoCloseable {
         DreamInput input = DreamInput.builder().schema(config.schema()).budgetChars(budgetChars).time(started)
                 .oldState(old).notes(notes).crystals(fresh).salience(known.salience()).entities(known.entities())
                 .slotItems(known.slotItems()).limits(config.limits()).build();
-        DreamReport report = synthesizeAndCommit(resource, key, input, history, current, transition, lines, started,
-                start);
+        long recordId = history.isEmpty() ? 1 : history.get(history.size() - 1).id() + 1;
+        DreamReport report = synthesizeAndCommit(resource, key, input, history, recordId, current, transition, lines,
+                started, start);
+        dreamLog.append(key, new DreamLogEntry(report, report.committed() ? recordId : 0, null));
         try {
             listener.onDreamFinished(new DreamFinished(resource, report.committed(), report.reason(),
                     report.notesConsumed(), current.map(String::length).orElse(0), report.outputChars(),
@@ -255,8 +270,8 @@ public final class DreamEngine implements AutoCloseable {
     }
 
     private DreamReport synthesizeAndCommit(String resource, String key, DreamInput input, List<DreamRecord> history,
-                                            Optional<String> current, boolean transition, Map<Note, String> lines,
-                                            Instant started, long start) {
+                                            long id, Optional<String> current, boolean transition,
+                                            Map<Note, String> lines, Instant started, long start) {
         Synthesis synthesized;
         try {
             synthesized = synthesize(input);
@@ -286,7 +301,6 @@ public final class DreamEngine implements AutoCloseable {
         StateDocument state = checked == null ? verdict.candidate() : verdict.candidate().withPointers(checked.pointers());
         String text = transition ? SeedTransition.append(current.get(), state) : state.render();
         List<String> consumed = input.consumedNotes().stream().map(lines::get).toList();
-        long id = history.isEmpty() ? 1 : history.get(history.size() - 1).id() + 1;
         commit(key, history, new DreamRecord(id, started, DreamRecord.Status.PENDING, current.orElse(null), text,
                 consumed, input.sizeChars(), state.length(), transition));
         log.info("Dream of '{}' committed: {} note(s) consumed, state {} characters", resource, consumed.size(),
@@ -296,7 +310,8 @@ public final class DreamEngine implements AutoCloseable {
                 null, input.sizeChars(), state.length(), consumed.size(), input.deferredNotes(),
                 input.crystals().size(), count(checked, PointerOutcome.Action.KEPT),
                 count(checked, PointerOutcome.Action.REPAIRED), count(checked, PointerOutcome.Action.DROPPED),
-                checked != null, synthesized.tokensUsed(), started, since(start), verdict.checks());
+                checked != null, synthesized.tokensUsed(), started, since(start), verdict.checks(),
+                checked == null ? List.of() : checked.outcomes());
     }
 
     private Synthesis synthesize(DreamInput input) throws TimeoutException, ExecutionException, InterruptedException {
@@ -352,9 +367,11 @@ public final class DreamEngine implements AutoCloseable {
             if (all.isEmpty() || all.get(all.size() - 1).status() != DreamRecord.Status.COMMITTED) {
                 return false;
             }
-            all.set(all.size() - 1, all.get(all.size() - 1).with(DreamRecord.Status.ROLLING_BACK));
+            DreamRecord last = all.get(all.size() - 1);
+            all.set(all.size() - 1, last.with(DreamRecord.Status.ROLLING_BACK));
             records.write(key, all);
             finishRollback(key, all);
+            dreamLog.rolledBack(key, last, clock.instant());
             log.info("Rolled back the last dream of '{}'", resource);
             return true;
         } finally {

@@ -36,11 +36,15 @@ import java.util.OptionalInt;
  *                          then the one that failed ({@link #failedGuard()}) for a rejected one; none when the dream
  *                          ended before a synthesis was judged (nothing new, a busy lease, a failing or timed-out
  *                          synthesis)
+ * @param pointerOutcomes   what the pointer check did with each pointer of the synthesized state, in order (kept,
+ *                          repaired or dropped, and why); empty when the pointers were not checked. When not empty,
+ *                          the three counts are its counts.
  */
 public record DreamReport(String resource, boolean committed, String reason, DreamGuard guard, int inputChars,
                           int outputChars, int notesConsumed, int notesDeferred, int crystalsRead, int pointersKept,
                           int pointersRepaired, int pointersDropped, boolean pointersChecked, OptionalInt tokensUsed,
-                          Instant started, Duration duration, List<GuardCheck> guardChecks) {
+                          Instant started, Duration duration, List<GuardCheck> guardChecks,
+                          List<PointerOutcome> pointerOutcomes) {
 
     public DreamReport {
         Ensure.notNull(resource, "resource");
@@ -51,6 +55,22 @@ public record DreamReport(String resource, boolean committed, String reason, Dre
         guardChecks = List.copyOf(Ensure.notNull(guardChecks, "guardChecks"));
         Ensure.that(consistent(guard, guardChecks), "The guard checks " + guardChecks
                 + " must all pass, except a last one failing by the rejecting guard " + guard);
+        pointerOutcomes = List.copyOf(Ensure.notNull(pointerOutcomes, "pointerOutcomes"));
+        Ensure.that(pointerOutcomes.isEmpty() || count(pointerOutcomes, PointerOutcome.Action.KEPT) == pointersKept
+                        && count(pointerOutcomes, PointerOutcome.Action.REPAIRED) == pointersRepaired
+                        && count(pointerOutcomes, PointerOutcome.Action.DROPPED) == pointersDropped,
+                () -> "The pointer counts " + pointersKept + "/" + pointersRepaired + "/" + pointersDropped
+                        + " must be those of the pointer outcomes");
+    }
+
+    /** A report without the pointer outcomes ({@link #pointerOutcomes()} empty). */
+    public DreamReport(String resource, boolean committed, String reason, DreamGuard guard, int inputChars,
+                       int outputChars, int notesConsumed, int notesDeferred, int crystalsRead, int pointersKept,
+                       int pointersRepaired, int pointersDropped, boolean pointersChecked, OptionalInt tokensUsed,
+                       Instant started, Duration duration, List<GuardCheck> guardChecks) {
+        this(resource, committed, reason, guard, inputChars, outputChars, notesConsumed, notesDeferred, crystalsRead,
+                pointersKept, pointersRepaired, pointersDropped, pointersChecked, tokensUsed, started, duration,
+                guardChecks, List.of());
     }
 
     /** A report without the record of the guards that ran ({@link #guardChecks()} empty). */
@@ -60,13 +80,17 @@ public record DreamReport(String resource, boolean committed, String reason, Dre
                        Instant started, Duration duration) {
         this(resource, committed, reason, guard, inputChars, outputChars, notesConsumed, notesDeferred, crystalsRead,
                 pointersKept, pointersRepaired, pointersDropped, pointersChecked, tokensUsed, started, duration,
-                List.of());
+                List.of(), List.of());
     }
 
     /** A dream that did not get as far as a synthesis (another dream runs, nothing new, ...). */
     static DreamReport skipped(String resource, String reason, Instant started, Duration duration) {
         return new DreamReport(resource, false, reason, null, 0, 0, 0, 0, 0, 0, 0, 0, false, OptionalInt.empty(),
-                started, duration, List.of());
+                started, duration, List.of(), List.of());
+    }
+
+    private static long count(List<PointerOutcome> outcomes, PointerOutcome.Action action) {
+        return outcomes.stream().filter(outcome -> outcome.action() == action).count();
     }
 
     /** Without a rejecting guard every check passed; with one, the checks (if any) end with its failure. */
