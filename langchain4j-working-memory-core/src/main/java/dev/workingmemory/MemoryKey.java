@@ -3,6 +3,8 @@ package dev.workingmemory;
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.internal.Ensure;
 
+import java.util.Optional;
+
 /**
  * Identifies one working memory: a {@code resource} (a user, a tenant, an agent) and a
  * {@code thread} (one conversation of that resource).
@@ -19,6 +21,8 @@ public record MemoryKey(String resource, String thread) {
 
     /** The thread name used when a memory id names only a resource. */
     public static final String DEFAULT_THREAD = "default";
+    private static final String RESOURCE_PREFIX = "resource:";
+    private static final String THREAD_PREFIX = "thread:";
     /** The longest resource used as its crystal scope as it is (a crystal scope has at most 1,000 characters). */
     private static final int MAX_PLAIN_SCOPE_LENGTH = 900;
 
@@ -38,7 +42,7 @@ public record MemoryKey(String resource, String thread) {
 
     /** The store key of this key's resource-scoped state. */
     public String resourceStoreKey() {
-        return "resource:" + resource;
+        return RESOURCE_PREFIX + resource;
     }
 
     /**
@@ -54,6 +58,44 @@ public record MemoryKey(String resource, String thread) {
 
     /** The store key of this key's thread-scoped state. The resource length keeps the split unambiguous. */
     public String threadStoreKey() {
-        return "thread:" + resource.length() + ":" + resource + ":" + thread;
+        return THREAD_PREFIX + resource.length() + ":" + resource + ":" + thread;
+    }
+
+    /**
+     * The key whose {@link #threadStoreKey()} is {@code storeKey}; empty for any other string (a resource's store key,
+     * a key some other code stored).
+     */
+    public static Optional<MemoryKey> ofThreadStoreKey(String storeKey) {
+        Ensure.notNull(storeKey, "storeKey");
+        if (!storeKey.startsWith(THREAD_PREFIX)) {
+            return Optional.empty();
+        }
+        int colon = storeKey.indexOf(':', THREAD_PREFIX.length());
+        if (colon < 0) {
+            return Optional.empty();
+        }
+        int length;
+        try {
+            length = Integer.parseInt(storeKey.substring(THREAD_PREFIX.length(), colon));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+        int end = colon + 1 + length;
+        if (length < 0 || end >= storeKey.length() || storeKey.charAt(end) != ':') {
+            return Optional.empty();
+        }
+        return Optional.of(new MemoryKey(storeKey.substring(colon + 1, end), storeKey.substring(end + 1)));
+    }
+
+    /**
+     * The resource of a store key made by {@link #resourceStoreKey()} or {@link #threadStoreKey()}; empty for any other
+     * string.
+     */
+    public static Optional<String> resourceOfStoreKey(String storeKey) {
+        Ensure.notNull(storeKey, "storeKey");
+        if (storeKey.startsWith(RESOURCE_PREFIX)) {
+            return Optional.of(storeKey.substring(RESOURCE_PREFIX.length()));
+        }
+        return ofThreadStoreKey(storeKey).map(MemoryKey::resource);
     }
 }

@@ -16,10 +16,12 @@ import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.blocks.CoreMemoryConfig;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.dream.AutoNote;
 import dev.workingmemory.dream.DreamConfig;
 import dev.workingmemory.dream.DreamEngine;
 import dev.workingmemory.dream.DreamInsights;
+import dev.workingmemory.dream.DreamLogEntry;
 import dev.workingmemory.dream.DreamRecord;
 import dev.workingmemory.dream.DreamReport;
 import dev.workingmemory.dream.SalienceLayer;
@@ -303,6 +305,23 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return memories.get(key, k -> load(memoryId, k));
     }
 
+    /**
+     * The {@link WorkingMemory} of {@code memoryId} if it is loaded now, without loading it: for looking at a memory
+     * without changing what the provider holds. A memory loaded under one id reads and saves its messages under that
+     * id, so a tool that only knows a key must not load the memory with a guessed one.
+     */
+    public Optional<WorkingMemory> loadedMemory(Object memoryId) {
+        Ensure.notNull(memoryId, "memoryId");
+        ensureOpen();
+        return Optional.ofNullable(memories.getIfPresent(keyOf(memoryId)));
+    }
+
+    /** The keys of the memories loaded now, in no particular order (an estimate while evictions are under way). */
+    public List<MemoryKey> loadedKeys() {
+        ensureOpen();
+        return List.copyOf(memories.asMap().keySet());
+    }
+
     /** The key {@code memoryId} maps to. */
     public MemoryKey keyOf(Object memoryId) {
         Ensure.notNull(memoryId, "memoryId");
@@ -370,6 +389,32 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     public List<DreamRecord> dreamHistory(Object memoryId) {
         ensureOpen();
         return dreams.history(keyOf(memoryId).resource());
+    }
+
+    /**
+     * The last dreams of the resource of {@code memoryId} that got as far as a synthesis — committed, rejected by a
+     * collapse guard, or failed — oldest first, each with its report and, once rolled back, when
+     * ({@link DreamEngine#log}). Resolved like {@link #dreamState}.
+     */
+    public List<DreamLogEntry> dreamLog(Object memoryId) {
+        ensureOpen();
+        return dreams.log(keyOf(memoryId).resource());
+    }
+
+    /**
+     * Searches the long-term memory of the resource of {@code memoryId} as {@link WorkingMemory#search} and
+     * {@code memory_search} do, without loading a memory. Resolved like {@link #dreamState}.
+     *
+     * @throws IllegalArgumentException for a blank or too long query or a bad limit, saying what to change
+     * @throws IllegalStateException    when the provider was built {@code withoutCrystals()}
+     */
+    public List<MemoryHit> search(Object memoryId, String query, int limit) {
+        ensureOpen();
+        if (settings.search() == null) {
+            throw new IllegalStateException("This provider keeps no long-term memory to search: it was built"
+                    + " withoutCrystals()");
+        }
+        return settings.search().search(keyOf(memoryId).crystalScope(), query, limit);
     }
 
     /**
@@ -566,6 +611,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         store.delete(key.threadStoreKey());
         chatMemoryStore.deleteMessages(memory != null ? memory.memoryId() : memoryId);
+    }
+
+    /**
+     * The store that keeps the memories' state, notes and documents (the one given to the builder, or the provider's
+     * own in-memory store). Writing to it behind the provider's back bypasses the memories' locks: read it.
+     */
+    public WorkingMemoryStore store() {
+        return store;
     }
 
     /** The block's size in characters. */
