@@ -1,0 +1,46 @@
+package dev.workingmemory.inspector;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * One HTTP request to the inspector, as the server that mounts it hands it over: the JDK server of
+ * {@link MemoryInspector}, or the Spring Boot starter's servlet.
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param method  the HTTP method, such as {@code GET}
+ * @param path    the path below the inspector's mount point, starting with {@code /} ({@code /} for the page,
+ *                {@code /api/…} for the JSON API)
+ * @param query   the raw (still URL-encoded) query string, {@code ""} when there is none
+ * @param headers the request headers, each by its name in any case (only the first value of each is kept)
+ * @param body    the request body, empty for none
+ */
+public record InspectorRequest(String method, String path, String query, Map<String, String> headers, byte[] body) {
+
+    public InspectorRequest {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(path, "path");
+        query = query == null ? "" : query;
+        Map<String, String> lower = new TreeMap<>();
+        Objects.requireNonNull(headers, "headers").forEach((name, value) -> {
+            if (name != null && value != null) {
+                lower.putIfAbsent(name.toLowerCase(Locale.ROOT), value);
+            }
+        });
+        headers = Map.copyOf(lower);
+        body = body == null ? new byte[0] : body.clone();
+    }
+
+    /** The value of header {@code name} (in any case), or {@code null}. */
+    public String header(String name) {
+        return headers.get(name.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public byte[] body() {
+        return body.clone();
+    }
+}

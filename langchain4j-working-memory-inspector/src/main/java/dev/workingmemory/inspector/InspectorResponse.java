@@ -1,0 +1,30 @@
+package dev.workingmemory.inspector;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The inspector's answer to one {@link InspectorRequest}, for the server that mounts it to send as it is: status,
+ * content type, body, and the headers every answer carries (a strict Content-Security-Policy,
+ * {@code X-Content-Type-Options: nosniff}, no caching, no framing).
+ *
+ * <p>Immutable and thread-safe.
+ *
+ * @param status      the HTTP status
+ * @param contentType the {@code Content-Type}, with its charset
+ * @param body        the body
+ * @param headers     further headers to send
+ */
+public record InspectorResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
+
+    public InspectorResponse {
+        Objects.requireNonNull(contentType, "contentType");
+        body = Objects.requireNonNull(body, "body").clone();
+        headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
+    }
+
+    @Override
+    public byte[] body() {
+        return body.clone();
+    }
+}
