@@ -55,8 +55,9 @@ final class Scenario implements AutoCloseable {
     static Scenario build(String resource, String thread, String pageTitle, String outputLine, List<String> stateLines) {
         AtomicReference<String> next = new AtomicReference<>();
         ScriptedChatModel dreamModel = ScriptedChatModel.answering(request -> AiMessage.from(next.get()));
-        WorkingMemoryProvider provider = WorkingMemoryProvider.builder().dreamModel(dreamModel)
-                .dreams(DreamConfig.builder().scheduled(false).build()).build();
+        // a 16K-token model and a block of 1,200 characters: the state is cut to fit beside the other layers
+        WorkingMemoryProvider provider = WorkingMemoryProvider.builder().dreamModel(dreamModel).contextWindow(16_000)
+                .blockBudget(1_200).dreams(DreamConfig.builder().scheduled(false).build()).build();
         Scenario scenario = new Scenario(provider);
         MemoryKey key = MemoryKey.of(resource, thread);
         ChatMemory chat = provider.get(key);
@@ -80,6 +81,9 @@ final class Scenario implements AutoCloseable {
         provider.memory(key).notes().note(PENDING_NOTE, 0.7, null);
         next.set("lol");
         scenario.reports.add(provider.dream(key));
+        provider.memory(key).coreMemory().replace("goal", "Publish the " + pageTitle + " page before the launch");
+        chat.add(UserMessage.from("What is left before the launch?"));
+        chat.messages();
         scenario.awaitCachedOutput(key);
         return scenario;
     }

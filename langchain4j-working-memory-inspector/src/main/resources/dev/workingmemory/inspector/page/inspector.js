@@ -164,7 +164,7 @@
             main.replaceChildren(el('p', {class: 'hint', text: 'Could not read this memory: ' + e.message}));
             return;
         }
-        main.replaceChildren(
+        main.replaceChildren(...[
             title(resource, thread),
             thread.loaded ? requestSection(thread) : storedSection(thread),
             thread.pressure ? pressureSection(thread.pressure) : null,
@@ -173,7 +173,7 @@
             notesSection(resource),
             thread.loaded ? layersSections(thread) : null,
             toolOutputsSection(thread),
-            searchSection());
+            searchSection()].flat().filter(Boolean));
     }
 
     function title(resource, thread) {
