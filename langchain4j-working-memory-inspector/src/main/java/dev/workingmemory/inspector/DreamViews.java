@@ -11,7 +11,9 @@ import dev.workingmemory.dream.DreamReport;
 import dev.workingmemory.dream.GuardCheck;
 import dev.workingmemory.dream.PointerOutcome;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -47,26 +49,35 @@ final class DreamViews {
             record(view, record, record == newest);
             views.add(view);
         }
-        views.sort((a, b) -> b.path("started").asText().compareTo(a.path("started").asText()));
+        views.sort(Comparator.comparing((ObjectNode view) -> Instant.parse(view.path("started").asText())).reversed());
         ArrayNode array = JSON.arrayNode();
         views.forEach(array::add);
         return array;
     }
 
     private static ObjectNode view(DreamLogEntry entry, DreamRecord record, boolean newest) {
-        DreamReport report = entry.report();
+        ObjectNode view = report(entry.report())
+                .put("outcome", outcome(entry))
+                .put("rolledBack", entry.rolledBack().map(Object::toString).orElse(null));
+        if (record != null) {
+            record(view, record, newest);
+        }
+        return view;
+    }
+
+    /** What one dream did, as the history and the answer to "dream now" show it. */
+    static ObjectNode report(DreamReport report) {
         ObjectNode view = JSON.objectNode()
                 .put("started", report.started().toString())
                 .put("durationMillis", report.duration().toMillis())
-                .put("outcome", outcome(entry))
+                .put("outcome", outcome(report))
                 .put("reason", report.reason())
                 .put("guard", report.guard() == null ? null : report.guard().name())
                 .put("inputChars", report.inputChars())
                 .put("outputChars", report.outputChars())
                 .put("notesConsumed", report.notesConsumed())
                 .put("notesDeferred", report.notesDeferred())
-                .put("crystalsRead", report.crystalsRead())
-                .put("rolledBack", entry.rolledBack().map(Object::toString).orElse(null));
+                .put("crystalsRead", report.crystalsRead());
         if (report.tokensUsed().isPresent()) {
             view.put("tokensUsed", report.tokensUsed().getAsInt());
         }
@@ -85,20 +96,16 @@ final class DreamViews {
                     .put("result", outcome.kept().map(pointer -> pointer.line()).orElse(null))
                     .put("reason", outcome.reason());
         }
-        if (record != null) {
-            record(view, record, newest);
-        }
         return view;
     }
 
+    /** The outcome of a logged dream: a rolled back one says so. */
     private static String outcome(DreamLogEntry entry) {
-        if (entry.rolledBack().isPresent()) {
-            return "rolled back";
-        }
-        if (entry.report().committed()) {
-            return "committed";
-        }
-        return entry.report().guard() != null ? "rejected" : "failed";
+        return entry.rolledBack().isPresent() ? "rolled back" : outcome(entry.report());
+    }
+
+    private static String outcome(DreamReport report) {
+        return report.committed() ? "committed" : report.guard() != null ? "rejected" : "failed";
     }
 
     /** The record's notes and diff; only the newest committed record can be rolled back. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.dream.DreamReport;
-import dev.workingmemory.dream.GuardCheck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,7 +161,8 @@ public final class InspectorHandler {
                 case "dream" -> {
                     DreamReport report = provider.dream(key);
                     log.info("Memory inspector: dream of '{}' run: {}", resource, report);
-                    yield ok(report(report));
+                    yield ok(DreamViews.report(report).put("committed", report.committed())
+                            .put("summary", report.summary()));
                 }
                 case "forget" -> {
                     provider.forget(key);
@@ -174,17 +174,6 @@ public final class InspectorHandler {
         } catch (IllegalStateException e) {
             return error(409, e.getMessage());
         }
-    }
-
-    private ObjectNode report(DreamReport report) {
-        ObjectNode node = json.createObjectNode().put("committed", report.committed()).put("reason", report.reason())
-                .put("summary", report.summary());
-        var checks = node.putArray("guardChecks");
-        for (GuardCheck check : report.guardChecks()) {
-            checks.addObject().put("guard", check.guard().name()).put("passed", check.passed())
-                    .put("detail", check.detail());
-        }
-        return node;
     }
 
     private static String thread(Map<String, String> query) {

@@ -215,6 +215,28 @@ class InspectorApiTest {
         }
     }
 
+    @Test
+    void should_dream_now_and_forget_a_user_with_the_token() throws Exception {
+        try (Scenario other = Scenario.build();
+             MemoryInspector server = MemoryInspector.builder().provider(other.provider).port(0).token(TOKEN).build()
+                     .start()) {
+            HttpResponse<String> dream = post(server, "dream", TOKEN, null);
+
+            assertThat(dream.statusCode()).as(dream.body()).isEqualTo(200);
+            JsonNode report = JSON.readTree(dream.body());
+            assertThat(report.path("outcome").asText()).isEqualTo("rejected"); // the scripted model still says "lol"
+            assertThat(report.path("guard").asText()).isEqualTo(DreamGuard.MISSING_SECTION.name());
+            assertThat(report.path("summary").asText()).contains("rejected by MISSING_SECTION");
+            assertThat(other.provider.dreamLog("alice")).hasSize(4);
+
+            HttpResponse<String> forget = post(server, "forget", TOKEN, null);
+
+            assertThat(forget.statusCode()).as(forget.body()).isEqualTo(200);
+            assertThat(other.provider.dreamState("alice")).isEmpty();
+            assertThat(other.provider.store().keys()).noneMatch(key -> key.contains("alice"));
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"evil.example", "evil.example:80", "127.0.0.1.nip.io", "localhost.evil.example"})
     void should_refuse_a_request_for_another_host_against_dns_rebinding(String host) throws IOException {

@@ -50,6 +50,8 @@ class InspectorBrowserTest {
             assertThat(committed.findElements(By.cssSelector(".diff .del"))).extracting(WebElement::getText)
                     .contains("- " + Scenario.DROPPED_LINE);
             assertThat(chromium.await(By.cssSelector("#entities td.entity-name")).getText()).isEqualTo("About Us");
+            assertThat(chromium.driver.findElements(By.cssSelector("#pressure-chart circle[class^='point-']")))
+                    .hasSize(scenario.provider.memory("alice").contextPressure().history().size());
             assertThat(chromium.await(By.id("pending-notes")).getText()).contains(Scenario.PENDING_NOTE);
 
             chromium.driver.findElement(By.cssSelector("button.open-output")).click();
