@@ -273,7 +273,7 @@ public final class WorkingMemory {
                 out.add(system);
             }
             out.addAll(view);
-            // the view may be the live window: copied, as the caller may change what it gets
+            // copied: the view may be the live window, which the next add changes
             lastSent = new Sent(settings.clock().instant(), system, List.copyOf(view), blockLines, neededChars,
                     usedChars);
             return out;
