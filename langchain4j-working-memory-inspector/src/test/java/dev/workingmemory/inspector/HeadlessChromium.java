@@ -29,6 +29,9 @@ final class HeadlessChromium implements AutoCloseable {
     static final String BROWSER = System.getenv().getOrDefault("CHROMIUM_BINARY", "/usr/bin/chromium");
     static final String DRIVER = System.getenv().getOrDefault("CHROMEDRIVER_BINARY", "/usr/bin/chromedriver");
 
+    /** Generous: CI machines run the other modules' tests beside this one. */
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
     final ChromeDriver driver;
     private final Path profile;
 
@@ -59,7 +62,7 @@ final class HeadlessChromium implements AutoCloseable {
     }
 
     WebDriverWait waiting() {
-        return new WebDriverWait(driver, Duration.ofSeconds(20));
+        return new WebDriverWait(driver, WAIT);
     }
 
     /** Waits for the element to show and holds text containing {@code text}. */
@@ -78,7 +81,8 @@ final class HeadlessChromium implements AutoCloseable {
             return waiting().until(d -> find.get());
         } catch (TimeoutException e) {
             String shown = driver.findElement(By.tagName("body")).getText();
-            throw new AssertionError("The page did not show " + what + " within 20 s; it shows:\n"
+            throw new AssertionError("The page did not show " + what + " within " + WAIT.toSeconds()
+                    + " s; it shows:\n"
                     + shown.substring(0, Math.min(shown.length(), 4_000)), e);
         }
     }

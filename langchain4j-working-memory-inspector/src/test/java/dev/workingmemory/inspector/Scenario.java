@@ -85,6 +85,7 @@ final class Scenario implements AutoCloseable {
         chat.add(UserMessage.from("What is left before the launch?"));
         chat.messages();
         scenario.awaitCachedOutput(key);
+        provider.search(key, "launch", 1); // waits for the crystals' indexing, which the page's search would wait for
         return scenario;
     }
 
