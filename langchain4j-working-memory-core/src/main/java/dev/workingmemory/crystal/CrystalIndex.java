@@ -2,7 +2,10 @@ package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.RankFusion.Ranked;
+import org.apache.lucene.index.ConcurrentMergeScheduler;
+import org.apache.lucene.index.FilterLeafReader;
 import org.apache.lucene.index.ReaderUtil;
+import org.apache.lucene.index.SegmentReader;
 import org.apache.lucene.search.BulkScorer;
 import org.apache.lucene.search.CollectionTerminatedException;
 import org.apache.lucene.search.DocIdSetIterator;
@@ -143,6 +146,8 @@ final class CrystalIndex implements AutoCloseable {
 
     private final Directory directory;
     private final IndexWriter writer;
+    private final ConcurrentMergeScheduler merges;
+    private final ExpungingMergePolicy mergePolicy;
     private final SearcherManager searchers;
     private final Analyzer analyzer;
     private final boolean rebuilt;
@@ -155,6 +160,8 @@ final class CrystalIndex implements AutoCloseable {
             throws IOException {
         this.directory = directory;
         this.writer = writer;
+        this.merges = (ConcurrentMergeScheduler) writer.getConfig().getMergeScheduler();
+        this.mergePolicy = (ExpungingMergePolicy) writer.getConfig().getMergePolicy();
         this.searchers = new SearcherManager(writer, null);
         this.analyzer = analyzer;
         this.rebuilt = rebuilt;
@@ -224,6 +231,8 @@ final class CrystalIndex implements AutoCloseable {
     private static CrystalIndex create(Directory directory, Analyzer analyzer, boolean rebuilt) throws IOException {
         IndexWriterConfig config = new IndexWriterConfig(analyzer)
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
+                .setMergeScheduler(new ConcurrentMergeScheduler())
+                .setMergePolicy(new ExpungingMergePolicy())
                 .setCodec(new Lucene912Codec() {
                     @Override
                     public KnnVectorsFormat getKnnVectorsFormatForField(String field) {
@@ -320,9 +329,62 @@ final class CrystalIndex implements AutoCloseable {
         searchers.maybeRefreshBlocking();
     }
 
-    /** Physically drops deleted documents (their text) from the index files. */
-    void expungeDeletes() throws IOException {
-        writer.forceMergeDeletes(true);
+    /**
+     * Rewrites every segment that still holds deleted documents of the scope (crystals and vectors), so that their
+     * text leaves the index files; other segments are left as they are. Lucene's own {@code forceMergeDeletes} would
+     * skip a segment with 10% or fewer of its documents deleted, and one that a merge is rewriting at the time (that
+     * merge carries the deleted documents into its new segment). Called under the store's write lock, after the
+     * deletes.
+     */
+    void expungeScope(String scope) throws IOException {
+        for (int attempt = 1; ; attempt++) {
+            // every merge starts from a call under the store's write lock, which the caller holds: once the running
+            // ones are done, none starts until the rewrite below
+            merges.sync();
+            searchers.maybeRefreshBlocking();
+            Set<String> segments = read(searcher -> segmentsHoldingDeleted(searcher.getIndexReader(), scope));
+            if (segments.isEmpty()) {
+                return;
+            }
+            if (attempt > 3) {
+                log.warn("Segments {} of the crystal index still hold deleted crystals of scope '{}' after {} rewrites;"
+                        + " they go with the next merge", segments, scope, attempt - 1);
+                return;
+            }
+            mergePolicy.rewriteOnly(segments, () -> writer.forceMergeDeletes(true));
+        }
+    }
+
+    /** The names of the segments with deleted documents of the scope: the postings still list deleted documents. */
+    private static Set<String> segmentsHoldingDeleted(IndexReader reader, String scope) throws IOException {
+        Set<String> segments = new LinkedHashSet<>();
+        List<Term> terms = List.of(new Term(SCOPE, scope),
+                new Term(LuceneEmbeddingStore.metadataField(CrystalWriter.SCOPE), scope));
+        for (LeafReaderContext leaf : reader.leaves()) {
+            Bits live = leaf.reader().getLiveDocs();
+            if (live == null) {
+                continue; // nothing deleted there
+            }
+            leaves:
+            for (Term term : terms) {
+                Terms postings = leaf.reader().terms(term.field());
+                if (postings == null) {
+                    continue;
+                }
+                TermsEnum lookup = postings.iterator();
+                if (!lookup.seekExact(term.bytes())) {
+                    continue;
+                }
+                PostingsEnum docs = lookup.postings(null, PostingsEnum.NONE);
+                for (int doc = docs.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = docs.nextDoc()) {
+                    if (!live.get(doc)) {
+                        segments.add(((SegmentReader) FilterLeafReader.unwrap(leaf.reader())).getSegmentName());
+                        break leaves;
+                    }
+                }
+            }
+        }
+        return segments;
     }
 
     void commit(long nextSeq) throws IOException {

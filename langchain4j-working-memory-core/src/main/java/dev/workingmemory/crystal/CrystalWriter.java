@@ -226,7 +226,7 @@ final class CrystalWriter {
             if (records != null) {
                 records.deleteScope(scope);
                 touched.add(scope);
-                index.expungeDeletes();
+                index.expungeScope(scope);
                 index.refresh();
                 commit(queue.scopesBehind());
             } else {

@@ -96,6 +96,11 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         this.partitionKey = partitionKey;
     }
 
+    /** The indexed (not stored) field holding an entry's value of a metadata key. */
+    static String metadataField(String key) {
+        return METADATA_PREFIX + key;
+    }
+
     private static String partitionField(Object value) {
         return VECTOR + "." + partition(value);
     }
@@ -152,7 +157,7 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
                     document.add(new StoredField(TEXT, segment.text()));
                     for (Map.Entry<String, Object> entry : segment.metadata().toMap().entrySet()) {
                         String value = String.valueOf(entry.getValue());
-                        document.add(new StringField(METADATA_PREFIX + entry.getKey(), value, Field.Store.NO));
+                        document.add(new StringField(metadataField(entry.getKey()), value, Field.Store.NO));
                         document.add(new StoredField(METADATA, entry.getKey() + SEPARATOR
                                 + entry.getValue().getClass().getSimpleName() + SEPARATOR + value));
                     }
@@ -320,7 +325,7 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
             inGraph += values == null ? 0 : values.size();
         }
         return inGraph == searcher.getIndexReader().docFreq(
-                new Term(METADATA_PREFIX + partitionKey, String.valueOf(equal.comparisonValue())));
+                new Term(metadataField(partitionKey), String.valueOf(equal.comparisonValue())));
     }
 
     private Set<String> fieldsOrAll(IndexSearcher searcher, Filter filter) {
@@ -416,10 +421,10 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     /** The Lucene query of a LangChain4j filter. */
     static Query toQuery(Filter filter) {
         if (filter instanceof IsEqualTo equal) {
-            return new TermQuery(new Term(METADATA_PREFIX + equal.key(), String.valueOf(equal.comparisonValue())));
+            return new TermQuery(new Term(metadataField(equal.key()), String.valueOf(equal.comparisonValue())));
         }
         if (filter instanceof IsIn in) {
-            return new TermInSetQuery(METADATA_PREFIX + in.key(),
+            return new TermInSetQuery(metadataField(in.key()),
                     in.comparisonValues().stream().map(value -> new BytesRef(String.valueOf(value))).toList());
         }
         if (filter instanceof And and) {
