@@ -64,6 +64,7 @@ import org.apache.lucene.util.BytesRef;
 import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.index.LeafReaderContext;
+import dev.workingmemory.internal.ConfinedFiles;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -77,6 +78,8 @@ import java.util.Objects;
 import org.apache.lucene.analysis.CharArraySet;
 import org.apache.lucene.analysis.WordlistLoader;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -178,20 +181,29 @@ final class CrystalIndex implements AutoCloseable {
         if (path == null) {
             return create(new ByteBuffersDirectory(), analyzer, false);
         }
-        Files.createDirectories(path);
+        // a link or a file in place of the index directory, or of its lock file, is moved aside: Lucene would follow it
+        ConfinedFiles.ensureDirectory(path);
+        Path lockFile = path.resolve(IndexWriter.WRITE_LOCK_NAME);
+        ConfinedFiles.clearForFile(lockFile);
         Directory directory = FSDirectory.open(path);
         String problem;
         // checked and cleared under the write lock, and the directory itself never deleted: a process opening it at
         // the same moment finds the lock held (and keeps its crystals in memory), never a directory gone under it
         try (Lock ignored = directory.obtainLock(IndexWriter.WRITE_LOCK_NAME)) {
-            problem = problemOf(directory);
+            emptyLockFile(lockFile);
+            problem = foreignEntry(path, directory);
+            if (problem == null) {
+                problem = problemOf(directory);
+            }
             if (problem != null) {
                 if (!problem.equals("missing")) {
-                    log.warn("Rebuilding the crystal index {} from the crystal records: {}", path, problem);
+                    log.warn("Rebuilding the crystal index {} from the crystal records (its files are removed, not"
+                            + " kept aside: they hold every user's crystals, which a forget could not reach there): {}",
+                            path, problem);
                 }
                 for (String file : directory.listAll()) {
                     if (!file.equals(IndexWriter.WRITE_LOCK_NAME)) {
-                        directory.deleteFile(file);
+                        ConfinedFiles.deleteTree(path.resolve(file)); // a link itself, a directory with its files
                     }
                 }
             }
@@ -203,6 +215,32 @@ final class CrystalIndex implements AutoCloseable {
             throw e;
         }
         return create(directory, analyzer, problem != null);
+    }
+
+    /**
+     * Empties a lock file that holds bytes (overwritten by something else: Lucene's lock files are empty, and Lucene
+     * refuses to write under one that is not). Called holding its lock, which Lucene takes anew afterwards.
+     */
+    private static void emptyLockFile(Path lockFile) throws IOException {
+        try (FileChannel channel = ConfinedFiles.open(lockFile, StandardOpenOption.WRITE)) {
+            long size = channel.size();
+            if (size > 0) {
+                log.warn("The lock file {} held {} bytes written by something else; emptied", lockFile, size);
+                channel.truncate(0);
+                channel.force(true);
+            }
+        }
+    }
+
+    /** @return what in the index directory is not a regular file (a link, a directory), or null when nothing is */
+    private static String foreignEntry(Path path, Directory directory) throws IOException {
+        for (String name : directory.listAll()) {
+            String found = ConfinedFiles.describe(path.resolve(name));
+            if (found != null && !found.equals("a regular file")) {
+                return name + " is " + found + ", not an index file";
+            }
+        }
+        return null;
     }
 
     /** @return why the index cannot be used as it is ("missing" when there is none), or null when it can */
@@ -428,6 +466,20 @@ final class CrystalIndex implements AutoCloseable {
                 seqs.put(document.get(ID), document.getField(SEQ).numericValue().longValue());
             }
             return seqs;
+        });
+    }
+
+    /** Every crystal of the scope with its seq, in seq order: what its records held, to write them anew. */
+    List<Stored> stored(String scope) throws IOException {
+        return read(searcher -> {
+            List<Stored> crystals = new ArrayList<>();
+            StoredFields stored = searcher.storedFields();
+            for (ScoreDoc hit : searcher.search(scopeQuery(scope), Integer.MAX_VALUE).scoreDocs) {
+                Document document = stored.document(hit.doc);
+                crystals.add(new Stored(document.getField(SEQ).numericValue().longValue(), crystalOf(document)));
+            }
+            crystals.sort(Comparator.comparingLong(Stored::seq));
+            return crystals;
         });
     }
 

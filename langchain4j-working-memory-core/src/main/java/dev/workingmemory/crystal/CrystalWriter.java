@@ -287,8 +287,8 @@ final class CrystalWriter {
                 }
                 Path file = records.fileOf(scope);
                 String directoryName = RecordLog.directoryName(scope);
-                if (Files.exists(file)) {
-                    long length = Files.size(file);
+                long length = RecordLog.length(file);
+                if (length >= 0) {
                     long lastSeq = records.last(file).map(Stored::seq).orElse(0L);
                     index.putMarker(directoryName, new Marker(scope, length, lastSeq));
                 } else {

@@ -23,6 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -101,6 +102,8 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
 public final class EmbeddedCrystalStore implements CrystalStore {
 
     private static final Logger log = LoggerFactory.getLogger(EmbeddedCrystalStore.class);
+    /** The records' directory in the store's directory (the index is beside it, in {@code index}). */
+    private static final String RECORDS = "crystals";
 
     private final Path directory;
     private final EmbeddingModel embeddingModel;
@@ -123,7 +126,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
                 "commitInterval must be positive, was " + builder.commitInterval);
         Ensure.that(!builder.readYourWritesTimeout.isNegative(),
                 "readYourWritesTimeout must not be negative, was " + builder.readYourWritesTimeout);
-        this.directory = builder.directory;
+        this.directory = builder.directory == null ? null : ownDirectory(builder.directory);
         this.ranking = builder.ranking;
         this.maxTextLength = builder.maxTextLength;
         this.readYourWritesTimeout = builder.readYourWritesTimeout;
@@ -138,7 +141,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             this.vectors = builder.embeddingStore != null ? builder.embeddingStore
                     : new LuceneEmbeddingStore(index.writer(), index.searchers(), CrystalWriter.SCOPE);
             this.queue = new PendingQueue(builder.queueCapacity);
-            RecordLog records = directory == null ? null : new RecordLog(directory.resolve("crystals"));
+            RecordLog records = directory == null ? null : new RecordLog(directory.resolve(RECORDS));
             Recovery recovery = records == null ? new Recovery(1, Set.of()) : recover(records);
             this.writer = new CrystalWriter(index, records, vectors, queue, recovery.nextSeq());
             queue.addUnreconciled(recovery.scopes());
@@ -164,12 +167,35 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         thread.start();
     }
 
+    /** The directory, created when missing, as a real path (it may be a link; what is inside it may not). */
+    private static Path ownDirectory(Path directory) {
+        try {
+            Files.createDirectories(directory);
+            return directory.toRealPath();
+        } catch (IOException e) {
+            throw new WorkingMemoryStoreException("Cannot use " + directory + " as the crystal store's directory: " + e,
+                    e);
+        }
+    }
+
     private record Recovery(long nextSeq, Set<String> scopes) {
     }
 
-    /** Which scopes' records the committed index does not hold exactly (by each scope's marker). */
+    /**
+     * Which scopes' records the committed index does not hold exactly (by each scope's marker). Records that are gone
+     * because what held them was damaged (the records' directory, or a scope's, moved aside or missing) are written
+     * anew from the index, which keeps every field of a crystal; records gone otherwise (a scope deleted) drop their
+     * crystals from the index.
+     */
     private Recovery recover(RecordLog records) throws IOException {
         Map<String, Marker> markers = new java.util.HashMap<>(index.markers());
+        Path recordsDirectory = directory.resolve(RECORDS);
+        boolean recordsGone = records.replaced() != null && (!records.replaced().equals("missing") || !markers.isEmpty());
+        if (recordsGone && markers.isEmpty()) {
+            log.error("The crystal records in {} are gone ({}) and the index holds no crystals to write them anew from:"
+                    + " whatever long-term memory was kept there is lost (notes stay in their notes logs and are"
+                    + " indexed again when their memory loads); it starts empty", recordsDirectory, records.replaced());
+        }
         long nextSeq = index.committedNextSeq();
         Set<String> scopes = new LinkedHashSet<>();
         for (RecordLog.ScopeFile file : records.files()) {
@@ -187,7 +213,26 @@ public final class EmbeddedCrystalStore implements CrystalStore {
                 scopes.add(last.get().crystal().scope());
             }
         }
-        markers.values().forEach(marker -> scopes.add(marker.scope())); // records gone: drop from the index
+        int restored = 0;
+        List<String> restoredScopes = new ArrayList<>();
+        for (Map.Entry<String, Marker> lost : markers.entrySet()) {
+            String scope = lost.getValue().scope();
+            scopes.add(scope); // compared again: dropped from the index unless written anew here
+            if (recordsGone || records.movedAside().contains(lost.getKey())) {
+                List<Stored> kept = index.stored(scope);
+                if (!kept.isEmpty()) {
+                    records.append(scope, kept);
+                    restored += kept.size();
+                    restoredScopes.add(scope);
+                    nextSeq = Math.max(nextSeq, kept.get(kept.size() - 1).seq() + 1);
+                }
+            }
+        }
+        if (!restoredScopes.isEmpty()) {
+            log.warn("The crystal records of {} scope(s) in {} were gone ({}): {} crystal(s) written anew from the index",
+                    restoredScopes.size(), recordsDirectory, recordsGone ? records.replaced() : "moved aside",
+                    restored);
+        }
         return new Recovery(nextSeq, scopes);
     }
 

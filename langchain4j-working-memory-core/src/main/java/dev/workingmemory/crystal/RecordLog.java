@@ -1,6 +1,7 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.internal.ConfinedFiles;
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.internal.DurableFiles;
 import org.slf4j.Logger;
@@ -11,9 +12,11 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -35,6 +38,10 @@ import java.util.stream.Stream;
  * disk. Appends are forced to disk by {@link #force()} (before each index commit), not one by one: the index never
  * commits a crystal whose record could still be lost.
  *
+ * <p>Nothing is followed through a symbolic link ({@link ConfinedFiles}): a link, or a file, in place of the root
+ * or a scope's directory, and a link or a directory in place of a record file, is moved aside
+ * ({@code <name>.corrupt-<time>}, WARN) and the store goes on as if it were missing.
+ *
  * <p>Not thread-safe: the store calls it under its write lock (and {@link #files} before starting).
  */
 final class RecordLog {
@@ -46,10 +53,30 @@ final class RecordLog {
 
     private final Path root;
     private final Set<Path> unforced = new HashSet<>();
+    /** What stood at the root when opened, if it was not the records' directory: null (it was), "missing", or …. */
+    private final String replaced;
+    /** The scope directories whose directory or record file {@link #files} moved aside. */
+    private final Set<String> movedAside = new HashSet<>();
 
+    /** @param root a directory in a real path (its parent is not followed through a link either) */
     RecordLog(Path root) throws IOException {
-        Files.createDirectories(root);
-        this.root = root.toRealPath();
+        String found = ConfinedFiles.describe(root);
+        Path aside = ConfinedFiles.ensureDirectory(root);
+        this.replaced = found == null ? "missing" : aside != null ? found + ", moved aside to " + aside : null;
+        this.root = root;
+    }
+
+    /**
+     * What stood where the records' directory belongs when this log was opened, if it was not that directory:
+     * {@code "missing"}, or what it was and where it was moved aside; null when it was there.
+     */
+    String replaced() {
+        return replaced;
+    }
+
+    /** The names of the scope directories whose directory or record file {@link #files} moved aside. */
+    Set<String> movedAside() {
+        return movedAside;
     }
 
     /** A scope's file as found on disk. */
@@ -81,16 +108,26 @@ final class RecordLog {
         return root.resolve(directoryName(scope)).resolve(FILE);
     }
 
-    /** @return every scope file under the root */
+    /** @return every scope file under the root (links, and files where a directory or a record file belongs, are moved aside) */
     List<ScopeFile> files() throws IOException {
         List<ScopeFile> files = new ArrayList<>();
         try (Stream<Path> directories = Files.list(root)) {
             for (Path directory : (Iterable<Path>) directories::iterator) {
+                String name = directory.getFileName().toString();
+                if (name.contains(ConfinedFiles.ASIDE_INFIX) || name.equals(TEMP)) {
+                    continue; // moved aside before
+                }
+                if (ConfinedFiles.clearForDirectory(directory) != null) {
+                    movedAside.add(name);
+                    continue;
+                }
                 Path file = directory.resolve(FILE);
-                try {
-                    files.add(new ScopeFile(directory.getFileName().toString(), file, Files.size(file)));
-                } catch (NoSuchFileException e) {
-                    // not a scope directory (or removed meanwhile)
+                if (ConfinedFiles.clearForFile(file) != null) {
+                    movedAside.add(name);
+                }
+                long length = length(file);
+                if (length >= 0) {
+                    files.add(new ScopeFile(name, file, length));
                 }
             }
         }
@@ -98,12 +135,26 @@ final class RecordLog {
         return files;
     }
 
-    /** @return the file's records (empty when it does not exist) */
+    /** The length of a record file, -1 when there is none (or something else than a regular file stands there). */
+    static long length(Path file) throws IOException {
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            return attributes.isRegularFile() ? attributes.size() : -1;
+        } catch (NoSuchFileException e) {
+            return -1;
+        }
+    }
+
+    /** @return the file's records (empty when it does not exist; something else than a file there is moved aside) */
     Contents read(Path file) throws IOException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(file);
+            bytes = ConfinedFiles.read(file);
         } catch (NoSuchFileException e) {
+            return new Contents(List.of(), 0);
+        } catch (ConfinedFiles.NotAFileException e) {
+            ConfinedFiles.clearForFile(file);
             return new Contents(List.of(), 0);
         }
         List<Stored> records = new ArrayList<>();
@@ -140,13 +191,11 @@ final class RecordLog {
      * invalid); empty when the file holds none or does not exist.
      */
     Optional<Stored> last(Path file) throws IOException {
-        long size;
-        try {
-            size = Files.size(file);
-        } catch (NoSuchFileException e) {
+        long size = length(file);
+        if (size < 0) {
             return Optional.empty();
         }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.READ)) {
             long end = size;
             while (end > 0) {
                 long lineEnd = lastIndexOf(channel, end, (byte) '\n'); // the newline ending a complete line
@@ -191,15 +240,17 @@ final class RecordLog {
     long append(String scope, List<Stored> records) throws IOException {
         Path file = fileOf(scope);
         Path directory = file.getParent();
-        if (!Files.isDirectory(directory)) {
-            Files.createDirectories(directory);
+        if (!ConfinedFiles.isDirectory(directory)) {
+            ConfinedFiles.ensureDirectory(root);
+            ConfinedFiles.ensureDirectory(directory);
             DurableFiles.forceDirectory(root);
         }
+        ConfinedFiles.clearForFile(file);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         for (Stored stored : records) {
             bytes.writeBytes(CrystalRecords.line(stored));
         }
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+        try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
             long end = cutTornTail(channel, file);
             ByteBuffer buffer = ByteBuffer.wrap(bytes.toByteArray());
@@ -246,27 +297,29 @@ final class RecordLog {
     void deleteScope(String scope) throws IOException {
         Path file = fileOf(scope);
         unforced.remove(file);
-        Files.deleteIfExists(file);
-        Files.deleteIfExists(file.resolveSibling(TEMP));
-        if (Files.isDirectory(file.getParent())) {
-            try (Stream<Path> left = Files.list(file.getParent())) {
-                if (left.findAny().isPresent()) {
-                    log.warn("Left {}: it holds files that are not crystal records", file.getParent());
-                    return;
-                }
-            }
-            Files.delete(file.getParent());
-            DurableFiles.forceDirectory(root);
+        if (!ConfinedFiles.isDirectory(file.getParent())) {
+            Files.deleteIfExists(file.getParent()); // a link in its place is deleted itself, never followed
+            return;
         }
+        ConfinedFiles.deleteTree(file);
+        ConfinedFiles.deleteTree(file.resolveSibling(TEMP));
+        try (Stream<Path> left = Files.list(file.getParent())) {
+            if (left.findAny().isPresent()) {
+                log.warn("Left {}: it holds files that are not crystal records", file.getParent());
+                return;
+            }
+        }
+        Files.delete(file.getParent());
+        DurableFiles.forceDirectory(root);
     }
 
     /** Forces every file appended to since the last call to disk. */
     void force() throws IOException {
         for (Path file : List.copyOf(unforced)) {
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+            try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.READ)) {
                 channel.force(true);
-            } catch (NoSuchFileException e) {
-                // removed meanwhile
+            } catch (NoSuchFileException | ConfinedFiles.NotAFileException e) {
+                // removed meanwhile (or replaced: not ours to force)
             }
             unforced.remove(file);
         }

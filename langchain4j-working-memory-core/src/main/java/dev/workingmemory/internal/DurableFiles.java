@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -26,11 +27,15 @@ public final class DurableFiles {
     /**
      * Replaces {@code target} with {@code bytes}: writes them to {@code temp} (in the same directory), forces it to
      * disk, moves it over {@code target} atomically and forces the directory. {@code temp} is removed on failure.
+     * Neither is followed if it is a symbolic link: a {@code temp} left behind is deleted and created anew, a link or
+     * a directory at {@code target} is moved aside first ({@link ConfinedFiles#clearForFile}).
      */
     public static void writeAtomically(Path target, Path temp, byte[] bytes) throws IOException {
+        ConfinedFiles.clearForFile(target);
+        ConfinedFiles.deleteTree(temp);
         try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE,
+                    LinkOption.NOFOLLOW_LINKS)) {
                 ByteBuffer buffer = ByteBuffer.wrap(bytes);
                 while (buffer.hasRemaining()) {
                     channel.write(buffer);

@@ -11,7 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.internal.ConfinedFiles;
 import dev.workingmemory.internal.DirectoryNames;
+import dev.workingmemory.internal.DurableFiles;
 import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,18 +22,18 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -82,6 +84,19 @@ import java.util.stream.Stream;
  * then reads as absent. A file written by a newer format version is refused with a
  * {@link WorkingMemoryStoreException} rather than moved aside.
  *
+ * <h2>Hostile files</h2>
+ * Nothing is read or written through a symbolic link: every entry under the root is reached through
+ * {@link ConfinedFiles}, which looks at it without following links and opens files with {@code NOFOLLOW_LINKS}. What
+ * stands where the store expects a directory or a file and is not one (a key's directory, {@code scratch.md},
+ * {@code .locks} or {@code .crystals} linked elsewhere; a directory where {@code state.json} belongs; a file where a
+ * key's directory belongs) is moved aside to {@code <name>.corrupt-<timestamp>} (the link itself, never its
+ * target) with a WARN naming both, and the store goes on as if it were missing. A document that is not valid UTF-8
+ * (a {@code MEMORY.md} saved in another encoding) is moved aside the same way and reads as absent; a
+ * {@code scratch.md} with lines that are not is moved aside and written anew with its valid lines. A
+ * {@code .crystals} that is not a directory is moved aside with an ERROR: the long-term memory kept there is lost
+ * and starts empty. So a user whose files were tampered with keeps working; nothing of another user is read or
+ * written. Only the root itself may be a link.
+ *
  * <h2>The notes log</h2>
  * {@link #appendNote} appends one line to {@code scratch.md} and forces it to disk before returning; a crash in the
  * middle of an append leaves a last line without its line break, which {@link #notes} skips with a warning and the
@@ -91,8 +106,8 @@ import java.util.stream.Stream;
  * <p>Thread-safe, and safe across processes and store instances sharing the root: {@link #save},
  * {@link #appendNote}, {@link #removeNotes} and {@link #delete} hold a JVM-wide lock and an OS file lock for the
  * key; {@link #load}, {@link #notes} and {@link #keys} read without locking, which the atomic moves and
- * line-at-a-time appends make safe. {@link #delete} removes the key's directory with everything in it, files moved
- * aside after corruption included.
+ * line-at-a-time appends make safe (a read that finds something to move aside takes the lock for that). {@link #delete}
+ * removes the key's directory with everything in it, files moved aside after corruption included.
  */
 public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
@@ -101,7 +116,6 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     static final String STATE_FILE = "state.json";
     static final String NOTES_FILE = "scratch.md";
     static final String KEY_FILE = "key.json";
-    static final String CORRUPT_INFIX = ".corrupt-";
     private static final String LEASE_PREFIX = ".lease-";
     private static final String TEMP_FILE = "state.json.tmp";
     private static final String NOTES_TEMP_FILE = "scratch.md.tmp";
@@ -112,8 +126,6 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private static final String CRYSTALS_DIRECTORY = ".crystals";
     private static final int FORMAT_VERSION = 1;
     private static final int MAX_EMBEDDED_NESTING = 500;
-    private static final DateTimeFormatter TIMESTAMP =
-            DateTimeFormatter.ofPattern("uuuuMMdd'T'HHmmss.SSS'Z'").withZone(ZoneOffset.UTC);
 
     /** Parses and writes documents; a document deeper than this mapper reads is stored as text. */
     private static final ObjectMapper DOCUMENT_MAPPER = mapper(MAX_EMBEDDED_NESTING);
@@ -140,7 +152,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         try {
             Files.createDirectories(root);
             this.root = root.toRealPath();
-            Files.createDirectories(this.root.resolve(LOCKS_DIRECTORY));
+            ConfinedFiles.ensureDirectory(this.root.resolve(LOCKS_DIRECTORY));
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot create the store directory " + root + ": " + e, e);
         }
@@ -169,12 +181,20 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Location location = locate(key);
         BasicFileAttributes attributes;
         try {
-            attributes = Files.readAttributes(location.stateFile(), BasicFileAttributes.class);
+            if (!directoryExists(location)) {
+                seen.invalidate(key);
+                return 0;
+            }
+            attributes = Files.readAttributes(location.stateFile(), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             seen.invalidate(key);
             return 0;
         } catch (IOException e) {
             throw failure("check the version of", location, e);
+        }
+        if (!attributes.isRegularFile()) {
+            return load(key).map(Snapshot::version).orElse(0L); // moves it aside
         }
         FileStamp stamp = new FileStamp(attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size(), 0);
         FileStamp known = seen.getIfPresent(key);
@@ -202,21 +222,25 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         });
     }
 
-    /** Removes the key's directory with everything in it: state, notes, and files moved aside after corruption. */
+    /**
+     * Removes the key's directory with everything in it (state, notes, documents, files moved aside after corruption)
+     * and whatever stood in its place and was moved aside (a link is deleted itself, never followed).
+     */
     @Override
     public void delete(String key) {
         Location location = locate(key);
         withLock(location, "delete", () -> {
-            if (!Files.isDirectory(location.directory())) {
-                return null;
-            }
-            try (Stream<Path> files = Files.list(location.directory())) {
-                for (Path file : (Iterable<Path>) files::iterator) {
-                    Files.deleteIfExists(file);
+            // the directory, and what stood in its place and was moved aside (a link: deleted itself, never followed)
+            String name = location.directory().getFileName().toString();
+            try (Stream<Path> entries = Files.list(root)) {
+                for (Path entry : (Iterable<Path>) entries::iterator) {
+                    String entryName = entry.getFileName().toString();
+                    if (entryName.equals(name) || entryName.startsWith(name + ConfinedFiles.ASIDE_INFIX)) {
+                        ConfinedFiles.deleteTree(entry);
+                    }
                 }
             }
-            Files.delete(location.directory());
-            forceDirectory(root);
+            DurableFiles.forceDirectory(root);
             seen.invalidate(key);
             return null;
         });
@@ -236,8 +260,9 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         withLock(location, "append a note to", () -> {
             ensureKeyFile(location);
             Path file = location.notesFile();
-            boolean created = !Files.exists(file);
-            try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+            ConfinedFiles.clearForFile(file);
+            boolean created = !ConfinedFiles.isFile(file);
+            try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                     StandardOpenOption.WRITE)) {
                 long size = channel.size();
                 if (size == 0) {
@@ -253,12 +278,17 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
                 channel.force(true);
             }
             if (created) {
-                forceDirectory(location.directory());
+                DurableFiles.forceDirectory(location.directory());
             }
             return null;
         });
     }
 
+    /**
+     * The notes in {@code scratch.md}. A file that is not valid UTF-8 is moved aside to
+     * {@code scratch.md.corrupt-<time>} (WARN) and its valid lines are written anew, so the notes the user took stay
+     * and only the unreadable lines are left in the copy; anything but a regular file there is moved aside too.
+     */
     @Override
     public List<String> notes(String key) {
         Location location = locate(key);
@@ -286,12 +316,9 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             if (kept.isEmpty()) {
                 Files.deleteIfExists(location.notesFile());
             } else {
-                StringBuilder text = new StringBuilder(NOTES_HEADER).append("\n\n");
-                kept.forEach(line -> text.append(line).append('\n'));
-                replaceAtomically(location.directory(), location.directory().resolve(NOTES_TEMP_FILE),
-                        location.notesFile(), text.toString().getBytes(StandardCharsets.UTF_8));
+                writeNotes(location, kept);
             }
-            forceDirectory(location.directory());
+            DurableFiles.forceDirectory(location.directory());
             return null;
         });
     }
@@ -301,7 +328,11 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     public long notesVersion(String key) {
         Location location = locate(key);
         try {
-            BasicFileAttributes attributes = Files.readAttributes(location.notesFile(), BasicFileAttributes.class);
+            if (!directoryExists(location)) {
+                return 0;
+            }
+            BasicFileAttributes attributes = Files.readAttributes(location.notesFile(), BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
             long stamp = attributes.size() * 1_000_003L + attributes.lastModifiedTime().to(TimeUnit.NANOSECONDS);
             stamp = 31 * stamp + (attributes.fileKey() == null ? 0 : attributes.fileKey().hashCode());
             return stamp == 0 ? 1 : stamp;
@@ -322,22 +353,51 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Ensure.notNull(text, "text");
         withLock(location, "write document '" + name + "' of", () -> {
             ensureKeyFile(location);
-            replaceAtomically(location.directory(), location.directory().resolve(name + ".tmp"),
-                    location.directory().resolve(name), text.getBytes(StandardCharsets.UTF_8));
+            DurableFiles.writeAtomically(location.file(name), location.file(name + ".tmp"),
+                    text.getBytes(StandardCharsets.UTF_8));
             return null;
         });
     }
 
+    /**
+     * Reads the document as UTF-8. One that is not valid UTF-8 (a {@code MEMORY.md} edited by hand in another
+     * encoding) or not a regular file is moved aside to {@code <name>.corrupt-<time>} with a WARN, and reads as
+     * absent: the memory goes on without it.
+     */
     @Override
     public Optional<String> getDocument(String key, String name) {
         Location location = locate(key);
         StoredDocument.checkName(name);
         try {
-            return Optional.of(Files.readString(location.directory().resolve(name), StandardCharsets.UTF_8));
+            if (!directoryExists(location)) {
+                return Optional.empty();
+            }
+            return Optional.of(ConfinedFiles.readUtf8(location.file(name)));
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (CharacterCodingException | ConfinedFiles.NotAFileException e) {
+            // re-read under the lock, so that a document written in between is not moved aside
+            return withLock(location, "read document '" + name + "' of", () -> readDocumentOrMoveAside(location, name));
         } catch (IOException e) {
             throw failure("read document '" + name + "' of", location, e);
+        }
+    }
+
+    /** Must hold the key's lock. */
+    private Optional<String> readDocumentOrMoveAside(Location location, String name) throws IOException {
+        Path file = location.file(name);
+        try {
+            return Optional.of(ConfinedFiles.readUtf8(file));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (CharacterCodingException e) {
+            Path aside = ConfinedFiles.moveAside(file);
+            log.warn("Document {} of key '{}' is not valid UTF-8 ({}): moved aside to {}; the memory goes on without"
+                    + " it", name, abbreviate(location.key()), e.toString(), aside);
+            return Optional.empty();
+        } catch (ConfinedFiles.NotAFileException e) {
+            ConfinedFiles.clearForFile(file); // says what it was and where it went
+            return Optional.empty();
         }
     }
 
@@ -345,17 +405,37 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     public List<StoredDocument> documents(String key) {
         Location location = locate(key);
         List<StoredDocument> documents = new ArrayList<>();
-        try (Stream<Path> files = Files.list(location.directory())) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                String name = file.getFileName().toString();
-                if (isDocumentName(name)) {
-                    documents.add(new StoredDocument(name, Files.size(file)));
+        List<String> misplaced = new ArrayList<>();
+        try {
+            if (!directoryExists(location)) {
+                return List.of();
+            }
+            try (Stream<Path> files = Files.list(location.directory())) {
+                for (Path file : (Iterable<Path>) files::iterator) {
+                    String name = file.getFileName().toString();
+                    if (isDocumentName(name)) {
+                        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class,
+                                LinkOption.NOFOLLOW_LINKS);
+                        if (attributes.isRegularFile()) {
+                            documents.add(new StoredDocument(name, attributes.size()));
+                        } else {
+                            misplaced.add(name);
+                        }
+                    }
                 }
             }
         } catch (NoSuchFileException e) {
-            return List.of();
+            return documents;
         } catch (IOException e) {
             throw failure("list the documents of", location, e);
+        }
+        if (!misplaced.isEmpty()) {
+            withLock(location, "list the documents of", () -> {
+                for (String name : misplaced) {
+                    ConfinedFiles.clearForFile(location.file(name));
+                }
+                return null;
+            });
         }
         return documents;
     }
@@ -365,8 +445,9 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Location location = locate(key);
         StoredDocument.checkName(name);
         withLock(location, "delete document '" + name + "' of", () -> {
-            if (Files.deleteIfExists(location.directory().resolve(name))) {
-                forceDirectory(location.directory());
+            if (Files.exists(location.file(name), LinkOption.NOFOLLOW_LINKS)) {
+                ConfinedFiles.deleteTree(location.file(name));
+                DurableFiles.forceDirectory(location.directory());
             }
             return null;
         });
@@ -390,7 +471,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             ensureKeyFile(location);
             ObjectNode lease = STATE_MAPPER.createObjectNode().put("owner", owner)
                     .put("expires", now.plus(ttl).toString());
-            replaceAtomically(location.directory(), location.directory().resolve(LEASE_PREFIX + name + ".tmp"), file,
+            DurableFiles.writeAtomically(file, location.file(LEASE_PREFIX + name + ".tmp"),
                     STATE_MAPPER.writeValueAsBytes(lease));
             return true;
         });
@@ -405,7 +486,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             Path file = location.directory().resolve(LEASE_PREFIX + name);
             Lease held = readLease(file);
             if (held != null && held.owner().equals(owner)) {
-                Files.deleteIfExists(file);
+                ConfinedFiles.deleteTree(file);
             }
             return null;
         });
@@ -414,11 +495,11 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     /** The lease in {@code file}; {@code null} when there is none or it is unreadable (then it is free). */
     private static Lease readLease(Path file) throws IOException {
         try {
-            JsonNode lease = STATE_MAPPER.readTree(Files.readAllBytes(file));
+            JsonNode lease = STATE_MAPPER.readTree(ConfinedFiles.read(file));
             return new Lease(lease.get("owner").textValue(), Instant.parse(lease.get("expires").textValue()));
         } catch (NoSuchFileException e) {
             return null;
-        } catch (JsonProcessingException | RuntimeException e) {
+        } catch (JsonProcessingException | ConfinedFiles.NotAFileException | RuntimeException e) {
             log.warn("Ignoring the unreadable lease {}: {}", file, e.toString());
             return null;
         }
@@ -434,26 +515,103 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     /** The entries of {@code scratch.md}: not blank, not a heading, not a torn last line. */
-    private static List<String> noteLines(Location location) throws IOException {
+    private List<String> noteLines(Location location) throws IOException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(location.notesFile());
+            if (!directoryExists(location)) {
+                return List.of();
+            }
+            bytes = ConfinedFiles.read(location.notesFile());
         } catch (NoSuchFileException e) {
             return List.of();
+        } catch (ConfinedFiles.NotAFileException e) {
+            return withLock(location, "read the notes of", () -> {
+                ConfinedFiles.clearForFile(location.notesFile());
+                return noteLines(location);
+            });
         }
-        String text = new String(bytes, StandardCharsets.UTF_8);
-        int end = text.lastIndexOf('\n') + 1;
-        if (end < text.length()) {
+        int end = complete(bytes);
+        if (end < bytes.length) {
             log.warn("Skipping a torn last line of {} (a crash during an append): {}", location.notesFile(),
-                    abbreviate(text.substring(end)));
+                    abbreviate(new String(bytes, end, bytes.length - end, StandardCharsets.UTF_8)));
         }
+        String text;
+        try {
+            text = ConfinedFiles.decodeUtf8(Arrays.copyOf(bytes, end));
+        } catch (CharacterCodingException e) {
+            return withLock(location, "read the notes of", () -> keepValidNotes(location));
+        }
+        return entries(text);
+    }
+
+    private static int complete(byte[] bytes) {
+        int end = bytes.length;
+        while (end > 0 && bytes[end - 1] != '\n') {
+            end--;
+        }
+        return end;
+    }
+
+    private static List<String> entries(String text) {
         List<String> lines = new ArrayList<>();
-        for (String line : text.substring(0, end).split("\n")) {
+        for (String line : text.split("\n")) {
             if (!line.isBlank() && !line.startsWith("#")) {
                 lines.add(line);
             }
         }
         return lines;
+    }
+
+    /**
+     * Must hold the key's lock. A notes file with lines that are not valid UTF-8 is moved aside whole and written
+     * anew with its valid lines: the notes stay, the unreadable lines are kept in the copy only.
+     */
+    private List<String> keepValidNotes(Location location) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = ConfinedFiles.read(location.notesFile());
+        } catch (NoSuchFileException e) {
+            return List.of();
+        }
+        int end = complete(bytes);
+        try {
+            return entries(ConfinedFiles.decodeUtf8(Arrays.copyOf(bytes, end))); // rewritten meanwhile
+        } catch (CharacterCodingException e) {
+            // one line at a time below
+        }
+        List<String> kept = new ArrayList<>();
+        List<Integer> unreadable = new ArrayList<>();
+        int lineNumber = 0;
+        for (int start = 0; start < end; ) {
+            int stop = start;
+            while (bytes[stop] != '\n') {
+                stop++;
+            }
+            lineNumber++;
+            try {
+                kept.addAll(entries(ConfinedFiles.decodeUtf8(Arrays.copyOfRange(bytes, start, stop))));
+            } catch (CharacterCodingException e) {
+                unreadable.add(lineNumber);
+            }
+            start = stop + 1;
+        }
+        Path aside = ConfinedFiles.moveAside(location.notesFile());
+        if (!kept.isEmpty()) {
+            writeNotes(location, kept);
+        }
+        log.warn("The notes of key '{}' had {} line(s) that are not valid UTF-8 (line {}): {} moved aside to {};"
+                        + " its {} valid note(s) are kept in a new {}", abbreviate(location.key()), unreadable.size(),
+                unreadable.size() == 1 ? unreadable.get(0) : unreadable.subList(0, Math.min(10, unreadable.size())),
+                location.notesFile(), aside, kept.size(), NOTES_FILE);
+        return kept;
+    }
+
+    /** Must hold the key's lock. Writes the notes file with these lines (temp file, fsync, atomic move). */
+    private static void writeNotes(Location location, List<String> lines) throws IOException {
+        StringBuilder text = new StringBuilder(NOTES_HEADER).append("\n\n");
+        lines.forEach(line -> text.append(line).append('\n'));
+        DurableFiles.writeAtomically(location.notesFile(), location.file(NOTES_TEMP_FILE),
+                text.toString().getBytes(StandardCharsets.UTF_8));
     }
 
     /** The size of the file up to and including its last line break, or 0. */
@@ -489,8 +647,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         try (Stream<Path> directories = Files.list(root)) {
             for (Path directory : (Iterable<Path>) directories::iterator) {
                 String name = directory.getFileName().toString();
-                if (name.startsWith(".") || !Files.isDirectory(directory)) {
-                    continue;
+                if (name.startsWith(".") || !ConfinedFiles.isDirectory(directory)) {
+                    continue; // the store's own directories, files, links (never followed) and entries moved aside
                 }
                 try {
                     String key = keyOf(directory);
@@ -504,8 +662,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
                     }
                 } catch (CorruptStateException e) {
                     log.debug("Ignoring {}: {}", directory, e.getMessage());
-                } catch (WorkingMemoryStoreException e) {
-                    log.warn("Ignoring {}: {}", directory, e.getMessage());
+                } catch (WorkingMemoryStoreException | IOException e) {
+                    log.warn("Ignoring {}: {}", directory, e.toString());
                 }
             }
         } catch (IOException e) {
@@ -520,7 +678,22 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
      */
     @Override
     public Optional<Path> crystalDirectory() {
-        return Optional.of(root.resolve(CRYSTALS_DIRECTORY));
+        Path directory = root.resolve(CRYSTALS_DIRECTORY);
+        synchronized (FileWorkingMemoryStore.class) {
+            try {
+                String found = ConfinedFiles.describe(directory);
+                if (found != null && !found.equals("a directory")) {
+                    Path aside = ConfinedFiles.moveAside(directory);
+                    log.error("{} is {}, not the directory of the long-term memory: not followed, moved aside to {}."
+                            + " The crystals it should hold (every user's notes, past turns and tool outputs that"
+                            + " memory_search finds) are lost to this store: the long-term memory starts empty",
+                            directory, found, aside);
+                }
+            } catch (IOException e) {
+                throw new WorkingMemoryStoreException("Cannot check the crystal directory " + directory + ": " + e, e);
+            }
+        }
+        return Optional.of(directory);
     }
 
     /**
@@ -551,20 +724,24 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     /** The key whose state, notes or documents {@code directory} holds, or {@code null} when it holds none. */
     private static String keyOf(Path directory) throws IOException, CorruptStateException {
         try {
-            return parse(Files.readAllBytes(directory.resolve(STATE_FILE))).key();
+            return parse(ConfinedFiles.read(directory.resolve(STATE_FILE))).key();
         } catch (NoSuchFileException e) {
             if (!holdsNotesOrDocuments(directory)) {
                 return null;
             }
+        } catch (ConfinedFiles.NotAFileException e) {
+            throw new CorruptStateException(e.getMessage());
         }
         try {
-            JsonNode key = STATE_MAPPER.readTree(Files.readAllBytes(directory.resolve(KEY_FILE)));
+            JsonNode key = STATE_MAPPER.readTree(ConfinedFiles.read(directory.resolve(KEY_FILE)));
             if (key == null || !key.isTextual()) {
                 throw new CorruptStateException(KEY_FILE + " does not hold a JSON string");
             }
             return key.textValue();
         } catch (NoSuchFileException e) {
             throw new CorruptStateException("notes without " + KEY_FILE);
+        } catch (ConfinedFiles.NotAFileException e) {
+            throw new CorruptStateException(e.getMessage());
         } catch (JsonProcessingException e) {
             throw new CorruptStateException(KEY_FILE + " is not valid JSON: " + e.getOriginalMessage());
         }
@@ -583,34 +760,36 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
      * {@link #keys} ({@code state.json} holds its key itself).
      */
     private void ensureKeyFile(Location location) throws IOException {
-        Path directory = location.directory();
-        if (Files.isDirectory(directory) && Files.exists(directory.resolve(KEY_FILE))) {
+        createDirectory(location);
+        if (ConfinedFiles.isFile(location.file(KEY_FILE))) {
             return;
         }
-        Files.createDirectories(directory);
-        replaceAtomically(directory, directory.resolve(KEY_FILE + ".tmp"), directory.resolve(KEY_FILE),
+        DurableFiles.writeAtomically(location.file(KEY_FILE), location.file(KEY_FILE + ".tmp"),
                 STATE_MAPPER.writeValueAsBytes(location.key()));
-        forceDirectory(root);
+        DurableFiles.forceDirectory(root);
     }
 
-    /** Writes {@code bytes} to {@code temp}, forces it to disk and moves it over {@code target} atomically. */
-    private static void replaceAtomically(Path directory, Path temp, Path target, byte[] bytes) throws IOException {
-        try {
-            try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE,
-                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                writeFully(channel, bytes, 0);
-                channel.force(true);
-            }
-            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            try {
-                Files.deleteIfExists(temp);
-            } catch (IOException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
+    /**
+     * Whether the key's directory exists. Anything else standing in its place (a symbolic link, a file) is moved
+     * aside first, under the key's lock, with a WARN: the key then reads as absent.
+     */
+    private boolean directoryExists(Location location) throws IOException {
+        if (ConfinedFiles.isDirectory(location.directory())) {
+            return true;
         }
-        forceDirectory(directory);
+        if (!Files.exists(location.directory(), LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        withLock(location, "check the directory of", () -> null); // moves it aside
+        return ConfinedFiles.isDirectory(location.directory());
+    }
+
+    /** Must hold the key's lock. Creates the key's directory, moving aside whatever stands in its place. */
+    private void createDirectory(Location location) throws IOException {
+        if (!ConfinedFiles.isDirectory(location.directory())) {
+            ConfinedFiles.ensureDirectory(location.directory());
+            DurableFiles.forceDirectory(root);
+        }
     }
 
     // ---- reading and writing ----------------------------------------------------------------
@@ -618,9 +797,14 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private Optional<Snapshot> read(Location location) throws IOException, CorruptStateException {
         byte[] bytes;
         try {
-            bytes = Files.readAllBytes(location.stateFile());
+            if (!directoryExists(location)) {
+                return Optional.empty();
+            }
+            bytes = ConfinedFiles.read(location.stateFile());
         } catch (NoSuchFileException e) {
             return Optional.empty();
+        } catch (ConfinedFiles.NotAFileException e) {
+            throw new CorruptStateException(e.getMessage());
         }
         Snapshot snapshot = parse(bytes);
         if (!snapshot.key().equals(location.key())) {
@@ -634,14 +818,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         try {
             return read(location);
         } catch (CorruptStateException e) {
-            Path stateFile = location.stateFile();
-            String stamp = TIMESTAMP.format(Instant.now());
-            Path aside = location.directory().resolve(STATE_FILE + CORRUPT_INFIX + stamp);
-            for (int i = 1; Files.exists(aside); i++) {
-                aside = location.directory().resolve(STATE_FILE + CORRUPT_INFIX + stamp + "-" + i);
-            }
-            Files.move(stateFile, aside, StandardCopyOption.ATOMIC_MOVE);
-            forceDirectory(location.directory());
+            Path aside = ConfinedFiles.moveAside(location.stateFile());
             log.warn("Corrupted state of key '{}' ({}) moved aside to {}; the memory starts from empty",
                     abbreviate(location.key()), e.getMessage(), aside);
             return Optional.empty();
@@ -708,11 +885,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         // UTF-8 output escapes surrogates, so keys and documents with unpaired surrogates survive.
         byte[] bytes = STATE_MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(state);
 
-        if (!Files.isDirectory(location.directory())) {
-            Files.createDirectories(location.directory());
-            forceDirectory(root);
-        }
-        replaceAtomically(location.directory(), location.directory().resolve(TEMP_FILE), location.stateFile(), bytes);
+        createDirectory(location);
+        DurableFiles.writeAtomically(location.stateFile(), location.file(TEMP_FILE), bytes);
     }
 
     /** The document as a JSON tree when writing that tree back gives exactly the same text. */
@@ -726,15 +900,6 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             // not JSON (or beyond the limits): stored as text
         }
         return Optional.empty();
-    }
-
-    /** Makes a directory's entries durable where the OS allows opening a directory (not on Windows). */
-    private static void forceDirectory(Path directory) {
-        try (FileChannel channel = FileChannel.open(directory, StandardOpenOption.READ)) {
-            channel.force(true);
-        } catch (IOException | RuntimeException e) {
-            log.trace("Cannot force directory {} to disk: {}", directory, e.toString());
-        }
     }
 
     /** What identifies one state file written by one save, and the version it holds. */
@@ -761,6 +926,15 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Path notesFile() {
             return directory.resolve(NOTES_FILE);
         }
+
+        /**
+         * A file of the key's directory: every file the store uses is named through here and reached with
+         * {@link ConfinedFiles} (never through a symbolic link), its directory checked by {@link #directoryExists} or
+         * made by {@link #createDirectory}.
+         */
+        Path file(String name) {
+            return directory.resolve(name);
+        }
     }
 
     private Location locate(String key) {
@@ -785,12 +959,22 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
     private <T> T withLock(Location location, String operation, LockedAction<T> action) {
         ReentrantLock jvmLock = JVM_LOCKS.computeIfAbsent(location.lockFile(), file -> new ReentrantLock());
+        if (jvmLock.isHeldByCurrentThread()) { // the OS lock too: taken once per thread
+            try {
+                return action.run();
+            } catch (IOException e) {
+                throw failure(operation, location, e);
+            }
+        }
         jvmLock.lock();
         try {
-            Files.createDirectories(location.lockFile().getParent());
-            try (FileChannel channel = FileChannel.open(location.lockFile(),
+            ConfinedFiles.ensureDirectory(location.lockFile().getParent());
+            ConfinedFiles.clearForFile(location.lockFile());
+            try (FileChannel channel = ConfinedFiles.open(location.lockFile(),
                     StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock ignored = channel.lock()) {
+                // whatever stands in place of the key's directory and is not one is moved aside before any use
+                ConfinedFiles.clearForDirectory(location.directory());
                 return action.run();
             }
         } catch (IOException e) {

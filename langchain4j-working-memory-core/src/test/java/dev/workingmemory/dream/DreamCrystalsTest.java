@@ -29,39 +29,6 @@ class DreamCrystalsTest {
                 .dreams(DreamConfig.builder().scheduled(false).build());
     }
 
-    /**
-     * Words hashed into 64 dimensions: fast, so that a hundred sessions of crystals embed in no time; what this test
-     * measures (the size of the dream input) does not depend on the quality of the vectors.
-     */
-    static final class HashingEmbeddingModel implements EmbeddingModel {
-
-        @Override
-        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
-            List<Embedding> embeddings = new ArrayList<>(segments.size());
-            for (TextSegment segment : segments) {
-                float[] vector = new float[64];
-                for (String word : segment.text().toLowerCase(Locale.ROOT).split("\\W+")) {
-                    vector[Math.floorMod(word.hashCode(), 64)] += 1;
-                }
-                vector[0] += 0.01f; // never the zero vector
-                double norm = 0;
-                for (float value : vector) {
-                    norm += value * value;
-                }
-                for (int i = 0; i < vector.length; i++) {
-                    vector[i] /= (float) Math.sqrt(norm);
-                }
-                embeddings.add(Embedding.from(vector));
-            }
-            return Response.from(embeddings);
-        }
-
-        @Override
-        public int dimension() {
-            return 64;
-        }
-    }
-
     @Test
     void should_commit_pointers_whose_keywords_find_their_crystal_through_memory_search() {
         String answer = LlmDreamSynthesizerTest.ANSWER.replace(
@@ -129,7 +96,7 @@ class DreamCrystalsTest {
      */
     @Test
     void should_keep_the_dream_input_flat_as_history_grows_tenfold() {
-        try (WorkingMemoryProvider memories = provider(new HashingEmbeddingModel()).maxMessages(4).build()) {
+        try (WorkingMemoryProvider memories = provider(new dev.workingmemory.testing.HashingEmbeddingModel()).maxMessages(4).build()) {
             int at10 = 0;
             int at100 = 0;
             for (int session = 1; session <= 100; session++) {

@@ -38,7 +38,7 @@ class SeedMigrationTest {
     }
 
     private static WorkingMemoryProvider provider(WorkingMemoryStore store) {
-        return WorkingMemoryProvider.builder().store(store).embeddingModel(new DreamCrystalsTest.HashingEmbeddingModel())
+        return WorkingMemoryProvider.builder().store(store).embeddingModel(new dev.workingmemory.testing.HashingEmbeddingModel())
                 .dreams(DreamConfig.builder().scheduled(false).build()).build();
     }
 

@@ -167,6 +167,39 @@ class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
     }
 
     @Test
+    void should_list_the_keys_past_links_and_misplaced_files_without_following_them() throws IOException {
+        Path outside = Files.createDirectories(tempDir.resolve("outside"));
+        Files.writeString(outside.resolve("key.json"), "\"stolen\"");
+        store.save("kept", 0, "{}");
+        store.appendNote("notes only", "- a note");
+        Files.createSymbolicLink(root.resolve(FileWorkingMemoryStore.directoryName("linked")), outside);
+        Path misplaced = root.resolve(FileWorkingMemoryStore.directoryName("notes only")).resolve("key.json");
+        Files.delete(misplaced);
+        Files.createDirectories(misplaced);
+
+        assertThat(store.keys()).containsExactly("kept");
+        assertThat(store.notes("notes only")).containsExactly("- a note");
+        store.appendNote("notes only", "- another note"); // writes key.json anew, the directory moved aside
+        assertThat(store.keys()).containsExactlyInAnyOrder("kept", "notes only");
+    }
+
+    @Test
+    void should_delete_a_key_directory_linked_elsewhere_without_touching_what_it_links_to() throws IOException {
+        Path outside = Files.createDirectories(tempDir.resolve("outside"));
+        Files.writeString(outside.resolve("state.json"), "outside");
+        Path linked = root.resolve(FileWorkingMemoryStore.directoryName("k"));
+        Files.createSymbolicLink(linked, outside);
+
+        assertThat(store.load("k")).isEmpty(); // the link moved aside
+        store.delete("k");
+
+        try (Stream<Path> left = Files.list(root)) {
+            assertThat(left).noneMatch(entry -> entry.getFileName().toString().startsWith(linked.getFileName().toString()));
+        }
+        assertThat(outside.resolve("state.json")).hasContent("outside");
+    }
+
+    @Test
     void should_move_a_corrupted_state_aside_when_saving_over_it() throws IOException {
         store.save("k", 0, "{\"n\":1}");
         Path directory = root.resolve(FileWorkingMemoryStore.directoryName("k"));
