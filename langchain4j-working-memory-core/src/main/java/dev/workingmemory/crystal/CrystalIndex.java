@@ -483,19 +483,24 @@ final class CrystalIndex implements AutoCloseable {
         });
     }
 
-    /** @return the scope of each of these ids that is indexed */
-    Map<String, String> scopesOf(Collection<String> ids) throws IOException {
+    /** Where and as what an indexed crystal is: its scope and the seq of its record. */
+    record Indexed(String scope, long seq) {
+    }
+
+    /** @return the scope and seq of each of these ids that is indexed */
+    Map<String, Indexed> indexed(Collection<String> ids) throws IOException {
         if (ids.isEmpty()) {
             return Map.of();
         }
         return read(searcher -> {
-            Map<String, String> scopes = new HashMap<>();
+            Map<String, Indexed> found = new HashMap<>();
             StoredFields stored = searcher.storedFields();
             for (ScoreDoc hit : searcher.search(idsQuery(ids), ids.size()).scoreDocs) {
-                Document document = stored.document(hit.doc, Set.of(ID, SCOPE));
-                scopes.put(document.get(ID), document.get(SCOPE));
+                Document document = stored.document(hit.doc, Set.of(ID, SCOPE, SEQ));
+                found.put(document.get(ID), new Indexed(document.get(SCOPE),
+                        document.getField(SEQ).numericValue().longValue()));
             }
-            return scopes;
+            return found;
         });
     }
 

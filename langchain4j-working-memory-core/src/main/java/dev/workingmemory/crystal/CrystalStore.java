@@ -10,8 +10,8 @@ import java.util.Optional;
  *
  * <p>What every implementation guarantees:
  * <ul>
- *   <li><b>Cheap adds.</b> {@link #add} does not embed nor write on the caller's thread; it may wait only when the
- *       implementation's bounded backlog is full.</li>
+ *   <li><b>Cheap adds.</b> {@link #add} does not embed on the caller's thread, nor wait for what embeds behind it,
+ *       however far behind that is (it may write the crystals, as a database store does).</li>
  *   <li><b>Scoped.</b> A search, {@link #recent} and {@link #count} read one scope only, and the scope is part of
  *       each underlying query (never a filter applied to another scope's hits after the fact).</li>
  *   <li><b>Read-your-writes per scope.</b> {@link #search}, {@link #recent} and {@link #count} see every crystal of

@@ -22,13 +22,16 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 
 /**
  * Every change of an embedded crystal store's records, index and vectors, made under one lock so that the three
- * agree: the indexer's batches and reconciliations, and the callers' deletes. Records come first: a crystal is
- * recorded before it is indexed, and the index commits only after the records it holds are forced to disk.
+ * agree: the recorder's appends, the indexer's batches, reconciliations and read backs, and the callers' deletes.
+ * Records come first: a crystal is recorded before it is indexed (by the recorder, or by the indexer when it gets to
+ * the crystal first), and the index commits only after the records it holds are forced to disk. A record older
+ * than the indexed crystal of its id (by seq, the order of adds) never replaces it.
  *
  * <p>Thread-safe: every method takes {@link #lock}.
  */
@@ -45,19 +48,16 @@ final class CrystalWriter {
     private final EmbeddingStore<TextSegment> vectors;
     private final boolean ownVectors;
     private final PendingQueue queue;
-    private long nextSeq;
     /** Scopes whose records changed since their marker was last written. */
     private final Set<String> touched = new HashSet<>();
     private boolean dirty;
 
-    CrystalWriter(CrystalIndex index, RecordLog records, EmbeddingStore<TextSegment> vectors, PendingQueue queue,
-                  long nextSeq) {
+    CrystalWriter(CrystalIndex index, RecordLog records, EmbeddingStore<TextSegment> vectors, PendingQueue queue) {
         this.index = index;
         this.records = records;
         this.vectors = vectors;
         this.ownVectors = vectors instanceof LuceneEmbeddingStore;
         this.queue = queue;
-        this.nextSeq = nextSeq;
     }
 
     static String vectorId(String crystalId) {
@@ -101,9 +101,6 @@ final class CrystalWriter {
         for (int i : positions) {
             Pending pending = batch.get(i);
             if (!pending.recorded) {
-                if (pending.seq == 0) {
-                    pending.seq = nextSeq++;
-                }
                 toRecord.add(new Stored(pending.seq, pending.crystal));
             }
             crystalIds.add(pending.crystal.id());
@@ -111,33 +108,36 @@ final class CrystalWriter {
         if (records != null && !toRecord.isEmpty()) {
             records.append(scope, toRecord);
             for (int i : positions) {
-                batch.get(i).recorded = true; // a retry does not record it again
+                batch.get(i).recorded = true; // neither a retry nor the recorder records it again
             }
         }
-        Map<String, String> previousScopes = index.scopesOf(crystalIds);
-        for (Map.Entry<String, String> previous : previousScopes.entrySet()) {
-            if (!previous.getValue().equals(scope) && records != null) {
-                // the id moves to another scope: its old record goes
-                records.rewrite(previous.getValue(), stored -> !stored.crystal().id().equals(previous.getKey()));
-                touched.add(previous.getValue());
-            }
-        }
+        Map<String, CrystalIndex.Indexed> previous = index.indexed(crystalIds);
         List<String> vectorIds = new ArrayList<>();
         List<Embedding> vectorEmbeddings = new ArrayList<>();
         List<TextSegment> segments = new ArrayList<>();
         List<String> stale = new ArrayList<>();
         for (int i : positions) {
             Pending pending = batch.get(i);
+            CrystalIndex.Indexed indexed = previous.get(pending.crystal.id());
+            if (indexed != null && indexed.seq() > pending.seq) {
+                continue; // a later add of the id is indexed already (this one was read back from the records)
+            }
+            if (indexed != null && !indexed.scope().equals(scope) && records != null) {
+                // the id moves to another scope: its old record goes
+                records.rewrite(indexed.scope(), stored -> !stored.crystal().id().equals(pending.crystal.id()));
+                queue.rewritten(indexed.scope());
+                touched.add(indexed.scope());
+            }
             index.put(new Stored(pending.seq, pending.crystal));
             String vectorId = vectorId(pending.crystal.id());
             if (embeddings.get(i) != null) {
                 vectorIds.add(vectorId);
                 vectorEmbeddings.add(embeddings.get(i));
                 segments.add(segment(pending.crystal));
-                if (!ownVectors && previousScopes.containsKey(pending.crystal.id())) {
+                if (!ownVectors && indexed != null) {
                     stale.add(vectorId); // most stores add a second entry under an id they hold
                 }
-            } else if (previousScopes.containsKey(pending.crystal.id())) {
+            } else if (indexed != null) {
                 stale.add(vectorId);
             }
         }
@@ -152,8 +152,68 @@ final class CrystalWriter {
     }
 
     /**
-     * Compares a scope's records with the index: drops what the records no longer hold and queues (ahead of
-     * everything) what the index lacks or holds in an older version.
+     * Records the recorder's batch (in the order of adds, by scope), skipping what is cancelled or recorded already;
+     * the scopes of deferred crystals are marked to be read back from where their records begin.
+     */
+    void record(List<Pending> batch) throws IOException {
+        lock.lock();
+        try {
+            Map<String, List<Pending>> byScope = new LinkedHashMap<>();
+            for (Pending pending : batch) {
+                if (!pending.cancelled && !pending.recorded) {
+                    byScope.computeIfAbsent(pending.crystal.scope(), s -> new ArrayList<>()).add(pending);
+                }
+            }
+            for (Map.Entry<String, List<Pending>> group : byScope.entrySet()) {
+                List<Stored> stored = group.getValue().stream().map(p -> new Stored(p.seq, p.crystal)).toList();
+                long start = records.append(group.getKey(), stored);
+                group.getValue().forEach(pending -> pending.recorded = true);
+                if (group.getValue().stream().anyMatch(pending -> pending.deferred)) {
+                    queue.readBackFrom(group.getKey(), start); // at once: a failure on a later scope retries the batch
+                }
+                touched.add(group.getKey());
+                dirty = true;
+            }
+            queue.recorded(Map.of());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Reads at most {@code max} records of a scope back from {@code offset} and queues (ahead of everything) those the
+     * index lacks or holds in an older version, unless a later add of the id waits in memory.
+     */
+    void readBack(String scope, long offset, int max) throws IOException {
+        lock.lock();
+        try {
+            RecordLog.Chunk chunk = records.readFrom(scope, offset, max);
+            Map<String, Stored> latest = new LinkedHashMap<>();
+            long maxSeq = 0;
+            for (Stored stored : chunk.records()) {
+                latest.merge(stored.crystal().id(), stored, (a, b) -> a.seq() >= b.seq() ? a : b);
+                maxSeq = Math.max(maxSeq, stored.seq());
+            }
+            Map<String, CrystalIndex.Indexed> indexed = index.indexed(latest.keySet());
+            List<Pending> missing = new ArrayList<>();
+            for (Stored stored : latest.values()) {
+                CrystalIndex.Indexed current = indexed.get(stored.crystal().id());
+                if ((current == null || current.seq() < stored.seq())
+                        && !queue.newerWaiting(stored.crystal().id(), stored.seq())) {
+                    missing.add(new Pending(stored));
+                }
+            }
+            queue.advanceSeq(maxSeq + 1);
+            queue.addRecovered(missing); // under the lock: a delete cancels them once it has the lock
+            queue.readBack(scope, chunk.end(), chunk.all(), chunk.records());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Compares a scope's records with the index: drops what the records no longer hold, and has the indexer read
+     * the records back from their start ({@link #readBack}, a bounded number at a time) for what the index lacks.
      */
     void reconcile(String scope) throws IOException {
         lock.lock();
@@ -171,14 +231,10 @@ final class CrystalWriter {
                 index.delete(scope, stale);
                 vectors.removeAll(stale.stream().map(CrystalWriter::vectorId).toList());
             }
-            List<Pending> missing = new ArrayList<>();
-            for (Stored stored : latest.values()) {
-                if (!Objects.equals(indexed.get(stored.crystal().id()), stored.seq())) {
-                    missing.add(new Pending(stored));
-                }
+            queue.advanceSeq(contents.maxSeq() + 1);
+            if (!latest.isEmpty()) {
+                queue.readBackFrom(scope, 0);
             }
-            nextSeq = Math.max(nextSeq, contents.maxSeq() + 1);
-            queue.addRecovered(missing); // under the lock: a delete cancels them once it has the lock
             touched.add(scope);
             dirty = true;
             index.refresh();
@@ -195,11 +251,12 @@ final class CrystalWriter {
             queue.cancel(crystal -> crystal.scope().equals(scope) && doomed.contains(crystal.id()));
             if (records != null) {
                 records.rewrite(scope, stored -> !doomed.contains(stored.crystal().id()));
+                queue.deleted(scope, doomed);
                 touched.add(scope);
             }
             List<String> present = new ArrayList<>();
-            index.scopesOf(doomed).forEach((id, owner) -> {
-                if (owner.equals(scope)) {
+            index.indexed(doomed).forEach((id, owner) -> {
+                if (owner.scope().equals(scope)) {
                     present.add(id);
                 }
             });
@@ -219,7 +276,7 @@ final class CrystalWriter {
         lock.lock();
         try {
             queue.cancel(crystal -> crystal.scope().equals(scope));
-            queue.forgetUnreconciled(scope);
+            queue.forgetScope(scope);
             index.deleteScope(scope);
             vectors.removeAll(metadataKey(SCOPE).isEqualTo(scope));
             dirty = true;
@@ -228,7 +285,7 @@ final class CrystalWriter {
                 touched.add(scope);
                 index.expungeScope(scope);
                 index.refresh();
-                commit(queue.scopesBehind());
+                commit(queue::scopesBehind);
             } else {
                 index.refresh();
             }
@@ -248,7 +305,8 @@ final class CrystalWriter {
             for (Pending pending : left) {
                 if (!pending.cancelled && !pending.recorded) {
                     byScope.computeIfAbsent(pending.crystal.scope(), s -> new ArrayList<>())
-                            .add(new Stored(pending.seq == 0 ? nextSeq++ : pending.seq, pending.crystal));
+                            .add(new Stored(pending.seq, pending.crystal));
+                    pending.recorded = true;
                 }
             }
             for (Map.Entry<String, List<Stored>> scope : byScope.entrySet()) {
@@ -272,15 +330,16 @@ final class CrystalWriter {
 
     /**
      * Forces the records to disk, then commits the index with the markers of the scopes it holds entirely (not
-     * those in {@code behind}, which are compared again after a restart).
+     * those {@code behind} names, read under the lock: they are compared again after a restart).
      */
-    void commit(Set<String> behind) throws IOException {
+    void commit(Supplier<Set<String>> scopesBehind) throws IOException {
         if (records == null) {
             return;
         }
         lock.lock();
         try {
             records.force();
+            Set<String> behind = scopesBehind.get();
             for (String scope : List.copyOf(touched)) {
                 if (behind.contains(scope)) {
                     continue;
@@ -296,7 +355,7 @@ final class CrystalWriter {
                 }
                 touched.remove(scope);
             }
-            index.commit(nextSeq);
+            index.commit(queue.nextSeq());
             dirty = false;
         } finally {
             lock.unlock();

@@ -14,6 +14,7 @@ import dev.workingmemory.crystal.PendingQueue.Pending;
 import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
+import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -54,15 +55,22 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * }</pre>
  *
  * <h2>Off the request path</h2>
- * {@link #add} only queues; one daemon thread, {@value Indexer#THREAD_NAME}, takes batches, records them, embeds
- * them ({@code embedAll}), indexes them and commits every {@code commitInterval} and on {@link #close}. When
- * {@code queueCapacity} crystals wait, {@code add} waits for room (a WARN at most once a minute): nothing is dropped
- * and memory stays bounded. Failures behind {@code add} are logged and retried (see the indexer's policy in the
- * README), never thrown at its caller.
+ * {@link #add} only queues, and never waits for the indexer. One daemon thread, {@value Indexer#THREAD_NAME}, takes
+ * batches, embeds them ({@code embedAll}), indexes them and commits every {@code commitInterval} and on
+ * {@link #close}. With a directory a second one, {@value Recorder#THREAD_NAME}, appends every crystal added to the
+ * records moments after the add, however far behind the indexer is. When {@code queueCapacity} new crystals wait in
+ * memory, the crystals added next are <i>deferred</i>: recorded, dropped from memory, and read back from the records
+ * by the indexer once it has indexed what waits in memory (a scope a reader waits for first, a bounded number at a
+ * time); deferring goes on until all are read back, so the order of adds is kept. One WARN says so when deferring
+ * starts (once a minute at most), an INFO when the indexer caught up, and {@link WorkingMemoryListener#onCrystalsDeferred}
+ * counts them. Without a directory there is nowhere to put them: the queue holds them beyond its bound (memory grows
+ * by what is added, as the in-memory index does once they are indexed), with the same WARN and count. Failures
+ * behind {@code add} are logged and retried (see the indexer's policy in the README), never thrown at its caller.
  *
  * <h2>Read-your-writes</h2>
  * {@link #search}, {@link #recent}, {@link #count} and {@link #keywords} first wait until the indexer has indexed
- * the crystals of their scope queued before the call (the indexer takes that scope's crystals ahead of others).
+ * the crystals of their scope added before the call, deferred ones included (the indexer takes that scope's
+ * crystals ahead of others).
  * The wait is bounded by {@code readYourWritesTimeout} (default one minute, only reached when embedding fails or
  * far more than a batch of the scope waits); after it they read what is indexed, with a WARN. {@link #get} also
  * returns queued crystals.
@@ -92,10 +100,11 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * format, with a WARN; after a crash, crystals recorded but not indexed are found (each scope's marker in the index
  * commit says how much of its file is indexed) and indexed after opening, a scope's ahead of others when it is
  * read. Deleting crystals rewrites their scope's file without them; {@link #deleteScope} also removes the file and
- * rewrites the index segments that held the scope, so its text is left nowhere on disk. A crystal queued but not
- * yet indexed when the store closes is recorded and indexed after the next open; the process ending without
- * {@code close} loses what was queued but not yet recorded (crystals are derived from the notes and messages,
- * which their own stores keep).
+ * rewrites the index segments that held the scope, so its text is left nowhere on disk. A crystal not yet indexed
+ * when the store closes is recorded (if it was not already) and indexed after the next open. The process ending
+ * without {@code close} (killed) loses only what the recorder had not appended yet, the crystals of the last
+ * moments (records reach the OS at once and the disk before each index commit); crystals are derived from the notes
+ * and messages, which their own stores keep.
  *
  * <p>Thread-safe. One store per directory (a second one on the same directory is refused).
  */
@@ -111,11 +120,16 @@ public final class EmbeddedCrystalStore implements CrystalStore {
     private final CrystalRanking ranking;
     private final int maxTextLength;
     private final Duration readYourWritesTimeout;
+    private final int queueCapacity;
     private final CrystalIndex index;
     private final PendingQueue queue;
     private final CrystalWriter writer;
     private final Indexer indexer;
     private final Thread thread;
+    /** Null without a directory. */
+    private final Recorder recorder;
+    private final Thread recorderThread;
+    private final WorkingMemoryListener listener;
     private volatile boolean closed;
 
     private EmbeddedCrystalStore(Builder builder) {
@@ -130,6 +144,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         this.ranking = builder.ranking;
         this.maxTextLength = builder.maxTextLength;
         this.readYourWritesTimeout = builder.readYourWritesTimeout;
+        this.queueCapacity = builder.queueCapacity;
         this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
         Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
         try {
@@ -140,10 +155,10 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         try {
             this.vectors = builder.embeddingStore != null ? builder.embeddingStore
                     : new LuceneEmbeddingStore(index.writer(), index.searchers(), CrystalWriter.SCOPE);
-            this.queue = new PendingQueue(builder.queueCapacity);
             RecordLog records = directory == null ? null : new RecordLog(directory.resolve(RECORDS));
             Recovery recovery = records == null ? new Recovery(1, Set.of()) : recover(records);
-            this.writer = new CrystalWriter(index, records, vectors, queue, recovery.nextSeq());
+            this.queue = new PendingQueue(builder.queueCapacity, recovery.nextSeq(), records != null);
+            this.writer = new CrystalWriter(index, records, vectors, queue);
             queue.addUnreconciled(recovery.scopes());
             if (!recovery.scopes().isEmpty()) {
                 log.info("{} scope(s) of {} have crystals to index again; indexing them in the background",
@@ -160,11 +175,18 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             }
             throw new WorkingMemoryStoreException("Cannot open the crystal store in " + directory + ": " + e, e);
         }
+        this.listener = builder.listener;
         this.indexer = new Indexer(queue, writer, embeddingModel, builder.batchSize, builder.commitInterval,
                 builder.listener);
         this.thread = new Thread(indexer, Indexer.THREAD_NAME);
         thread.setDaemon(true);
         thread.start();
+        this.recorder = directory == null ? null : new Recorder(queue, writer);
+        this.recorderThread = recorder == null ? null : new Thread(recorder, Recorder.THREAD_NAME);
+        if (recorderThread != null) {
+            recorderThread.setDaemon(true);
+            recorderThread.start();
+        }
     }
 
     /** The directory, created when missing, as a real path (it may be a link; what is inside it may not). */
@@ -251,7 +273,23 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             }
         }
         ensureOpen();
-        queue.add(crystals);
+        PendingQueue.Added added = queue.add(crystals);
+        if (added.warn()) {
+            log.warn(directory != null
+                    ? "{} crystals wait to be indexed: the crystals added from now on are recorded to {} and indexed"
+                    + " from there as the indexer catches up (add does not wait; the metric crystals.deferred counts"
+                    + " them)"
+                    : "{} crystals wait to be indexed: the crystals added beyond them wait in memory, as this store"
+                    + " has no directory to record them in{} (add does not wait; the metric crystals.deferred counts"
+                    + " them)", queueCapacity, directory != null ? directory.resolve(RECORDS) : "");
+        }
+        if (added.deferred() > 0) {
+            try {
+                listener.onCrystalsDeferred(new CrystalsDeferred(added.deferred()));
+            } catch (RuntimeException e) {
+                log.warn("A listener failed on {} crystals deferred", added.deferred(), e);
+            }
+        }
     }
 
     private void checkLength(String text, String name, Crystal crystal) {
@@ -325,6 +363,10 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         if (pending.isPresent()) {
             return pending;
         }
+        String deferredScope = queue.deferredScope(id);
+        if (deferredScope != null) {
+            catchUp(deferredScope); // recorded beyond the queue's bound: read back first
+        }
         try {
             return index.get(id);
         } catch (IOException e) {
@@ -365,6 +407,10 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         Ensure.positive(max, "max");
         ensureOpen();
         queue.pending(crystalId).ifPresent(crystal -> catchUp(crystal.scope()));
+        String deferredScope = queue.deferredScope(crystalId);
+        if (deferredScope != null) {
+            catchUp(deferredScope);
+        }
         try {
             return index.keywords(crystalId, max);
         } catch (IOException e) {
@@ -425,21 +471,21 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             closed = true;
         }
         List<Pending> left = new ArrayList<>(queue.close());
+        Set<String> behind = new LinkedHashSet<>(queue.scopesBehind());
         indexer.stop();
-        try {
-            thread.join(TimeUnit.SECONDS.toMillis(30));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        if (recorder != null) {
+            recorder.stop();
         }
-        if (thread.isAlive()) {
-            log.warn("The crystal indexer did not stop within 30 s; closing the index anyway");
+        join(thread, "indexer");
+        if (recorderThread != null) {
+            join(recorderThread, "recorder");
+            left.addAll(0, recorder.unfinished());
         }
         left.addAll(0, indexer.unfinished());
         try {
             writer.recordOnly(left);
-            Set<String> behind = new LinkedHashSet<>(queue.scopesBehind());
             left.forEach(pending -> behind.add(pending.crystal.scope()));
-            writer.commit(behind);
+            writer.commit(() -> behind);
         } catch (IOException | RuntimeException e) {
             log.error("Cannot commit the crystal index of {} on close: {}", directory, e.toString(), e);
         } finally {
@@ -448,6 +494,17 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             } catch (IOException | RuntimeException e) {
                 log.error("Cannot close the crystal index of {}: {}", directory, e.toString(), e);
             }
+        }
+    }
+
+    private static void join(Thread thread, String name) {
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (thread.isAlive()) {
+            log.warn("The crystal {} did not stop within 30 s; closing the index anyway", name);
         }
     }
 
@@ -505,7 +562,11 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             return this;
         }
 
-        /** How many added crystals may wait for the indexer before {@code add} waits; default 10,000. */
+        /**
+         * How many added crystals may wait for the indexer in memory; the crystals added beyond them are recorded and
+         * indexed later from the records (with a directory) or kept queued in memory (without): {@code add} never
+         * waits. Default 10,000.
+         */
         public Builder queueCapacity(int queueCapacity) {
             this.queueCapacity = queueCapacity;
             return this;

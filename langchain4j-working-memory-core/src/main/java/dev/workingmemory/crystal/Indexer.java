@@ -4,6 +4,7 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.workingmemory.crystal.PendingQueue.Batch;
+import dev.workingmemory.crystal.PendingQueue.CatchUp;
 import dev.workingmemory.crystal.PendingQueue.Pending;
 import dev.workingmemory.crystal.PendingQueue.Reconcile;
 import dev.workingmemory.crystal.PendingQueue.Stop;
@@ -20,8 +21,9 @@ import java.util.List;
 
 /**
  * The indexer thread of an embedded crystal store: takes batches from the {@link PendingQueue}, embeds them
- * ({@link EmbeddingModel#embedAll}), has the {@link CrystalWriter} record and index them, reconciles scopes after a
- * restart, and commits every {@code commitInterval}.
+ * ({@link EmbeddingModel#embedAll}), has the {@link CrystalWriter} index them (recording those the {@link Recorder}
+ * has not recorded yet), reads deferred crystals back from the records, reconciles scopes after a restart, and
+ * commits every {@code commitInterval}.
  *
  * <p>Failures are logged and retried, never thrown at anyone: a batch whose embedding fails is embedded crystal by
  * crystal, each retried with a growing pause; a crystal that still cannot be embedded is indexed for keywords only
@@ -35,8 +37,6 @@ final class Indexer implements Runnable {
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
     static final String THREAD_NAME = "working-memory-indexer";
     private static final int SINGLE_ATTEMPTS = 4;
-    private static final long FIRST_PAUSE_MILLIS = 250;
-    private static final long MAX_PAUSE_MILLIS = 30_000;
 
     private final PendingQueue queue;
     private final CrystalWriter writer;
@@ -44,7 +44,7 @@ final class Indexer implements Runnable {
     private final int batchSize;
     private final Duration commitInterval;
     private final WorkingMemoryListener listener;
-    private volatile boolean stopping;
+    private final Retries retries = new Retries();
     private volatile List<Pending> unfinished = List.of();
     private long lastCommit = System.nanoTime();
 
@@ -78,6 +78,11 @@ final class Indexer implements Runnable {
                     } finally {
                         queue.reconciled(reconcile.scope());
                     }
+                } else if (work instanceof CatchUp catchUp) {
+                    if (!retry("read back the records of scope '" + catchUp.scope() + "'",
+                            () -> writer.readBack(catchUp.scope(), catchUp.offset(), PendingQueue.READ_BACK))) {
+                        return; // closed: the scope is not marked as indexed, and is compared again after a restart
+                    }
                 }
                 commitIfDue();
             }
@@ -91,7 +96,7 @@ final class Indexer implements Runnable {
 
     /** Asks the thread to stop retrying (the queue is closed separately). */
     void stop() {
-        stopping = true;
+        retries.stop();
     }
 
     /** @return the batch the thread could not finish before it stopped */
@@ -140,7 +145,7 @@ final class Indexer implements Runnable {
         List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(batch.size(), null));
         for (int i = 0; i < batch.size(); i++) {
             Pending pending = batch.get(i);
-            long pause = FIRST_PAUSE_MILLIS;
+            long pause = Retries.FIRST_PAUSE_MILLIS;
             for (int attempt = 1; attempt <= SINGLE_ATTEMPTS && !pending.cancelled; attempt++) {
                 try {
                     embeddings.set(i, model.embed(segments.get(i)).content());
@@ -149,49 +154,23 @@ final class Indexer implements Runnable {
                     if (attempt == SINGLE_ATTEMPTS) {
                         log.error("Cannot embed crystal '{}' of scope '{}' ({}): indexed for keywords only",
                                 pending.crystal.id(), pending.crystal.scope(), e.toString());
-                    } else if (!pause(pause)) {
+                    } else if (!retries.pause(pause)) {
                         return null;
                     }
-                    pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
+                    pause = Retries.next(pause);
                 }
             }
         }
         return embeddings;
     }
 
-    private interface Action {
-        void run() throws Exception;
-    }
-
-    /** Runs the action until it succeeds; @return false when the store closed first */
-    private boolean retry(String what, Action action) throws InterruptedException {
-        long pause = FIRST_PAUSE_MILLIS;
-        while (true) {
-            try {
-                action.run();
-                return true;
-            } catch (Exception e) {
-                log.warn("Cannot {} ({}); retrying in {} ms", what, e.toString(), pause, e);
-                if (!pause(pause)) {
-                    return false;
-                }
-                pause = Math.min(pause * 2, MAX_PAUSE_MILLIS);
-            }
-        }
-    }
-
-    /** @return false when asked to stop */
-    private boolean pause(long millis) throws InterruptedException {
-        long end = System.nanoTime() + millis * 1_000_000;
-        while (!stopping && System.nanoTime() < end) {
-            Thread.sleep(Math.min(50, millis));
-        }
-        return !stopping;
+    private boolean retry(String what, Retries.Action action) throws InterruptedException {
+        return retries.retry(what, action);
     }
 
     private void commitIfDue() throws InterruptedException {
         if (System.nanoTime() - lastCommit >= commitInterval.toNanos() && writer.dirty()) {
-            retry("commit the crystal index", () -> writer.commit(queue.scopesBehind()));
+            retry("commit the crystal index", () -> writer.commit(queue::scopesBehind));
             lastCommit = System.nanoTime();
         }
     }

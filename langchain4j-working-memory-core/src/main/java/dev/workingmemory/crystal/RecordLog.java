@@ -187,6 +187,68 @@ final class RecordLog {
     }
 
     /**
+     * Some records of a file from an offset on.
+     *
+     * @param records the valid records read, in file order
+     * @param end     the offset after the last line read
+     * @param all     whether the read reached the end of the file's complete lines
+     */
+    record Chunk(List<Stored> records, long end, boolean all) {
+    }
+
+    /**
+     * Reads at most {@code max} records of a scope's file from {@code offset} (the start of a line), skipping lines
+     * that are not records (WARN) and stopping before a torn last line; an offset beyond the file's end reads
+     * nothing (the file was rewritten shorter: the caller reads it again from the start).
+     */
+    Chunk readFrom(String scope, long offset, int max) throws IOException {
+        Path file = fileOf(scope);
+        long size = length(file);
+        if (size < 0 || offset >= size) {
+            return new Chunk(List.of(), Math.max(offset, 0), true);
+        }
+        List<Stored> records = new ArrayList<>();
+        try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.READ)) {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            ByteBuffer chunk = ByteBuffer.allocate(64 * 1024);
+            long position = offset;
+            long lineStart = offset;
+            while (records.size() < max) {
+                chunk.clear();
+                int read = channel.read(chunk, position);
+                if (read <= 0) {
+                    return new Chunk(records, lineStart, true); // what follows lineStart is a torn last line
+                }
+                byte[] bytes = chunk.array();
+                int from = 0;
+                for (int i = 0; i < read && records.size() < max; i++) {
+                    if (bytes[i] == '\n') {
+                        line.write(bytes, from, i - from);
+                        byte[] complete = line.toByteArray();
+                        line.reset();
+                        if (complete.length > 0) {
+                            try {
+                                records.add(CrystalRecords.parse(complete, 0, complete.length));
+                            } catch (IllegalArgumentException e) {
+                                log.warn("Skipping a line at offset {} of {}: not a crystal record ({})", lineStart,
+                                        file, e.getMessage());
+                            }
+                        }
+                        lineStart = position + i + 1;
+                        from = i + 1;
+                    }
+                }
+                if (records.size() >= max) {
+                    return new Chunk(records, lineStart, lineStart >= size);
+                }
+                line.write(bytes, from, read - from);
+                position += read;
+            }
+            return new Chunk(records, lineStart, lineStart >= size);
+        }
+    }
+
+    /**
      * The last valid record of a file, found by reading backwards (an earlier one when the last line is torn or
      * invalid); empty when the file holds none or does not exist.
      */
@@ -236,7 +298,7 @@ final class RecordLog {
         return -1;
     }
 
-    /** Appends the records of one scope; @return the file's new length */
+    /** Appends the records of one scope; @return the offset in its file where the first of them begins */
     long append(String scope, List<Stored> records) throws IOException {
         Path file = fileOf(scope);
         Path directory = file.getParent();
@@ -252,14 +314,14 @@ final class RecordLog {
         }
         try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
                 StandardOpenOption.WRITE)) {
-            long end = cutTornTail(channel, file);
+            long start = cutTornTail(channel, file);
             ByteBuffer buffer = ByteBuffer.wrap(bytes.toByteArray());
-            long position = end;
+            long position = start;
             while (buffer.hasRemaining()) {
                 position += channel.write(buffer, position);
             }
             unforced.add(file);
-            return position;
+            return start;
         }
     }
 

@@ -43,6 +43,13 @@ public interface WorkingMemoryListener {
     default void onCrystalsIndexed(CrystalsIndexed event) {
     }
 
+    /**
+     * Crystals were added while the indexer was behind by its whole queue, so they are indexed later from the
+     * records (the caller does not wait). Called on the adding thread.
+     */
+    default void onCrystalsDeferred(CrystalsDeferred event) {
+    }
+
     /** A long-term memory search ran. */
     default void onSearchRun(SearchRun event) {
     }

@@ -1,6 +1,7 @@
 package dev.workingmemory.internal;
 
 import dev.workingmemory.event.BlockRendered;
+import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.DreamFinished;
 import dev.workingmemory.event.EntityTracked;
@@ -85,6 +86,11 @@ public final class Listeners implements WorkingMemoryListener {
     @Override
     public void onCrystalsIndexed(CrystalsIndexed event) {
         fire("crystals indexed", l -> l.onCrystalsIndexed(event));
+    }
+
+    @Override
+    public void onCrystalsDeferred(CrystalsDeferred event) {
+        fire("crystals deferred", l -> l.onCrystalsDeferred(event));
     }
 
     @Override

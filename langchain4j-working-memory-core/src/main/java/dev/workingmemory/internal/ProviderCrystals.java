@@ -8,6 +8,7 @@ import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -87,6 +88,11 @@ public final class ProviderCrystals {
                     @Override
                     public void onCrystalsIndexed(CrystalsIndexed event) {
                         listeners.forEach(each -> each.onCrystalsIndexed(event));
+                    }
+
+                    @Override
+                    public void onCrystalsDeferred(CrystalsDeferred event) {
+                        listeners.forEach(each -> each.onCrystalsDeferred(event));
                     }
                 }), listeners, model, vectors);
                 SHARED.put(key, shared);

@@ -3,6 +3,7 @@ package dev.workingmemory.metrics;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.context.PruningMode;
 import dev.workingmemory.event.BlockRendered;
+import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.DreamFinished;
 import dev.workingmemory.event.EntityTracked;
@@ -42,6 +43,8 @@ import java.util.Locale;
  *   <tr><td>{@code working.memory.dreams}</td><td>counter, tag {@code outcome}</td><td>dreams by outcome</td></tr>
  *   <tr><td>{@code working.memory.index}</td><td>timer</td><td>indexing batches; {@code working.memory.crystals.indexed}
  *       (counter) their crystals</td></tr>
+ *   <tr><td>{@code working.memory.crystals.deferred}</td><td>counter</td><td>crystals added while the indexer was
+ *       behind by its whole queue (indexed later from the records; the adds did not wait)</td></tr>
  *   <tr><td>{@code working.memory.entities.tracked}</td><td>counter</td><td>entities tracked</td></tr>
  *   <tr><td>{@code working.memory.notes.appended}</td><td>counter</td><td>notes taken</td></tr>
  *   <tr><td>{@code working.memory.saves.failed}</td><td>counter, tag {@code scope}</td><td>failed saves</td></tr>
@@ -75,6 +78,7 @@ public final class WorkingMemoryMetrics implements WorkingMemoryListener {
     private final Counter dreamsRejected;
     private final Timer index;
     private final Counter crystalsIndexed;
+    private final Counter crystalsDeferred;
     private final Counter entitiesTracked;
     private final Counter notesAppended;
     private final DistributionSummary prunedChars;
@@ -94,6 +98,9 @@ public final class WorkingMemoryMetrics implements WorkingMemoryListener {
         this.index = Timer.builder(PREFIX + "index").description("Batches of crystals embedded and indexed")
                 .register(registry);
         this.crystalsIndexed = Counter.builder(PREFIX + "crystals.indexed").description("Crystals indexed")
+                .register(registry);
+        this.crystalsDeferred = Counter.builder(PREFIX + "crystals.deferred")
+                .description("Crystals added while the indexer was behind by its whole queue, indexed later")
                 .register(registry);
         this.entitiesTracked = Counter.builder(PREFIX + "entities.tracked").description("Entities tracked")
                 .register(registry);
@@ -149,6 +156,11 @@ public final class WorkingMemoryMetrics implements WorkingMemoryListener {
     public void onCrystalsIndexed(CrystalsIndexed event) {
         index.record(event.time());
         crystalsIndexed.increment(event.count());
+    }
+
+    @Override
+    public void onCrystalsDeferred(CrystalsDeferred event) {
+        crystalsDeferred.increment(event.count());
     }
 
     @Override

@@ -329,9 +329,25 @@ class DirectoryCrystalStoreTest implements CrystalStoreContract {
 
     private List<Path> filesContaining(String token) throws IOException {
         byte[] needle = token.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(directory)) {
-            return files.filter(Files::isRegularFile).filter(file -> contains(file, needle)).toList();
-        }
+        List<Path> found = new ArrayList<>();
+        Files.walkFileTree(directory, new java.nio.file.SimpleFileVisitor<>() {
+            @Override
+            public java.nio.file.FileVisitResult visitFile(Path file, java.nio.file.attribute.BasicFileAttributes attributes) {
+                if (attributes.isRegularFile() && contains(file, needle)) {
+                    found.add(file);
+                }
+                return java.nio.file.FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof java.nio.file.NoSuchFileException) {
+                    return java.nio.file.FileVisitResult.CONTINUE; // a temporary file of a background merge, gone
+                }
+                throw e;
+            }
+        });
+        return found;
     }
 
     private static boolean contains(Path file, byte[] needle) {

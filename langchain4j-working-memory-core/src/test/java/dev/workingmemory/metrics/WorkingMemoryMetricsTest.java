@@ -122,4 +122,43 @@ class WorkingMemoryMetricsTest {
         assertThat(registry.get("working.memory.saves.failed").tag("scope", "resource").counter().count()).isEqualTo(1);
         assertThat(registry.get("working.memory.saves.failed").tag("scope", "thread").counter().count()).isZero();
     }
+
+    @Test
+    void should_count_the_crystals_deferred_by_a_provider_s_crystal_store_behind_by_its_whole_queue(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        WorkingMemoryMetrics metrics = new WorkingMemoryMetrics(registry);
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
+        dev.langchain4j.model.embedding.EmbeddingModel held = new dev.langchain4j.model.embedding.EmbeddingModel() {
+            @Override
+            public dev.langchain4j.model.output.Response<List<dev.langchain4j.data.embedding.Embedding>> embedAll(
+                    List<dev.langchain4j.data.segment.TextSegment> segments) {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                return new dev.workingmemory.testing.HashingEmbeddingModel().embedAll(segments);
+            }
+
+            @Override
+            public int dimension() {
+                return 64;
+            }
+        };
+        assertThat(registry.get("working.memory.crystals.deferred").counter().count()).isZero();
+
+        try (dev.workingmemory.crystal.CrystalStore crystals = dev.workingmemory.internal.ProviderCrystals.open(
+                directory, held, null, metrics)) {
+            java.time.Instant now = java.time.Instant.now();
+            for (int i = 0; i < 10_025; i++) { // the default bound is 10,000 (one batch of up to 16 is being indexed)
+                crystals.add(List.of(new dev.workingmemory.crystal.Crystal("c" + i, i < 10_000 ? "others" : "alice",
+                        dev.workingmemory.crystal.CrystalKind.TURN, now, 0.5, List.of(), "Turn " + i, null)));
+            }
+            assertThat(registry.get("working.memory.crystals.deferred").counter().count()).isBetween(9.0, 25.0);
+            gate.countDown();
+            // alice's crystals, deferred, are read back ahead of the 10,000 others waiting in memory
+            assertThat(crystals.count("alice")).isEqualTo(25);
+        }
+    }
 }

@@ -57,7 +57,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * }</pre>
  *
  * <p><b>Writes and vectors.</b> {@link #add} writes the crystals' rows (one short transaction, no embedding) before
- * it returns, so every instance finds them by keyword at once. Vectors follow behind, on this store's daemon thread
+ * it returns, so every instance finds them by keyword at once. It never waits for the embedder, however many rows
+ * wait for their vectors: the embedder holds no connection while it embeds, and the only lock an add can meet is
+ * that of a row the embedder marks as embedded in that moment (one UPDATE), when the same id is added again. Vectors follow behind, on this store's daemon thread
  * {@code crystal-embedder}: a row whose vector is missing or older than its text is embedded by whichever instance
  * gets to it first, also after a restart. A search first embeds what is still missing of its own scope, so it sees
  * every crystal added before it by meaning too (read-your-writes); when embedding fails there, it logs the failure
