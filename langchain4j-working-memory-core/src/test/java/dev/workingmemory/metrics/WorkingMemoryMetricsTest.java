@@ -128,24 +128,7 @@ class WorkingMemoryMetricsTest {
             @org.junit.jupiter.api.io.TempDir java.nio.file.Path directory) throws Exception {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         WorkingMemoryMetrics metrics = new WorkingMemoryMetrics(registry);
-        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
-        dev.langchain4j.model.embedding.EmbeddingModel held = new dev.langchain4j.model.embedding.EmbeddingModel() {
-            @Override
-            public dev.langchain4j.model.output.Response<List<dev.langchain4j.data.embedding.Embedding>> embedAll(
-                    List<dev.langchain4j.data.segment.TextSegment> segments) {
-                try {
-                    gate.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-                return new dev.workingmemory.testing.HashingEmbeddingModel().embedAll(segments);
-            }
-
-            @Override
-            public int dimension() {
-                return 64;
-            }
-        };
+        dev.workingmemory.testing.GatedEmbeddingModel held = new dev.workingmemory.testing.GatedEmbeddingModel();
         assertThat(registry.get("working.memory.crystals.deferred").counter().count()).isZero();
 
         try (dev.workingmemory.crystal.CrystalStore crystals = dev.workingmemory.internal.ProviderCrystals.open(
@@ -156,7 +139,7 @@ class WorkingMemoryMetricsTest {
                         dev.workingmemory.crystal.CrystalKind.TURN, now, 0.5, List.of(), "Turn " + i, null)));
             }
             assertThat(registry.get("working.memory.crystals.deferred").counter().count()).isBetween(9.0, 25.0);
-            gate.countDown();
+            held.open();
             // alice's crystals, deferred, are read back ahead of the 10,000 others waiting in memory
             assertThat(crystals.count("alice")).isEqualTo(25);
         }

@@ -1,21 +1,16 @@
 package dev.workingmemory.jdbc;
 
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.output.Response;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
-import dev.workingmemory.testing.HashingEmbeddingModel;
+import dev.workingmemory.testing.GatedEmbeddingModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
@@ -36,27 +31,6 @@ class JdbcCrystalBacklogTest extends DatabaseTest {
         }
     }
 
-    /** Hashed vectors behind a gate: the embedder blocks in it until the test opens it. */
-    private static final class GatedModel implements EmbeddingModel {
-        final CountDownLatch gate = new CountDownLatch(1);
-
-        @Override
-        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
-            try {
-                gate.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            return new HashingEmbeddingModel().embedAll(segments);
-        }
-
-        @Override
-        public int dimension() {
-            return 64;
-        }
-    }
-
     private static Crystal crystal(int i) {
         return new Crystal("c" + i, "alice", CrystalKind.TURN, Instant.parse("2026-03-12T14:30:00Z").plusSeconds(i),
                 0.5, List.of(), "Turn " + i + " mentions token" + i + "x", null);
@@ -64,7 +38,7 @@ class JdbcCrystalBacklogTest extends DatabaseTest {
 
     @Test
     void should_not_make_add_wait_for_an_embedder_that_is_stuck_and_lose_nothing() throws Exception {
-        GatedModel model = new GatedModel();
+        GatedEmbeddingModel model = new GatedEmbeddingModel();
         store = JdbcCrystalStore.builder().dataSource(database.dataSource())
                 .embeddingStore(new InMemoryEmbeddingStore<>()).embeddingModel(model).build();
 
@@ -73,7 +47,7 @@ class JdbcCrystalBacklogTest extends DatabaseTest {
                 .get(120, TimeUnit.SECONDS);
 
         assertThat(store.count("alice")).isEqualTo(2_000);
-        model.gate.countDown();
+        model.open();
         assertThat(store.search(new CrystalQuery("alice", "token1999x", 1))).extracting(hit -> hit.crystal().id())
                 .containsExactly("c1999");
     }
