@@ -80,7 +80,6 @@ import org.apache.lucene.analysis.WordlistLoader;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;

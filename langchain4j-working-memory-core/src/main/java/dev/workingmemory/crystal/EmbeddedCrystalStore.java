@@ -73,7 +73,7 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * crystals ahead of others).
  * The wait is bounded by {@code readYourWritesTimeout} (default one minute, only reached when embedding fails or
  * far more than a batch of the scope waits); after it they read what is indexed, with a WARN. {@link #get} also
- * returns queued crystals.
+ * returns crystals waiting in memory, and waits (the same way) for a deferred one to be read back.
  *
  * <h2>Scoped</h2>
  * The scope is a filter clause inside the Lucene keyword query and, for the vectors, the metadata filter

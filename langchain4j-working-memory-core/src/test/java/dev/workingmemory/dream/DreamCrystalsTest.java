@@ -1,12 +1,9 @@
 package dev.workingmemory.dream;
 
-import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.output.Response;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -15,7 +12,6 @@ import dev.workingmemory.crystal.TestEmbeddingModels;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.Test;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
