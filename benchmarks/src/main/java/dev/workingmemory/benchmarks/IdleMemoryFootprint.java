@@ -9,6 +9,8 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.store.MessageLog;
+import dev.workingmemory.store.MessageLogEntry;
 import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
@@ -166,11 +168,12 @@ public final class IdleMemoryFootprint {
     }
 
     /**
-     * Keeps nothing but each key's version number (a memory checks it before each use): isolates what the live memory
-     * holds from the copies the default in-memory stores keep.
+     * Keeps nothing but each key's version numbers (a memory checks them before each use): isolates what the live
+     * memory holds from the copies the default in-memory stores keep.
      */
     private static final class DiscardingStore implements WorkingMemoryStore {
         private final Map<String, Long> versions = new ConcurrentHashMap<>();
+        private final Map<String, Long> messageVersions = new ConcurrentHashMap<>();
 
         @Override
         public Optional<Snapshot> load(String key) {
@@ -207,6 +210,25 @@ public final class IdleMemoryFootprint {
         }
 
         @Override
+        public long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries) {
+            return messageVersions.merge(key, (long) entries.size(), Long::sum);
+        }
+
+        @Override
+        public MessageLog messages(String key, long afterSeq) {
+            return new MessageLog(messagesVersion(key), List.of());
+        }
+
+        @Override
+        public long messagesVersion(String key) {
+            return messageVersions.getOrDefault(key, 0L);
+        }
+
+        @Override
+        public void trimMessages(String key, long throughSeq) {
+        }
+
+        @Override
         public void putDocument(String key, String name, String text) {
         }
 
@@ -236,6 +258,7 @@ public final class IdleMemoryFootprint {
         @Override
         public void delete(String key) {
             versions.remove(key);
+            messageVersions.remove(key);
         }
 
         @Override

@@ -58,6 +58,7 @@ import java.util.stream.Stream;
  *   user-42-&lt;sha-256 hex&gt;/
  *     state.json                         {"formatVersion":1,"key":"user-42","version":3,"document":{…}}
  *     scratch.md                         the notes log: "# Scratch Buffer (Working Memory WAL)", then one note per line
+ *     messages.jsonl                     the message log of a thread's window: {"seq":7,"entry":{…}} per line
  *     key.json                           the key as a JSON string, written with the first note or document (for {@link #keys()})
  *     MEMORY.md, …                       documents, one file each
  * </pre>
@@ -103,9 +104,16 @@ import java.util.stream.Stream;
  * next append cuts off. {@link #removeNotes} rewrites the file like {@code state.json} (temp file, fsync, move).
  * Blank lines and lines starting with {@code #} are not notes. Lines are UTF-8.
  *
+ * <h2>The message log</h2>
+ * {@link #appendMessages} appends one line per entry to {@code messages.jsonl} and forces it to disk before returning,
+ * after checking its last seq (the compare-and-set), under the key's lock; a torn last line is skipped and cut off as
+ * in the notes log. {@link #trimMessages} rewrites the file like {@code state.json}, its first line recording the seq
+ * trimmed through ({@code {"trimmedThrough":40}}). Anything but a regular file in its place is moved aside as above.
+ *
  * <p>Thread-safe, and safe across processes and store instances sharing the root: {@link #save},
- * {@link #appendNote}, {@link #removeNotes} and {@link #delete} hold a JVM-wide lock and an OS file lock for the
- * key; {@link #load}, {@link #notes} and {@link #keys} read without locking, which the atomic moves and
+ * {@link #appendNote}, {@link #removeNotes}, {@link #appendMessages}, {@link #trimMessages} and {@link #delete} hold a
+ * JVM-wide lock and an OS file lock for the key; {@link #load}, {@link #notes}, {@link #messages} and {@link #keys}
+ * read without locking, which the atomic moves and
  * line-at-a-time appends make safe (a read that finds something to move aside takes the lock for that). {@link #delete}
  * removes the key's directory with everything in it, files moved aside after corruption included.
  */
@@ -115,6 +123,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
     static final String STATE_FILE = "state.json";
     static final String NOTES_FILE = "scratch.md";
+    static final String MESSAGES_FILE = "messages.jsonl";
+    private static final String MESSAGES_TEMP_FILE = "messages.jsonl.tmp";
     static final String KEY_FILE = "key.json";
     private static final String LEASE_PREFIX = ".lease-";
     private static final String TEMP_FILE = "state.json.tmp";
@@ -142,6 +152,10 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private final Path root;
     /** The state file last read for a key by {@link #version}, and the version it held. */
     private final Cache<String, FileStamp> seen = Caffeine.newBuilder().maximumSize(10_000).build();
+    /** The message log last read or written for a key, and the seq of its last entry. */
+    private final Cache<String, FileStamp> seenMessages = Caffeine.newBuilder().maximumSize(10_000).build();
+    /** The message log as this store last appended to it (so ending in a whole line), and the seq of its last entry. */
+    private final Cache<String, FileStamp> writtenMessages = Caffeine.newBuilder().maximumSize(10_000).build();
 
     /**
      * @param root the directory holding the keys' directories; created when missing
@@ -242,6 +256,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             }
             DurableFiles.forceDirectory(root);
             seen.invalidate(key);
+            seenMessages.invalidate(key);
+            writtenMessages.invalidate(key);
             return null;
         });
     }
@@ -341,6 +357,173 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         } catch (IOException e) {
             throw failure("check the notes of", location, e);
         }
+    }
+
+    // ---- the message log --------------------------------------------------------------------------
+
+    /**
+     * Appends the entries to the key's {@code messages.jsonl}, one line each ({@code {"seq":7,"entry":{…}}}), and
+     * forces them to disk ({@code fdatasync}: the data and the file's new size), under the key's lock, after checking
+     * that its last entry is {@code expectedLastSeq}: from this store's last append when the file is still the one it
+     * left (an unchanged {@code stat}), else from the file's last line. A last line left without its line break by a
+     * crash during an earlier append is cut off first (with a warning).
+     */
+    @Override
+    public long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries) {
+        Location location = locate(key);
+        MessageLog.checkAppend(expectedLastSeq, entries);
+        StringBuilder lines = new StringBuilder();
+        long seq = expectedLastSeq;
+        for (MessageLogEntry entry : entries) {
+            lines.append(MessageLines.line(++seq, entry)).append('\n');
+        }
+        long lastSeq = seq;
+        byte[] bytes = lines.toString().getBytes(StandardCharsets.UTF_8);
+        return withLock(location, "append messages to", () -> {
+            ensureKeyFile(location);
+            Path file = location.messagesFile();
+            ConfinedFiles.clearForFile(file);
+            boolean created = !ConfinedFiles.isFile(file);
+            FileStamp known = writtenMessages.getIfPresent(key);
+            FileStamp now = known == null || created ? null : stamp(file);
+            try (FileChannel channel = ConfinedFiles.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE)) {
+                long size = channel.size();
+                long found;
+                long end;
+                if (now != null && known.sameFile(now) && now.size() == size) {
+                    found = known.version(); // the file as this store's last append left it
+                    end = size;
+                } else {
+                    end = endOfLastCompleteLine(channel, size);
+                    if (end < size) {
+                        log.warn("Cutting off a torn last line ({} bytes) of {} before appending", size - end, file);
+                        channel.truncate(end);
+                    }
+                    found = MessageLines.lastSeq(channel, end, file);
+                }
+                if (found != expectedLastSeq) {
+                    throw new VersionConflictException(key, expectedLastSeq, found);
+                }
+                writeFully(channel, bytes, end);
+                channel.force(false);
+            }
+            if (created) {
+                DurableFiles.forceDirectory(location.directory());
+            }
+            rememberMessages(location, lastSeq);
+            return lastSeq;
+        });
+    }
+
+    /**
+     * Reads {@code messages.jsonl} without locking (appends add whole lines, trims replace the file atomically); what
+     * stands in its place and is not a regular file is moved aside under the lock, and the log reads as empty.
+     */
+    @Override
+    public MessageLog messages(String key, long afterSeq) {
+        Location location = locate(key);
+        try {
+            if (!directoryExists(location)) {
+                return MessageLog.EMPTY;
+            }
+            return MessageLines.read(location.messagesFile(), afterSeq);
+        } catch (ConfinedFiles.NotAFileException e) {
+            return withLock(location, "read the messages of", () -> {
+                ConfinedFiles.clearForFile(location.messagesFile());
+                return MessageLines.read(location.messagesFile(), afterSeq);
+            });
+        } catch (IOException e) {
+            throw failure("read the messages of", location, e);
+        }
+    }
+
+    /**
+     * The seq of the last entry, read from the last line of {@code messages.jsonl} only when the file is not the one
+     * last seen for this key (an append changes its size, a trim replaces it): an unchanged log costs one {@code stat}.
+     */
+    @Override
+    public long messagesVersion(String key) {
+        Location location = locate(key);
+        try {
+            FileStamp stamp;
+            try {
+                if (!directoryExists(location)) {
+                    seenMessages.invalidate(key);
+                    return 0;
+                }
+                stamp = stamp(location.messagesFile());
+            } catch (NoSuchFileException e) {
+                seenMessages.invalidate(key);
+                return 0;
+            }
+            if (stamp == null) {
+                return messages(key, Long.MAX_VALUE).lastSeq(); // not a regular file: moved aside
+            }
+            FileStamp known = seenMessages.getIfPresent(key);
+            if (known != null && known.sameFile(stamp)) {
+                return known.version();
+            }
+            long lastSeq = MessageLines.lastSeq(location.messagesFile());
+            seenMessages.put(key, stamp.withVersion(lastSeq));
+            return lastSeq;
+        } catch (ConfinedFiles.NotAFileException e) {
+            return messages(key, Long.MAX_VALUE).lastSeq(); // swapped meanwhile: moved aside
+        } catch (IOException e) {
+            throw failure("check the messages of", location, e);
+        }
+    }
+
+    /**
+     * Rewrites {@code messages.jsonl} without the trimmed entries (temp file, fsync, atomic move), the lines kept as
+     * they were, its first line recording how far it was trimmed so that the numbering goes on.
+     */
+    @Override
+    public void trimMessages(String key, long throughSeq) {
+        Location location = locate(key);
+        withLock(location, "trim the messages of", () -> {
+            if (!ConfinedFiles.isDirectory(location.directory())) {
+                return null;
+            }
+            Path file = location.messagesFile();
+            ConfinedFiles.clearForFile(file);
+            byte[] kept = MessageLines.trimmed(file, throughSeq);
+            if (kept != null) {
+                DurableFiles.writeAtomically(file, location.file(MESSAGES_TEMP_FILE), kept);
+                seenMessages.invalidate(key); // the next check reads the last line once
+                writtenMessages.invalidate(key);
+            }
+            return null;
+        });
+    }
+
+    /** Notes the message log as just appended to: this store's next version check and append cost a {@code stat}. */
+    private void rememberMessages(Location location, long lastSeq) {
+        try {
+            FileStamp stamp = stamp(location.messagesFile());
+            if (stamp == null) {
+                throw new IOException("not a regular file");
+            }
+            FileStamp written = stamp.withVersion(lastSeq);
+            seenMessages.put(location.key(), written);
+            writtenMessages.put(location.key(), written);
+        } catch (IOException e) {
+            seenMessages.invalidate(location.key()); // read again on the next check
+            writtenMessages.invalidate(location.key());
+        }
+    }
+
+    /**
+     * The identity (file key, modification time, size) of the regular file at {@code file}, read without following a
+     * link; null when something else stands there.
+     *
+     * @throws NoSuchFileException when nothing does
+     */
+    private static FileStamp stamp(Path file) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        return attributes.isRegularFile()
+                ? new FileStamp(attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size(), 0)
+                : null;
     }
 
     // ---- documents ----------------------------------------------------------------------------
@@ -615,7 +798,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     /** The size of the file up to and including its last line break, or 0. */
-    private static long endOfLastCompleteLine(FileChannel channel, long size) throws IOException {
+    static long endOfLastCompleteLine(FileChannel channel, long size) throws IOException {
         ByteBuffer buffer = ByteBuffer.allocate(4096);
         long position = size;
         while (position > 0) {
@@ -747,11 +930,11 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         }
     }
 
-    /** Whether {@code directory} holds notes or a document (a file that is none of the store's own). */
+    /** Whether {@code directory} holds notes, messages or a document (a file that is none of the store's own). */
     private static boolean holdsNotesOrDocuments(Path directory) throws IOException {
         try (Stream<Path> files = Files.list(directory)) {
             return files.map(file -> file.getFileName().toString())
-                    .anyMatch(name -> name.equals(NOTES_FILE) || isDocumentName(name));
+                    .anyMatch(name -> name.equals(NOTES_FILE) || name.equals(MESSAGES_FILE) || isDocumentName(name));
         }
     }
 
@@ -925,6 +1108,10 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
         Path notesFile() {
             return directory.resolve(NOTES_FILE);
+        }
+
+        Path messagesFile() {
+            return file(MESSAGES_FILE);
         }
 
         /**

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
@@ -22,13 +23,16 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The default store when none is configured, and the reference implementation of the store
  * contract. Documents are returned exactly as they were saved.
  *
- * <p>Thread-safe: {@link #save} is an atomic compare-and-set per key and each change of a notes log an atomic
- * replacement of an immutable list ({@link ConcurrentHashMap#compute}).
+ * <p>Thread-safe: {@link #save} and {@link #appendMessages} are atomic compare-and-sets per key, and each change of a
+ * notes or message log an atomic replacement of an immutable list ({@link ConcurrentHashMap#compute}). Messages are
+ * kept as the objects given, not copies.
  */
 public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
 
     private final Map<String, Snapshot> snapshots = new ConcurrentHashMap<>();
     private final Map<String, NotesLog> notes = new ConcurrentHashMap<>();
+    /** Each change replaces the key's log atomically; see {@link MessageEntries}. */
+    private final Map<String, MessageEntries> messageLogs = new ConcurrentHashMap<>();
     private final Map<String, Map<String, String>> documents = new ConcurrentHashMap<>();
     /** By key, then lease name. */
     private final Map<String, Map<String, Lease>> leases = new ConcurrentHashMap<>();
@@ -101,6 +105,40 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     @Override
+    public long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries) {
+        Ensure.notNull(key, "key");
+        MessageLog.checkAppend(expectedLastSeq, entries);
+        // The exception thrown inside compute leaves the mapping unchanged.
+        return messageLogs.compute(key, (k, log) -> {
+            long lastSeq = log == null ? 0 : log.lastSeq();
+            if (lastSeq != expectedLastSeq) {
+                throw new VersionConflictException(k, expectedLastSeq, lastSeq);
+            }
+            return (log == null ? MessageEntries.EMPTY : log).plus(entries);
+        }).lastSeq();
+    }
+
+    @Override
+    public MessageLog messages(String key, long afterSeq) {
+        Ensure.notNull(key, "key");
+        MessageEntries log = messageLogs.get(key);
+        return log == null ? MessageLog.EMPTY : log.after(afterSeq);
+    }
+
+    @Override
+    public long messagesVersion(String key) {
+        Ensure.notNull(key, "key");
+        MessageEntries log = messageLogs.get(key);
+        return log == null ? 0 : log.lastSeq();
+    }
+
+    @Override
+    public void trimMessages(String key, long throughSeq) {
+        Ensure.notNull(key, "key");
+        messageLogs.computeIfPresent(key, (k, log) -> log.trimmed(throughSeq)); // the last seq stays, also with no entry
+    }
+
+    @Override
     public void putDocument(String key, String name, String text) {
         Ensure.notNull(key, "key");
         StoredDocument.checkName(name);
@@ -163,6 +201,7 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
         Ensure.notNull(key, "key");
         snapshots.remove(key);
         notes.remove(key);
+        messageLogs.remove(key);
         documents.remove(key);
         leases.remove(key);
     }
@@ -171,8 +210,55 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     public List<String> keys() {
         Set<String> keys = new HashSet<>(snapshots.keySet());
         keys.addAll(notes.keySet());
+        keys.addAll(messageLogs.keySet());
         keys.addAll(documents.keySet());
         return List.copyOf(keys);
+    }
+
+    /**
+     * A message log: the entries {@code [start, end)} of an array that versions of the log share and only ever append
+     * to (a version reads no index at or beyond its {@code end}, and a later version only writes there), so an append
+     * costs an entry, not a copy of the log; a trim or a full array copies. Immutable as seen by readers.
+     */
+    private record MessageEntries(MessageLog.Entry[] array, int start, int end, long lastSeq) {
+
+        static final MessageEntries EMPTY = new MessageEntries(new MessageLog.Entry[0], 0, 0, 0);
+
+        /** Called inside the key's {@code compute}: no other append writes to the shared array meanwhile. */
+        MessageEntries plus(List<MessageLogEntry> entries) {
+            MessageLog.Entry[] target = array;
+            int from = start;
+            int to = end;
+            if (to + entries.size() > target.length) {
+                int size = to - from;
+                target = Arrays.copyOfRange(array, from, from + Math.max(16, 2 * (size + entries.size())));
+                from = 0;
+                to = size;
+            }
+            long seq = lastSeq;
+            for (MessageLogEntry entry : entries) {
+                target[to++] = new MessageLog.Entry(++seq, entry);
+            }
+            return new MessageEntries(target, from, to, seq);
+        }
+
+        MessageEntries trimmed(long throughSeq) {
+            int first = firstAfter(throughSeq);
+            return first == start ? this
+                    : new MessageEntries(Arrays.copyOfRange(array, first, Math.max(end, first + 16)), 0, end - first, lastSeq);
+        }
+
+        MessageLog after(long afterSeq) {
+            return new MessageLog(lastSeq, List.of(Arrays.copyOfRange(array, firstAfter(afterSeq), end)));
+        }
+
+        private int firstAfter(long seq) {
+            int first = start;
+            while (first < end && array[first].seq() <= seq) {
+                first++;
+            }
+            return first;
+        }
     }
 
     /** An immutable notes log: each change makes a new one, so readers get a consistent list without copying. */

@@ -21,7 +21,7 @@ public record StoredDocument(String name, long bytes) {
     /**
      * Rejects a name that is not 1 to 128 letters, digits, {@code .}, {@code -} and {@code _} starting with a letter
      * or digit, or that the file store uses for itself ({@code state.json}, {@code scratch.md}, {@code key.json},
-     * names ending in {@code .tmp} or holding {@code .corrupt-}).
+     * {@code messages.jsonl}, names ending in {@code .tmp} or holding {@code .corrupt-}).
      *
      * @return the name
      */
@@ -31,7 +31,8 @@ public record StoredDocument(String name, long bytes) {
                 + " starting with a letter or digit; was '" + name + "'");
         String lower = name.toLowerCase(java.util.Locale.ROOT);
         Ensure.that(!lower.equals("state.json") && !lower.equals("scratch.md") && !lower.equals("key.json")
-                && !lower.endsWith(".tmp") && !lower.contains(".corrupt-"), "The document name '" + name
+                && !lower.equals("messages.jsonl") && !lower.endsWith(".tmp") && !lower.contains(".corrupt-"),
+                "The document name '" + name
                 + "' is reserved by the store");
         return name;
     }

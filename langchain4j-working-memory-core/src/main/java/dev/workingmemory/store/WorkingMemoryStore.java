@@ -25,6 +25,13 @@ import java.util.Optional;
  * appending at the same moment both keep their lines ({@link #appendNote}, {@link #notes}, {@link #removeNotes},
  * {@link #notesVersion}).
  *
+ * <p>Each key also has an append-only <b>message log</b>: the entries ({@link MessageLogEntry}) that built a thread's
+ * message window, numbered 1, 2, 3, … in the order they were appended ({@link #appendMessages}, {@link #messages},
+ * {@link #messagesVersion}, {@link #trimMessages}). An append names the last entry its caller saw, so two instances
+ * adding to one conversation never reorder or drop each other's messages: the second one reads what the first
+ * appended, takes it in, and appends after it. The entries that left the window long ago are trimmed, so the log of a
+ * long conversation stays bounded.
+ *
  * <p>And each key has named <b>documents</b>: texts written whole and atomically, such as the human-readable
  * {@code MEMORY.md} of a resource's state or cached tool outputs ({@link #putDocument}, {@link #getDocument},
  * {@link #documents}, {@link #deleteDocument}). A document name is 1 to 128 letters, digits, {@code .}, {@code -}
@@ -88,6 +95,44 @@ public interface WorkingMemoryStore {
     long notesVersion(String key);
 
     /**
+     * Appends {@code entries} to the message log under {@code key}, numbered on from {@code expectedLastSeq}, if the
+     * last entry appended to the log is {@code expectedLastSeq} (a compare-and-set, like {@link #save}). When it
+     * returns, the entries are durable (a crash right after loses nothing) and every later {@link #messages} call, of
+     * any instance, returns them (unless trimmed).
+     *
+     * @param expectedLastSeq the seq of the last entry the caller read or appended, {@code 0} for a log it found empty
+     * @param entries         one or more entries, appended together or not at all
+     * @return the seq of the last entry appended: {@code expectedLastSeq + entries.size()}
+     * @throws VersionConflictException when the log's last seq is not {@code expectedLastSeq} (another instance
+     *                                  appended); its {@link VersionConflictException#actualVersion()} is that seq
+     * @throws IllegalArgumentException for no entries or a negative {@code expectedLastSeq}
+     */
+    long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries);
+
+    /**
+     * The entries of the message log under {@code key} whose seq is above {@code afterSeq}, oldest first, with the seq
+     * of the last entry appended; {@link MessageLog#EMPTY} when there is no log. Entries that were
+     * {@linkplain #trimMessages trimmed} are not returned: a caller that finds the first entry returned beyond
+     * {@code afterSeq + 1} missed entries and reads the log from its start. An entry torn by a crash in the middle of
+     * its append is skipped (with a warning), never returned.
+     */
+    MessageLog messages(String key, long afterSeq);
+
+    /**
+     * The seq of the last entry appended to the message log under {@code key} (trimmed or not), {@code 0} when there is
+     * none or it was deleted. A cached memory calls it before each use to notice that another instance added to its
+     * conversation, so implementations should answer it as cheaply as {@link #version}.
+     */
+    long messagesVersion(String key);
+
+    /**
+     * Removes the entries of the message log under {@code key} whose seq is at most {@code throughSeq}: those that no
+     * longer matter to the window. The numbering goes on after the last entry appended even when every entry is
+     * trimmed. Does nothing when there are none.
+     */
+    void trimMessages(String key, long throughSeq);
+
+    /**
      * Writes the document {@code name} of {@code key}, replacing it whole: a reader sees the old text or the new one,
      * never a mix. Durable when it returns.
      *
@@ -119,13 +164,13 @@ public interface WorkingMemoryStore {
     void releaseLease(String key, String name, String owner);
 
     /**
-     * Removes everything under {@code key}: the state, the notes log, the documents and the leases; does nothing when
-     * there is none.
+     * Removes everything under {@code key}: the state, the notes log, the message log, the documents and the leases;
+     * does nothing when there is none. A message log appended to afterwards starts again at seq 1.
      */
     void delete(String key);
 
     /**
-     * @return every key with a saved state, notes or documents, in no particular order
+     * @return every key with a saved state, notes, messages or documents, in no particular order
      */
     List<String> keys();
 

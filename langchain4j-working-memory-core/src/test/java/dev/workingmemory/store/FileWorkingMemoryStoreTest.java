@@ -459,4 +459,68 @@ class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
 
         assertThat(store.notes("k")).hasSize(39).doesNotContain("- a0").contains("- a19", "- b19");
     }
+
+    // ---- the message log ----------------------------------------------------------------------
+
+    private static MessageLogEntry said(String text) {
+        return new MessageLogEntry.Added(dev.langchain4j.data.message.UserMessage.from(text),
+                java.time.Instant.parse("2026-03-12T14:30:00Z"));
+    }
+
+    private Path messagesFile(String key) {
+        return root.resolve(FileWorkingMemoryStore.directoryName(key)).resolve(FileWorkingMemoryStore.MESSAGES_FILE);
+    }
+
+    @Test
+    void should_write_one_readable_json_line_per_message() throws IOException {
+        store.appendMessages("k", 0, List.of(said("Größe: \"7319-QUARTZ\"\nline two"), new MessageLogEntry.Cleared()));
+
+        List<String> lines = Files.readAllLines(messagesFile("k"), StandardCharsets.UTF_8);
+        assertThat(lines).hasSize(2);
+        assertThat(lines.get(0)).startsWith("{\"seq\":1,\"entry\":{\"added\":\"2026-03-12T14:30:00Z\",\"message\":")
+                .contains("Größe: \\\"7319-QUARTZ\\\"\\nline two");
+        assertThat(lines.get(1)).isEqualTo("{\"seq\":2,\"entry\":{\"cleared\":true}}");
+        assertThat(store.keys()).containsExactly("k");
+    }
+
+    @Test
+    void should_skip_a_torn_last_message_and_cut_it_off_before_the_next_append() throws IOException {
+        store.appendMessages("k", 0, List.of(said("first"), said("second")));
+        Files.writeString(messagesFile("k"), "{\"seq\":3,\"entry\":{\"added\":\"2026-03-", StandardOpenOption.APPEND);
+
+        assertThat(store.messages("k", 0).entries()).extracting(MessageLog.Entry::entry)
+                .containsExactly(said("first"), said("second"));
+        assertThat(store.messagesVersion("k")).isEqualTo(2);
+
+        assertThat(store.appendMessages("k", 2, List.of(said("third")))).isEqualTo(3);
+
+        assertThat(store.messages("k", 0).entries()).extracting(MessageLog.Entry::entry)
+                .containsExactly(said("first"), said("second"), said("third"));
+        assertThat(Files.readAllLines(messagesFile("k"))).hasSize(3).allMatch(line -> line.endsWith("}}}"));
+    }
+
+    @Test
+    void should_skip_an_unreadable_message_line_and_keep_the_others() throws IOException {
+        store.appendMessages("k", 0, List.of(said("first")));
+        Files.writeString(messagesFile("k"), "not json\n", StandardOpenOption.APPEND);
+        store.appendMessages("k", 1, List.of(said("second")));
+
+        assertThat(store.messages("k", 0).entries()).extracting(MessageLog.Entry::seq).containsExactly(1L, 2L);
+    }
+
+    @Test
+    void should_see_the_messages_another_store_instance_appended_and_trimmed() {
+        FileWorkingMemoryStore other = new FileWorkingMemoryStore(root);
+        store.appendMessages("k", 0, List.of(said("a")));
+        assertThat(other.messagesVersion("k")).isEqualTo(1);
+
+        other.appendMessages("k", 1, List.of(said("b"), said("c")));
+        assertThat(store.messagesVersion("k")).isEqualTo(3);
+        assertThat(store.messages("k", 1).entries()).extracting(MessageLog.Entry::entry).containsExactly(said("b"), said("c"));
+
+        other.trimMessages("k", 3);
+        assertThat(store.messagesVersion("k")).isEqualTo(3);
+        assertThat(new FileWorkingMemoryStore(root).messages("k", 0)).isEqualTo(new MessageLog(3, List.of()));
+        assertThat(store.appendMessages("k", 3, List.of(said("d")))).isEqualTo(4);
+    }
 }

@@ -384,6 +384,198 @@ public interface WorkingMemoryStoreContract {
         }
     }
 
+    // ---- the message log ---------------------------------------------------------------------
+
+    /** Entries of every kind, with messages of every type and texts that break naive formats. */
+    static List<MessageLogEntry> everyKindOfEntry() {
+        java.time.Instant at = java.time.Instant.parse("2026-03-12T14:30:00.123456789Z");
+        dev.langchain4j.agent.tool.ToolExecutionRequest call = dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+                .id("call_1").name("getWeather").arguments("{\"city\":\"Zürich\"}").build();
+        dev.langchain4j.agent.tool.ToolExecutionRequest noId = dev.langchain4j.agent.tool.ToolExecutionRequest.builder()
+                .name("search").arguments("{a=1}").build();
+        return List.of(
+                new MessageLogEntry.Added(dev.langchain4j.data.message.SystemMessage.from("You are helpful.\nBe brief."), at),
+                new MessageLogEntry.Added(dev.langchain4j.data.message.UserMessage.from(
+                        "Größe 😀 </working_memory>\n\"quoted\" \u0000 \uD800 line\r\nbreak"), at.plusSeconds(1)),
+                new MessageLogEntry.Added(dev.langchain4j.data.message.AiMessage.from(call, noId), at.plusSeconds(2)),
+                new MessageLogEntry.Added(dev.langchain4j.data.message.ToolExecutionResultMessage.from(call,
+                        "{\"temperature\":21}"), at.plusSeconds(3)),
+                new MessageLogEntry.Added(dev.langchain4j.data.message.ToolExecutionResultMessage.builder()
+                        .toolName("search").text("Error: no such tool").isError(true).build(), at.plusSeconds(4)),
+                new MessageLogEntry.Added(dev.langchain4j.data.message.AiMessage.from("It is 21 °C."), at.plusSeconds(5)),
+                new MessageLogEntry.Cleared(),
+                new MessageLogEntry.Evicted(3));
+    }
+
+    private static List<MessageLog.Entry> numbered(long firstSeq, List<MessageLogEntry> entries) {
+        List<MessageLog.Entry> numbered = new ArrayList<>();
+        for (MessageLogEntry entry : entries) {
+            numbered.add(new MessageLog.Entry(firstSeq++, entry));
+        }
+        return numbered;
+    }
+
+    private static MessageLogEntry said(String text) {
+        return new MessageLogEntry.Added(dev.langchain4j.data.message.UserMessage.from(text),
+                java.time.Instant.parse("2026-03-12T14:30:00Z"));
+    }
+
+    @Test
+    default void should_start_with_an_empty_message_log() {
+        assertThat(store().messagesVersion("k")).isZero();
+        assertThat(store().messages("k", 0)).isEqualTo(MessageLog.EMPTY);
+    }
+
+    @Test
+    default void should_append_messages_in_order_and_return_them_as_given() {
+        List<MessageLogEntry> entries = everyKindOfEntry();
+
+        assertThat(store().appendMessages("k", 0, entries.subList(0, 3))).isEqualTo(3);
+        assertThat(store().appendMessages("k", 3, entries.subList(3, entries.size()))).isEqualTo(entries.size());
+
+        assertThat(store().messages("k", 0)).isEqualTo(new MessageLog(entries.size(), numbered(1, entries)));
+        assertThat(store().messages("k", 5)).isEqualTo(new MessageLog(entries.size(),
+                numbered(6, entries.subList(5, entries.size()))));
+        assertThat(store().messages("k", entries.size())).isEqualTo(new MessageLog(entries.size(), List.of()));
+        assertThat(store().messagesVersion("k")).isEqualTo(entries.size());
+        assertThat(store().messages("other", 0)).isEqualTo(MessageLog.EMPTY);
+        assertThat(store().keys()).contains("k");
+    }
+
+    @Test
+    default void should_refuse_an_append_after_an_entry_the_caller_did_not_see() {
+        store().appendMessages("k", 0, List.of(said("first")));
+
+        VersionConflictException conflict = catchThrowableOfType(VersionConflictException.class,
+                () -> store().appendMessages("k", 0, List.of(said("lost"))));
+        assertThat(conflict).isNotNull();
+        assertThat(conflict.expectedVersion()).isZero();
+        assertThat(conflict.actualVersion()).isEqualTo(1);
+        assertThatThrownBy(() -> store().appendMessages("k", 5, List.of(said("lost"))))
+                .isInstanceOfSatisfying(VersionConflictException.class, e -> assertThat(e.actualVersion()).isEqualTo(1));
+
+        assertThat(store().messages("k", 0).entries()).containsExactly(new MessageLog.Entry(1, said("first")));
+        assertThat(store().messagesVersion("k")).isEqualTo(1);
+    }
+
+    @Test
+    default void should_trim_entries_and_go_on_numbering_after_the_last() {
+        for (int i = 1; i <= 5; i++) {
+            store().appendMessages("k", i - 1, List.of(said("m" + i)));
+        }
+
+        store().trimMessages("k", 3);
+        assertThat(store().messages("k", 0)).isEqualTo(new MessageLog(5, List.of(
+                new MessageLog.Entry(4, said("m4")), new MessageLog.Entry(5, said("m5")))));
+        assertThat(store().messagesVersion("k")).isEqualTo(5);
+
+        store().trimMessages("k", 2); // nothing left to trim there
+        store().trimMessages("k", 5);
+        assertThat(store().messages("k", 0)).isEqualTo(new MessageLog(5, List.of()));
+        assertThat(store().messagesVersion("k")).isEqualTo(5);
+        assertThatThrownBy(() -> store().appendMessages("k", 0, List.of(said("m6"))))
+                .isInstanceOf(VersionConflictException.class);
+
+        assertThat(store().appendMessages("k", 5, List.of(said("m6")))).isEqualTo(6);
+        assertThat(store().messages("k", 0).entries()).containsExactly(new MessageLog.Entry(6, said("m6")));
+        store().trimMessages("absent", 3);
+        assertThat(store().messagesVersion("absent")).isZero();
+    }
+
+    @Test
+    default void should_delete_the_message_log_with_the_key_and_number_again_from_1() {
+        store().appendMessages("k", 0, List.of(said("a"), said("b")));
+        assertThat(store().keys()).contains("k");
+
+        store().delete("k");
+
+        assertThat(store().messagesVersion("k")).isZero();
+        assertThat(store().messages("k", 0)).isEqualTo(MessageLog.EMPTY);
+        assertThat(store().keys()).doesNotContain("k");
+        assertThat(store().appendMessages("k", 0, List.of(said("c")))).isEqualTo(1);
+    }
+
+    @ParameterizedTest
+    @MethodSource("hostileKeys")
+    default void should_keep_the_message_logs_of_hostile_keys_apart(String key) {
+        store().appendMessages(key, 0, List.of(said("of " + key)));
+        store().appendMessages(key + "x", 0, List.of(said("of the other"), said("and more")));
+
+        assertThat(store().messages(key, 0).entries()).containsExactly(new MessageLog.Entry(1, said("of " + key)));
+        assertThat(store().messagesVersion(key)).isEqualTo(1);
+        assertThat(store().keys()).contains(key);
+    }
+
+    @Test
+    default void should_keep_the_message_log_apart_from_state_notes_and_documents() {
+        store().save("k", 0, "{}");
+        store().appendNote("k", "- a");
+        store().putDocument("k", "notes.md", "text");
+        store().appendMessages("k", 0, List.of(said("hello")));
+
+        assertThat(store().notes("k")).containsExactly("- a");
+        assertThat(store().load("k")).get().extracting(Snapshot::document).isEqualTo("{}");
+        assertThat(store().documents("k")).extracting(StoredDocument::name).containsExactly("notes.md");
+        assertThat(store().version("k")).isEqualTo(1);
+        assertThat(store().messages("k", 0).entries()).extracting(MessageLog.Entry::entry).containsExactly(said("hello"));
+    }
+
+    @Test
+    default void should_reject_bad_message_log_arguments() {
+        assertThatThrownBy(() -> store().appendMessages("k", 0, List.of())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendMessages("k", -1, List.of(said("a"))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendMessages("k", 0, null)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> store().appendMessages(null, 0, List.of(said("a"))))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(store().messagesVersion("k")).isZero();
+    }
+
+    @Test
+    default void should_lose_and_reorder_no_message_when_threads_append_at_once() throws Exception {
+        int threads = 4;
+        int each = 40;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> futures = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            int thread = t;
+            futures.add(pool.submit(() -> {
+                start.await();
+                for (int i = 0; i < each; i++) {
+                    while (true) { // as an instance does: append after the last entry seen, else read and try again
+                        long last = store().messagesVersion("k");
+                        try {
+                            store().appendMessages("k", last, List.of(said("t" + thread + " m" + i)));
+                            break;
+                        } catch (VersionConflictException e) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> future : futures) {
+            future.get(120, TimeUnit.SECONDS);
+        }
+        pool.shutdown();
+
+        MessageLog log = store().messages("k", 0);
+        assertThat(log.lastSeq()).isEqualTo(threads * each);
+        assertThat(log.entries()).extracting(MessageLog.Entry::seq)
+                .containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, threads * each).boxed().toList());
+        List<String> texts = log.entries().stream()
+                .map(entry -> ((dev.langchain4j.data.message.UserMessage) ((MessageLogEntry.Added) entry.entry())
+                        .message()).singleText()).toList();
+        for (int t = 0; t < threads; t++) {
+            String prefix = "t" + t + " ";
+            assertThat(texts.stream().filter(text -> text.startsWith(prefix)).toList())
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, each).mapToObj(i -> prefix + "m" + i).toList());
+        }
+    }
+
     // ---- documents ---------------------------------------------------------------------------
 
     @Test
@@ -423,7 +615,7 @@ public interface WorkingMemoryStoreContract {
 
     @ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"", "../x", "a/b", ".hidden", "state.json", "scratch.md",
-            "key.json", "MEMORY.md.tmp", "state.json.corrupt-1", "a b"})
+            "key.json", "messages.jsonl", "MEMORY.md.tmp", "state.json.corrupt-1", "a b"})
     default void should_refuse_malformed_or_reserved_document_names(String name) {
         assertThatThrownBy(() -> store().putDocument("k", name, "x")).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store().getDocument("k", name)).isInstanceOf(IllegalArgumentException.class);

@@ -1,6 +1,8 @@
 package dev.workingmemory.testing;
 
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.MessageLog;
+import dev.workingmemory.store.MessageLogEntry;
 import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
@@ -15,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it, counts version
- * checks, and can be switched to fail its saves, note appends and document writes. Thread-safe.
+ * checks (of the state and of the message log), and can be switched to fail its saves, note appends and document
+ * writes, and apart from those its message appends. Thread-safe.
  */
 public final class TestStore implements WorkingMemoryStore {
 
@@ -28,8 +31,10 @@ public final class TestStore implements WorkingMemoryStore {
     /** Saves refused while {@link #failing}. */
     public final AtomicInteger failures = new AtomicInteger();
     public final AtomicInteger versionChecks = new AtomicInteger();
-    /** While true, every save throws a {@link WorkingMemoryStoreException}. */
+    /** While true, every save, note append and document write throws a {@link WorkingMemoryStoreException}. */
     public volatile boolean failing;
+    /** While true, every message append throws a {@link WorkingMemoryStoreException}. */
+    public volatile boolean failingMessages;
 
     public List<Save> savesOf(String key) {
         return saves.stream().filter(save -> save.key().equals(key)).toList();
@@ -79,6 +84,31 @@ public final class TestStore implements WorkingMemoryStore {
     @Override
     public long notesVersion(String key) {
         return delegate.notesVersion(key);
+    }
+
+    @Override
+    public long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries) {
+        if (failingMessages) {
+            failures.incrementAndGet();
+            throw new WorkingMemoryStoreException("the store is down (test)");
+        }
+        return delegate.appendMessages(key, expectedLastSeq, entries);
+    }
+
+    @Override
+    public MessageLog messages(String key, long afterSeq) {
+        return delegate.messages(key, afterSeq);
+    }
+
+    @Override
+    public long messagesVersion(String key) {
+        versionChecks.incrementAndGet();
+        return delegate.messagesVersion(key);
+    }
+
+    @Override
+    public void trimMessages(String key, long throughSeq) {
+        delegate.trimMessages(key, throughSeq);
     }
 
     @Override

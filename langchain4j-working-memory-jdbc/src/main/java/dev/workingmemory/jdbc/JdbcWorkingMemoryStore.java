@@ -6,6 +6,8 @@ import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.store.MessageLog;
+import dev.workingmemory.store.MessageLogEntry;
 import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.VersionConflictException;
@@ -14,6 +16,7 @@ import dev.workingmemory.store.WorkingMemoryStoreException;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,6 +49,10 @@ import static dev.workingmemory.jdbc.Database.update;
  *   <li>A note is a row: {@link #appendNote} inserts it, never reading or rewriting the others. Appends to one key are
  *       ordered by a per-key row that each append and removal stamps with the next number of a sequence; that number
  *       is {@link #notesVersion} and orders the notes.</li>
+ *   <li>A message log is a row per entry ({@code wm_message}) and one per key ({@code wm_message_log}) holding the
+ *       seq of its last entry: {@link #appendMessages} is a compare-and-set on that row ({@code UPDATE … WHERE last_seq =
+ *       ?}, which also locks it until commit) and inserts the entries in the same transaction; {@link #messagesVersion}
+ *       reads that row by its primary key; {@link #trimMessages} deletes entry rows and leaves it.</li>
  *   <li>A lease is a row with an expiry in the database's clock, taken by one {@code INSERT … ON CONFLICT DO UPDATE …
  *       WHERE} statement, so the instances' clocks do not matter.</li>
  *   <li>Every write is one transaction: a connection lost in the middle leaves nothing half-written and is reported
@@ -219,6 +226,77 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
     }
 
     @Override
+    public long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries) {
+        Key k = Key.of(key);
+        MessageLog.checkAppend(expectedLastSeq, entries);
+        List<byte[]> texts = entries.stream().map(entry -> Texts.encode(entry.toJson())).toList();
+        long lastSeq = expectedLastSeq + entries.size();
+        return database.write("append messages to key " + k, connection -> {
+            touch(connection, k);
+            // The log row is the compare-and-set, and stays locked until commit: appends of one key are serialized.
+            int changed = expectedLastSeq == 0
+                    ? update(connection, "INSERT INTO wm_message_log (key_hash, last_seq) VALUES (?, ?)"
+                            + " ON CONFLICT (key_hash) DO NOTHING", k.hash(), lastSeq)
+                    : update(connection, "UPDATE wm_message_log SET last_seq = ? WHERE key_hash = ? AND last_seq = ?",
+                            lastSeq, k.hash(), expectedLastSeq);
+            if (changed == 0) {
+                throw new VersionConflictException(key, expectedLastSeq, messagesVersion(connection, k));
+            }
+            try (PreparedStatement insert = connection.prepareStatement(
+                    "INSERT INTO wm_message (key_hash, seq, entry) VALUES (?, ?, ?)")) {
+                long seq = expectedLastSeq;
+                for (byte[] text : texts) {
+                    insert.setBytes(1, k.hash());
+                    insert.setLong(2, ++seq);
+                    insert.setBytes(3, text);
+                    insert.addBatch();
+                }
+                insert.executeBatch();
+            }
+            return lastSeq;
+        });
+    }
+
+    /** One statement: the entries and the log's last seq read together. */
+    @Override
+    public MessageLog messages(String key, long afterSeq) {
+        Key k = Key.of(key);
+        return database.read("read the messages of key " + k, connection -> {
+            long[] lastSeq = {0};
+            List<MessageLog.Entry> entries = new ArrayList<>();
+            query(connection, "SELECT log.last_seq, m.seq, m.entry FROM wm_message_log log"
+                    + " LEFT JOIN wm_message m ON m.key_hash = log.key_hash AND m.seq > ?"
+                    + " WHERE log.key_hash = ? ORDER BY m.seq", row -> {
+                lastSeq[0] = row.getLong(1);
+                byte[] entry = row.getBytes(3);
+                if (entry != null) {
+                    entries.add(new MessageLog.Entry(row.getLong(2), MessageLogEntry.fromJson(Texts.decode(entry))));
+                }
+                return null;
+            }, afterSeq, k.hash());
+            return new MessageLog(lastSeq[0], entries);
+        });
+    }
+
+    @Override
+    public long messagesVersion(String key) {
+        Key k = Key.of(key);
+        return database.read("read the messages version of key " + k, connection -> messagesVersion(connection, k));
+    }
+
+    private static long messagesVersion(Connection connection, Key k) throws SQLException {
+        return queryOne(connection, "SELECT last_seq FROM wm_message_log WHERE key_hash = ?", row -> row.getLong(1),
+                k.hash()).orElse(0L);
+    }
+
+    @Override
+    public void trimMessages(String key, long throughSeq) {
+        Key k = Key.of(key);
+        database.write("trim the messages of key " + k, connection -> update(connection,
+                "DELETE FROM wm_message WHERE key_hash = ? AND seq <= ?", k.hash(), throughSeq));
+    }
+
+    @Override
     public void putDocument(String key, String name, String text) {
         Key k = Key.of(key);
         StoredDocument.checkName(name);
@@ -294,7 +372,8 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
         Key k = Key.of(key);
         database.write("delete key " + k, connection -> {
             // wm_key first: every write touches it first, so writers of one key lock in the same order.
-            for (String table : List.of("wm_key", "wm_state", "wm_notes_log", "wm_note", "wm_document", "wm_lease")) {
+            for (String table : List.of("wm_key", "wm_state", "wm_notes_log", "wm_note", "wm_message_log", "wm_message",
+                    "wm_document", "wm_lease")) {
                 update(connection, "DELETE FROM " + table + " WHERE key_hash = ?", k.hash());
             }
             return null;
@@ -306,6 +385,7 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
         return database.read("list the keys", connection -> query(connection, "SELECT key_text FROM wm_key k WHERE"
                 + " EXISTS (SELECT 1 FROM wm_state s WHERE s.key_hash = k.key_hash)"
                 + " OR EXISTS (SELECT 1 FROM wm_note n WHERE n.key_hash = k.key_hash)"
+                + " OR EXISTS (SELECT 1 FROM wm_message_log l WHERE l.key_hash = k.key_hash)"
                 + " OR EXISTS (SELECT 1 FROM wm_document d WHERE d.key_hash = k.key_hash)",
                 row -> Texts.decode(row.getBytes(1))));
     }

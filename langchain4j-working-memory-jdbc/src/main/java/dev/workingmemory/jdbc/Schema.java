@@ -55,7 +55,12 @@ final class Schema {
                             + " embedded_revision BIGINT NOT NULL DEFAULT 0)",
                     "CREATE INDEX wm_crystal_search ON wm_crystal USING GIN (search)",
                     "CREATE INDEX wm_crystal_scope_time ON wm_crystal (scope_hash, time)",
-                    "CREATE INDEX wm_crystal_unembedded ON wm_crystal (revision) WHERE embedded_revision <> revision"));
+                    "CREATE INDEX wm_crystal_unembedded ON wm_crystal (revision) WHERE embedded_revision <> revision"),
+            // 2 -> 3: the message log of each thread's window; last_seq is its compare-and-set, kept through trims.
+            List.of(
+                    "CREATE TABLE wm_message_log (key_hash BYTEA PRIMARY KEY, last_seq BIGINT NOT NULL)",
+                    "CREATE TABLE wm_message (key_hash BYTEA NOT NULL, seq BIGINT NOT NULL, entry BYTEA NOT NULL,"
+                            + " PRIMARY KEY (key_hash, seq))"));
 
     /** The schema version this library reads and writes. */
     static final int CURRENT = MIGRATIONS.size();

@@ -45,7 +45,7 @@ class SchemaTest extends DatabaseTest {
 
         assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
         assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_document", "wm_key", "wm_lease",
-                "wm_note", "wm_notes_log", "wm_schema", "wm_state");
+                "wm_message", "wm_message_log", "wm_note", "wm_notes_log", "wm_schema", "wm_state");
     }
 
     @Test
@@ -94,8 +94,8 @@ class SchemaTest extends DatabaseTest {
 
         JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource());
 
-        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(2);
-        assertThat(tables()).contains("wm_crystal");
+        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(3);
+        assertThat(tables()).contains("wm_crystal", "wm_message_log", "wm_message");
         assertThat(store.load("k")).contains(new Snapshot("k", 3, "{}"));
     }
 
