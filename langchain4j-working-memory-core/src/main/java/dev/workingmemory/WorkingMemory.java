@@ -9,9 +9,9 @@ import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.event.BlockRendered;
 import dev.workingmemory.internal.BlockRenderer;
+import dev.workingmemory.internal.Conversation;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MemorySearch;
-import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.ShapedRequest;
 import dev.workingmemory.layer.EvictedMessage;
@@ -56,10 +56,9 @@ public final class WorkingMemory {
     private final List<LayerSlot> slots;
     /** The layers that shape requests ({@link RequestShaper}), in block order. */
     private final List<RequestShaper> shapers;
-    private final MessageWindow window;
+    /** The message window and where it is kept. */
+    private final Conversation conversation;
     private final MemorySettings settings;
-    /** The window changed since it was last given to the message store (only when not saved on every change). */
-    private boolean messagesUnsaved;
 
     private long renderedThreadVersion = -1;
     private long renderedResourceVersion = -1;
@@ -77,13 +76,13 @@ public final class WorkingMemory {
     /** The system message with the current block appended; {@code null} until built for the current lines. */
     private SystemMessage systemWithBlock;
 
-    WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, MessageWindow window,
+    WorkingMemory(Object memoryId, MemoryKey key, ScopeState thread, ScopeState resource, Conversation conversation,
                   MemorySettings settings) {
         this.memoryId = memoryId;
         this.key = key;
         this.thread = thread;
         this.resource = resource;
-        this.window = window;
+        this.conversation = conversation;
         this.settings = settings;
         List<LayerSlot> all = new ArrayList<>(thread.slots());
         all.addAll(resource.slots());
@@ -97,10 +96,8 @@ public final class WorkingMemory {
         this.slots = List.copyOf(all);
         this.shapers = slots.stream().map(LayerSlot::layer)
                 .filter(RequestShaper.class::isInstance).map(RequestShaper.class::cast).toList();
-        window.onEviction(settings.clock(), this::evicted);
-        for (ChatMessage message : settings.chatMemoryStore().getMessages(memoryId)) {
-            window.add(message);
-        }
+        conversation.window().onEviction(settings.clock(), this::evicted);
+        conversation.load();
     }
 
     /** The memory id this memory was first requested with; {@link dev.langchain4j.memory.ChatMemory#id()} returns it. */
@@ -239,16 +236,11 @@ public final class WorkingMemory {
 
     void add(ChatMessage message) {
         thread.write(() -> {
-            if (message instanceof SystemMessage system) {
-                if (window.setSystem(system)) {
-                    saveMessages();
+            conversation.add(message); // kept when it returns
+            if (!(message instanceof SystemMessage)) {
+                for (LayerSlot slot : slots) {
+                    observe(slot, message);
                 }
-                return null;
-            }
-            window.add(message);
-            saveMessages();
-            for (LayerSlot slot : slots) {
-                observe(slot, message);
             }
             return null;
         });
@@ -256,14 +248,15 @@ public final class WorkingMemory {
 
     List<ChatMessage> messages() {
         return thread.read(() -> {
+            conversation.refresh(); // what other instances added since
             renderIfChanged();
             SystemMessage system = systemMessage();
             List<ChatMessage> view;
             if (shapers.isEmpty()) {
-                view = window.view();
+                view = conversation.window().view();
             } else {
-                ShapedRequest request = new ShapedRequest(system, window, settings.tokenCountEstimator(),
-                        settings.contextWindow(), this::saveMessages);
+                ShapedRequest request = new ShapedRequest(system, conversation, settings.tokenCountEstimator(),
+                        settings.contextWindow());
                 shape(request);
                 system = request.systemMessage();
                 view = request.messages();
@@ -298,30 +291,21 @@ public final class WorkingMemory {
 
     void replaceMessages(List<ChatMessage> messages) {
         thread.write(() -> {
-            window.clear();
-            messages.forEach(window::add);
-            saveMessages();
+            conversation.replace(messages);
             return null;
         });
     }
 
     void clearMessages() {
         thread.write(() -> {
-            window.clear();
-            settings.chatMemoryStore().deleteMessages(memoryId);
-            messagesUnsaved = false;
+            conversation.clear();
             return null;
         });
     }
 
-    /** Saves what is unsaved (messages, then layer state) and refuses further use. */
+    /** Saves the unsaved layer state (messages are kept as they change) and refuses further use. */
     void close() {
-        thread.close(() -> {
-            if (messagesUnsaved) {
-                settings.chatMemoryStore().updateMessages(memoryId, window.all());
-                messagesUnsaved = false;
-            }
-        });
+        thread.close();
     }
 
     /** Refuses further use without saving anything: the memory is being deleted. */
@@ -347,7 +331,10 @@ public final class WorkingMemory {
         }
     }
 
-    /** Hands messages that left the window to every layer. Called holding the thread lock, inside an add. */
+    /**
+     * Hands messages that left the window to every layer. Called holding the thread lock: inside an add, or while the
+     * conversation takes in what other instances added (or is loaded).
+     */
     private void evicted(List<EvictedMessage> messages, WindowMessages remaining) {
         for (LayerSlot slot : slots) {
             try {
@@ -356,14 +343,6 @@ public final class WorkingMemory {
                 log.warn("Layer '{}' failed to take {} message(s) that left the window of {}", slot.layer().name(),
                         messages.size(), key, e);
             }
-        }
-    }
-
-    private void saveMessages() {
-        if (settings.saveMessagesOnChange()) {
-            settings.chatMemoryStore().updateMessages(memoryId, window.all());
-        } else {
-            messagesUnsaved = true;
         }
     }
 
@@ -398,7 +377,7 @@ public final class WorkingMemory {
      * system message. Called holding the thread lock.
      */
     private SystemMessage systemMessage() {
-        SystemMessage system = window.system();
+        SystemMessage system = conversation.window().system();
         if (blockLines.isEmpty()) {
             return system;
         }

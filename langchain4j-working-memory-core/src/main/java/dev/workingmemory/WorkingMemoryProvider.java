@@ -11,7 +11,6 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
-import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.blocks.CoreMemoryConfig;
 import dev.workingmemory.crystal.CrystalStore;
@@ -39,10 +38,13 @@ import dev.workingmemory.entity.EntityMemoryConfig;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
+import dev.workingmemory.internal.ChatMemoryStoreConversation;
+import dev.workingmemory.internal.Conversation;
 import dev.workingmemory.internal.DreamScheduler;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.Listeners;
+import dev.workingmemory.internal.LoggedConversation;
 import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MemorySearch;
 import dev.workingmemory.internal.MessageWindow;
@@ -109,9 +111,12 @@ import java.util.function.Function;
  * the provider before the JVM exits. Several providers (application instances) may share one store: a memory takes
  * in what another saved before it renders or writes ({@link Builder#storeCheckInterval}), and a save that conflicts
  * reloads the stored state and applies its own unsaved writes to it again, so no update is lost.
- * Messages go to a {@link Builder#chatMemoryStore ChatMemoryStore} you configure synchronously on every change, as
- * LangChain4j expects; without one, the memory holds them and gives them to its own in-memory store only when it is
- * evicted or closed (that store lives in the same heap, so saving sooner would guard against nothing).
+ * The conversation itself (the message window) is kept by the {@link WorkingMemoryStore} too, in each thread's
+ * message log ({@link WorkingMemoryStore#appendMessages}): a message is in the store when {@code add} returns, a
+ * restart continues the conversation, and instances sharing the store add to one conversation without erasing each
+ * other's turns (each sees what the others added before its next use). A message that leaves the window becomes a past
+ * turn once, whichever instance evicts it. A {@link Builder#chatMemoryStore ChatMemoryStore} you configure keeps the
+ * messages instead, as LangChain4j's own memories do (see there for what that does not guarantee).
  *
  * <p>Thread-safe. The saver thread and callers contend only on the lock of the scope being saved; a save never
  * runs inside a write.
@@ -125,9 +130,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private static final long MAX_RETRY_PAUSE_NANOS = 50_000_000;
 
     private final WorkingMemoryStore store;
-    private final ChatMemoryStore chatMemoryStore;
-    /** False with the default in-memory store: see the class comment. */
-    private final boolean saveMessagesOnChange;
+    /** Where the memories' messages are kept: the store's message logs, or the application's ChatMemoryStore. */
+    private final Conversation.Store conversations;
     private final Integer maxMessages;
     private final Integer maxTokens;
     private final TokenCountEstimator tokenCountEstimator;
@@ -168,8 +172,6 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             throw new IllegalStateException("Choose a window by messages (maxMessages) or by tokens (maxTokens), not both");
         }
         this.store = builder.store != null ? builder.store : new InMemoryWorkingMemoryStore();
-        this.chatMemoryStore = builder.chatMemoryStore != null ? builder.chatMemoryStore : new InMemoryChatMemoryStore();
-        this.saveMessagesOnChange = builder.chatMemoryStore != null;
         this.maxTokens = builder.maxTokens;
         this.tokenCountEstimator = builder.tokenCountEstimator;
         this.maxMessages = builder.maxTokens == null && builder.maxMessages == null ? Integer.valueOf(20) : builder.maxMessages;
@@ -193,8 +195,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         MemorySearch search = crystals == null ? null
                 : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners);
-        this.settings = new MemorySettings(chatMemoryStore, saveMessagesOnChange, renderer, builder.clock, estimator,
-                builder.contextWindow, search);
+        this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search);
         this.keyMapper = builder.keyMapper;
         this.clock = builder.clock;
         this.entities = builder.entities;
@@ -205,6 +206,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.contextPressure = builder.contextPressure;
         this.saver = new SaveScheduler(builder.saveDelay);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
+        this.conversations = builder.chatMemoryStore != null
+                ? ChatMemoryStoreConversation.in(builder.chatMemoryStore)
+                : LoggedConversation.in(store, builder.clock, storeCheck, listeners);
         List<MemoryLayerFactory> all = new ArrayList<>();
         if (entities != null) {
             all.add(EntityMemory.factory(entities));
@@ -489,8 +493,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /**
      * Deletes everything of the resource {@code memoryId} maps to, in every thread: its resource-scoped and
      * thread-scoped state, notes, documents and leases in the {@link WorkingMemoryStore} (for the file store, the
-     * key directories), its crystals (records and index entries), the messages in the {@link ChatMemoryStore}, and
-     * its cached memories. Afterwards nothing of it is found: {@link WorkingMemory#search} returns nothing, a new
+     * key directories; the messages with them), its crystals (records and index entries), the messages in a configured
+     * {@link ChatMemoryStore}, and its cached memories. Afterwards nothing of it is found: {@link WorkingMemory#search} returns nothing, a new
      * {@link #memory} starts empty.
      *
      * <p>A {@link WorkingMemory} of that resource still held by a caller is closed first (what it had not saved is
@@ -536,7 +540,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             }
         }
         store.delete(key.resourceStoreKey());
-        memoryIds.forEach(chatMemoryStore::deleteMessages);
+        memoryIds.forEach(conversations::delete);
         if (crystals != null) {
             crystals.deleteScope(key.crystalScope());
         }
@@ -610,7 +614,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             toolOutputs.forget(key); // no cached output is written after the delete
         }
         store.delete(key.threadStoreKey());
-        chatMemoryStore.deleteMessages(memory != null ? memory.memoryId() : memoryId);
+        conversations.delete(memory != null ? memory.memoryId() : memoryId);
     }
 
     /**
@@ -758,7 +762,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
-        return new WorkingMemory(memoryId, key, thread, resource, window, settings);
+        return new WorkingMemory(memoryId, key, thread, resource, conversations.open(memoryId, key, window), settings);
     }
 
     private void ensureOpen() {
@@ -843,9 +847,13 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
 
         /**
-         * Where messages are saved, synchronously on every change of a memory's window. Without one, the provider
-         * keeps them in a LangChain4j {@link InMemoryChatMemoryStore} of its own, to which a memory gives its window
-         * only when it is evicted or closed.
+         * Keeps the messages in a LangChain4j {@link ChatMemoryStore} instead of the {@link #store}'s message logs:
+         * read once when a memory is loaded, and written whole ({@code updateMessages}) synchronously on every change of
+         * its window, as LangChain4j's own chat memories do. Use it to keep messages where existing code reads them.
+         * It guarantees less than the default across application instances: an instance does not see the messages
+         * another added while its memory stays loaded, and the instance that writes last replaces what the other
+         * wrote (turns are lost when two instances serve one conversation). Without it, the {@link WorkingMemoryStore}
+         * keeps them ({@link WorkingMemoryStore#appendMessages}).
          */
         public Builder chatMemoryStore(ChatMemoryStore chatMemoryStore) {
             this.chatMemoryStore = Ensure.notNull(chatMemoryStore, "chatMemoryStore");

@@ -178,10 +178,12 @@ class RequestShapingTest {
     @Test
     void should_reject_replacing_a_message_that_is_not_in_the_request() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
-        dev.workingmemory.internal.MessageWindow window = dev.workingmemory.internal.MessageWindow.ofMessages(10);
-        window.add(UserMessage.from("a"));
-        dev.workingmemory.internal.ShapedRequest request = new dev.workingmemory.internal.ShapedRequest(null, window,
-                dev.workingmemory.internal.CharsPerTokenEstimator.INSTANCE, 1000, () -> { });
+        dev.workingmemory.internal.Conversation conversation = dev.workingmemory.internal.ChatMemoryStoreConversation
+                .in(new InMemoryChatMemoryStore())
+                .open("a", MemoryKey.of("a"), dev.workingmemory.internal.MessageWindow.ofMessages(10));
+        conversation.add(UserMessage.from("a"));
+        dev.workingmemory.internal.ShapedRequest request = new dev.workingmemory.internal.ShapedRequest(null,
+                conversation, dev.workingmemory.internal.CharsPerTokenEstimator.INSTANCE, 1000);
 
         assertThatThrownBy(() -> request.replace(UserMessage.from("a"), UserMessage.from("b")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in this request");

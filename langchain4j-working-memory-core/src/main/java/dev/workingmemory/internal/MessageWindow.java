@@ -92,6 +92,14 @@ public final class MessageWindow {
     }
 
     public void add(ChatMessage message) {
+        add(message, evictionListener == null ? 0 : clock.millis());
+    }
+
+    /**
+     * Adds {@code message} as added at {@code addedMillis} (epoch millis; what the eviction listener is told): a message
+     * replayed from a log keeps the time it was first added. A system message replaces the system message.
+     */
+    public void add(ChatMessage message, long addedMillis) {
         if (message instanceof SystemMessage systemMessage) {
             setSystem(systemMessage);
             return;
@@ -100,7 +108,7 @@ public final class MessageWindow {
             if (added.length == messages.size()) {
                 added = Arrays.copyOf(added, Math.max(16, added.length * 2));
             }
-            added[messages.size()] = clock.millis();
+            added[messages.size()] = addedMillis;
         }
         messages.add(message);
         if (tokens != null) {
@@ -170,9 +178,30 @@ public final class MessageWindow {
         if (end < 0) {
             return false;
         }
-        removeFirst(end);
-        view = null;
+        evictFirst(end);
         return true;
+    }
+
+    /** How many messages {@link #evictOldestTurn()} would remove: those before the second user message; 0 for none. */
+    public int oldestTurnSize() {
+        return Math.max(0, nextTurnStart());
+    }
+
+    /** Removes the {@code count} oldest messages, handing them to the eviction listener. */
+    public void evictFirst(int count) {
+        Ensure.that(count >= 0 && count <= messages.size(), "count must be within 0 and " + messages.size());
+        removeFirst(count);
+        view = null;
+    }
+
+    /** The number of messages in the window, the system message aside (a dangling tool request included). */
+    public int size() {
+        return messages.size();
+    }
+
+    /** The message at {@code index}, oldest first, the system message aside. */
+    public ChatMessage message(int index) {
+        return messages.get(index);
     }
 
     private boolean overLimit() {

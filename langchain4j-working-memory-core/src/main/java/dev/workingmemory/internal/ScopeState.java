@@ -493,7 +493,7 @@ public final class ScopeState {
      * Waits a random while, growing with {@code conflicts}, before reloading: two instances writing one scope in a
      * tight loop otherwise keep meeting each other's saves in lockstep, and one of them starves.
      */
-    private static void backOff(int conflicts) {
+    static void backOff(int conflicts) {
         if (conflicts == 0) {
             return; // the first conflict is the usual case of one write elsewhere: reload at once
         }

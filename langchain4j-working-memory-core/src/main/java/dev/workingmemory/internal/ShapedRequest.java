@@ -23,23 +23,21 @@ import java.util.Set;
  */
 public final class ShapedRequest implements RequestDraft {
 
-    private final MessageWindow window;
+    private final Conversation conversation;
     private final TokenCountEstimator estimator;
     private final int contextWindow;
-    private final Runnable windowChanged;
     private final Map<ChatMessage, ChatMessage> replacements = new IdentityHashMap<>();
     private SystemMessage system;
     private List<ChatMessage> view;
     private List<ChatMessage> sent;
 
-    public ShapedRequest(SystemMessage system, MessageWindow window, TokenCountEstimator estimator, int contextWindow,
-                         Runnable windowChanged) {
+    public ShapedRequest(SystemMessage system, Conversation conversation, TokenCountEstimator estimator,
+                         int contextWindow) {
         this.system = system;
-        this.window = window;
-        this.view = window.view();
+        this.conversation = conversation;
+        this.view = conversation.window().view();
         this.estimator = estimator;
         this.contextWindow = contextWindow;
-        this.windowChanged = windowChanged;
     }
 
     /** A new block was rendered after the shapers ran. */
@@ -121,15 +119,14 @@ public final class ShapedRequest implements RequestDraft {
 
     @Override
     public boolean evictOldestTurn() {
-        if (!window.evictOldestTurn()) {
+        if (!conversation.evictOldestTurn()) { // kept when it returns
             return false;
         }
-        view = window.view();
+        view = conversation.window().view();
         Set<ChatMessage> kept = Collections.newSetFromMap(new IdentityHashMap<>());
         kept.addAll(view);
         replacements.keySet().retainAll(kept);
         sent = null;
-        windowChanged.run();
         return true;
     }
 }

@@ -125,6 +125,26 @@ class WorkingMemoryListenerTest {
     }
 
     @Test
+    void should_refuse_and_report_a_message_the_store_could_not_keep() {
+        Recorder recorder = new Recorder();
+        TestStore store = new TestStore();
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).listener(recorder).build()) {
+            store.failingMessages = true;
+
+            assertThatThrownBy(() -> memories.get("alice").add(pageResult("page-123", "About Us")))
+                    .isInstanceOf(WorkingMemoryStoreException.class).hasMessageContaining("the store is down");
+
+            assertThat(recorder.of(SaveFailed.class)).singleElement().satisfies(event -> {
+                assertThat(event.scope()).isEqualTo(LayerScope.THREAD);
+                assertThat(event.storeKey()).isEqualTo(MemoryKey.of("alice").threadStoreKey());
+            });
+            assertThat(memories.get("alice").messages()).as("not half added").isEmpty();
+            assertThat(memories.memory("alice").entities()).as("not observed").isEmpty();
+            store.failingMessages = false;
+        }
+    }
+
+    @Test
     void should_report_a_durable_write_that_could_not_be_saved() {
         Recorder recorder = new Recorder();
         TestStore store = new TestStore();

@@ -16,7 +16,8 @@ import java.util.function.Predicate;
 /**
  * A second JVM running a {@code main} class of the test classpath, for crash tests (killed with
  * {@link Process#destroyForcibly()}, not a thread) and for two application instances on one store. Its standard
- * output is read line by line; its error output goes to this JVM's. Not thread-safe: one test drives it.
+ * output is read line by line; its error output goes to this JVM's; {@link #send} writes to its standard input. Not
+ * thread-safe: one test drives it.
  */
 public final class ChildJvm implements AutoCloseable {
 
@@ -73,6 +74,13 @@ public final class ChildJvm implements AutoCloseable {
                 return line;
             }
         }
+    }
+
+    /** Writes {@code line} to the child's standard input. */
+    public void send(String line) throws IOException {
+        java.io.OutputStream in = process.getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
     }
 
     /** Waits for the child to exit by itself and returns its exit code. */
