@@ -129,6 +129,7 @@ class WorkingMemoryListenerTest {
         Recorder recorder = new Recorder();
         TestStore store = new TestStore();
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).listener(recorder).build()) {
+            memories.memory("alice");
             store.failingMessages = true;
 
             assertThatThrownBy(() -> memories.get("alice").add(pageResult("page-123", "About Us")))
@@ -138,9 +139,9 @@ class WorkingMemoryListenerTest {
                 assertThat(event.scope()).isEqualTo(LayerScope.THREAD);
                 assertThat(event.storeKey()).isEqualTo(MemoryKey.of("alice").threadStoreKey());
             });
+            store.failingMessages = false;
             assertThat(memories.get("alice").messages()).as("not half added").isEmpty();
             assertThat(memories.memory("alice").entities()).as("not observed").isEmpty();
-            store.failingMessages = false;
         }
     }
 

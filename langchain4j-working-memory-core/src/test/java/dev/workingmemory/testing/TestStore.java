@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it, counts version
  * checks (of the state and of the message log), and can be switched to fail its saves, note appends and document
- * writes, and apart from those its message appends. Thread-safe.
+ * writes, and apart from those its message log. Thread-safe.
  */
 public final class TestStore implements WorkingMemoryStore {
 
@@ -33,7 +33,7 @@ public final class TestStore implements WorkingMemoryStore {
     public final AtomicInteger versionChecks = new AtomicInteger();
     /** While true, every save, note append and document write throws a {@link WorkingMemoryStoreException}. */
     public volatile boolean failing;
-    /** While true, every message append throws a {@link WorkingMemoryStoreException}. */
+    /** While true, every call on a message log (append, read, version check) throws a {@link WorkingMemoryStoreException}. */
     public volatile boolean failingMessages;
 
     public List<Save> savesOf(String key) {
@@ -88,22 +88,28 @@ public final class TestStore implements WorkingMemoryStore {
 
     @Override
     public long appendMessages(String key, long expectedLastSeq, List<MessageLogEntry> entries) {
-        if (failingMessages) {
-            failures.incrementAndGet();
-            throw new WorkingMemoryStoreException("the store is down (test)");
-        }
+        failIfMessagesFailing();
         return delegate.appendMessages(key, expectedLastSeq, entries);
     }
 
     @Override
     public MessageLog messages(String key, long afterSeq) {
+        failIfMessagesFailing();
         return delegate.messages(key, afterSeq);
     }
 
     @Override
     public long messagesVersion(String key) {
         versionChecks.incrementAndGet();
+        failIfMessagesFailing();
         return delegate.messagesVersion(key);
+    }
+
+    private void failIfMessagesFailing() {
+        if (failingMessages) {
+            failures.incrementAndGet();
+            throw new WorkingMemoryStoreException("the store is down (test)");
+        }
     }
 
     @Override
