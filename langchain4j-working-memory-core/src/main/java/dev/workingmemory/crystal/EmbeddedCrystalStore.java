@@ -3,7 +3,6 @@ package dev.workingmemory.crystal;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingMatch;
 import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.EmbeddingStore;
@@ -16,6 +15,7 @@ import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.internal.DefaultEmbeddingModel;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
@@ -145,7 +145,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         this.maxTextLength = builder.maxTextLength;
         this.readYourWritesTimeout = builder.readYourWritesTimeout;
         this.queueCapacity = builder.queueCapacity;
-        this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+        this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : DefaultEmbeddingModel.INSTANCE;
         Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
         try {
             this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer);

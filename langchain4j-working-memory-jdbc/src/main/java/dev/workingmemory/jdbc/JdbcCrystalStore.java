@@ -4,7 +4,6 @@ import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingMatch;
 import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.EmbeddingStore;
@@ -17,6 +16,7 @@ import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.internal.DefaultEmbeddingModel;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.jdbc.CrystalTable.Unembedded;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -108,7 +108,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         this.table = new CrystalTable(Schema.open(builder.dataSource), builder.textSearchConfig);
         this.embeddingStore = builder.embeddingStore;
         this.embeddingModel = builder.embeddingStore == null ? null
-                : builder.embeddingModel != null ? builder.embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+                : builder.embeddingModel != null ? builder.embeddingModel : DefaultEmbeddingModel.INSTANCE;
         this.ranking = builder.ranking != null ? builder.ranking : CrystalRanking.defaults();
         this.maxTextLength = builder.maxTextLength;
         this.listener = builder.listener;
