@@ -46,10 +46,18 @@ public final class ChildJvm implements AutoCloseable {
 
     /** Starts {@code main} with {@code args} on this JVM's classpath. */
     public static ChildJvm start(Class<?> main, String... args) throws IOException {
+        return start(System.getProperty("java.class.path"), main, args);
+    }
+
+    /**
+     * Starts {@code main} with {@code args} on {@code classpath} (entries joined by the path separator), such as this
+     * JVM's without the jars an application would not have.
+     */
+    public static ChildJvm start(String classpath, Class<?> main, String... args) throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classpath);
         command.add("-Xshare:auto");
         command.add(main.getName());
         command.addAll(List.of(args));

@@ -4,7 +4,6 @@ import dev.langchain4j.model.chat.ChatModel;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.event.WorkingMemoryListener;
-import dev.workingmemory.jdbc.JdbcChatMemoryStore;
 import dev.workingmemory.jdbc.JdbcWorkingMemoryStore;
 import dev.workingmemory.metrics.WorkingMemoryMetrics;
 import dev.workingmemory.store.FileWorkingMemoryStore;
@@ -60,8 +59,9 @@ public class WorkingMemoryAutoConfiguration {
     }
 
     /**
-     * Built from the properties with the store, the application's {@link ChatMemoryStore} if it has one (messages go
-     * there), and every {@link WorkingMemoryListener} bean. Closed with the context (Spring calls {@code close()}).
+     * Built from the properties with the store (which keeps the messages too), the application's
+     * {@link ChatMemoryStore} if it has one (the messages go there instead), and every {@link WorkingMemoryListener}
+     * bean. Closed with the context (Spring calls {@code close()}).
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
@@ -81,9 +81,8 @@ public class WorkingMemoryAutoConfiguration {
 
     /**
      * {@code working-memory.store.type=jdbc} with langchain4j-working-memory-jdbc on the classpath: the store on the
-     * application's {@link DataSource}, and the message windows there too unless the application has a
-     * {@link ChatMemoryStore}. Member classes are registered before the outer bean methods, so the store bean above
-     * backs off.
+     * application's {@link DataSource}, which keeps the message windows too. Member classes are registered before the
+     * outer bean methods, so the store bean above backs off.
      */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(JdbcWorkingMemoryStore.class)
@@ -93,20 +92,11 @@ public class WorkingMemoryAutoConfiguration {
         @Bean
         @ConditionalOnMissingBean
         WorkingMemoryStore workingMemoryStore(ObjectProvider<DataSource> dataSource) {
-            return new JdbcWorkingMemoryStore(dataSource(dataSource));
-        }
-
-        @Bean
-        @ConditionalOnMissingBean
-        ChatMemoryStore workingMemoryChatMemoryStore(ObjectProvider<DataSource> dataSource) {
-            return new JdbcChatMemoryStore(dataSource(dataSource));
-        }
-
-        private static DataSource dataSource(ObjectProvider<DataSource> dataSource) {
-            return dataSource.getIfAvailable(() -> {
-                throw new IllegalStateException("working-memory.store.type=jdbc needs a DataSource bean; "
-                        + "configure spring.datasource.* or define one");
-            });
+            return new JdbcWorkingMemoryStore(dataSource.getIfAvailable(() -> {
+                throw new IllegalStateException("working-memory.store.type=jdbc needs a DataSource bean: add"
+                        + " org.springframework.boot:spring-boot-starter-jdbc, which makes one from spring.datasource.*"
+                        + " (spring.datasource.url=jdbc:postgresql://…), or define one");
+            }));
         }
     }
 

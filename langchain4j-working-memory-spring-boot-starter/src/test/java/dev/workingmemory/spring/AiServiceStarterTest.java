@@ -15,6 +15,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
         "working-memory.max-messages=30",
         "working-memory.context-window=64000",
         "working-memory.store.type=file",
-        "management.endpoints.web.exposure.include=metrics"})
+        "management.endpoints.web.exposure.include=metrics",
+        // spring-boot-starter-jdbc is on this module's test classpath for ReadmeApplicationTest's jdbc application
+        "spring.autoconfigure.exclude=org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"})
 class AiServiceStarterTest {
 
     @TempDir
@@ -59,8 +63,8 @@ class AiServiceStarterTest {
                 .startsWith("<working_memory>")
                 .contains("<entities>pages:\n  - \"About Us\" (page-123)");
         assertThat(resolving.toolSpecifications()).extracting(spec -> spec.name())
-                .contains("createPage", "addSection", "working_memory_note", "core_memory_update",
-                        "updateWorkingMemory", "working_memory_stats");
+                .as("the application's tools and exactly those of the README's table")
+                .containsExactlyInAnyOrderElementsOf(withAppTools(StarterReadme.toolNames()));
         assertThat(memories.memory("alice").notes().notes()).extracting(note -> note.text())
                 .containsExactly("The About Us page has a hero section");
         assertThat(memories.blockBudget()).as("context-window=64000").isEqualTo(4_000);
@@ -74,5 +78,11 @@ class AiServiceStarterTest {
                 "working.memory.memories.cached", "working.memory.dreams");
         assertThat(metricsEndpoint.metric("working.memory.memories.cached", null).getMeasurements())
                 .singleElement().satisfies(sample -> assertThat(sample.getValue()).isEqualTo(1));
+    }
+
+    private static List<String> withAppTools(List<String> memoryTools) {
+        List<String> all = new ArrayList<>(memoryTools);
+        all.addAll(List.of("createPage", "addSection"));
+        return all;
     }
 }

@@ -4,7 +4,6 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.MemoryHit;
-import dev.workingmemory.jdbc.JdbcChatMemoryStore;
 import dev.workingmemory.jdbc.JdbcWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import org.junit.jupiter.api.AfterEach;
@@ -79,7 +78,7 @@ class JdbcStoreStarterTest {
         instance().run(first -> {
             assertThat(first).hasNotFailed();
             assertThat(first.getBean(WorkingMemoryStore.class)).isInstanceOf(JdbcWorkingMemoryStore.class);
-            assertThat(first.getBean(ChatMemoryStore.class)).isInstanceOf(JdbcChatMemoryStore.class);
+            assertThat(first).as("the store keeps the messages").doesNotHaveBean(ChatMemoryStore.class);
             WorkingMemoryProvider provider = first.getBean(WorkingMemoryProvider.class);
             provider.get("alice").add(UserMessage.from("The API migration is due March 20th."));
             provider.memory("alice").notes().note("Deadline for the API migration is March 20th", null, null);

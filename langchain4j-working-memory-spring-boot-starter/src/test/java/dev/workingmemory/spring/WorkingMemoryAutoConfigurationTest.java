@@ -208,7 +208,9 @@ class WorkingMemoryAutoConfigurationTest {
     @Test
     void should_explain_what_the_jdbc_store_needs() {
         runner.withPropertyValues("working-memory.store.type=jdbc").run(context ->
-                assertThat(context).getFailure().rootCause().hasMessageContaining("needs a DataSource bean"));
+                assertThat(context).getFailure().rootCause().hasMessageContaining("needs a DataSource bean")
+                        .hasMessageContaining("org.springframework.boot:spring-boot-starter-jdbc")
+                        .hasMessageContaining("spring.datasource.url"));
         runner.withPropertyValues("working-memory.store.type=jdbc").withClassLoader(new FilteredClassLoader("dev.workingmemory.jdbc"))
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("needs dev.workingmemory:langchain4j-working-memory-jdbc on the classpath"));
