@@ -18,12 +18,10 @@ import static dev.workingmemory.jdbc.Database.update;
  * A LangChain4j {@link ChatMemoryStore} in PostgreSQL, beside the tables of {@link JdbcWorkingMemoryStore}: each memory's
  * messages are one row, in LangChain4j's JSON ({@link ChatMessageSerializer}), replaced whole by each update.
  *
- * <pre>{@code
- * WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
- *         .store(new JdbcWorkingMemoryStore(dataSource))
- *         .chatMemoryStore(new JdbcChatMemoryStore(dataSource))
- *         .build();
- * }</pre>
+ * <p>A working memory does not need it: {@link JdbcWorkingMemoryStore} keeps the conversation itself, merged across
+ * instances. It is for LangChain4j's own chat memories, or for a provider that must keep its messages where existing
+ * code reads them ({@code chatMemoryStore(new JdbcChatMemoryStore(dataSource))}); that provider reads a memory's
+ * messages once and writes them whole, so two instances serving one conversation overwrite each other's turns.
  *
  * <p>A memory id is identified by {@code String.valueOf(memoryId)}. Failures are {@link WorkingMemoryStoreException}s.
  *

@@ -14,7 +14,7 @@ import javax.sql.DataSource;
 import static dev.workingmemory.testing.ScriptedChatModel.systemText;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The snippet of the module README, run as written, by two instances on one database. */
+/** The snippet of the module README, run as written, by two instances on one database taking turns of one user. */
 class ReadmeExampleTest extends DatabaseTest {
 
     interface Assistant {
@@ -23,8 +23,7 @@ class ReadmeExampleTest extends DatabaseTest {
 
     private static WorkingMemoryProvider readmeSnippet(DataSource dataSource) {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
-                .store(new JdbcWorkingMemoryStore(dataSource))          // state, notes, documents, dream lease
-                .chatMemoryStore(new JdbcChatMemoryStore(dataSource))   // the message window
+                .store(new JdbcWorkingMemoryStore(dataSource))   // state, notes, conversations, crystals, dream lease
                 .build();
         return memories;
     }
@@ -52,6 +51,11 @@ class ReadmeExampleTest extends DatabaseTest {
         assertThat(systemText(second.lastRequest())).contains("<goal chars=\"7/1000\">Ship v2</goal>");
         assertThat(second.lastRequest().messages()).extracting(Object::toString)
                 .anyMatch(message -> message.contains("We need to ship v2."));
+
+        ScriptedChatModel third = ScriptedChatModel.script().thenAnswer("On Friday.");
+        assistant(third, instanceA).chat("alice", "When?");
+        assertThat(third.lastRequest().messages()).as("A goes on with the turn B took").extracting(Object::toString)
+                .anyMatch(message -> message.contains("What are we shipping?"));
         instanceA.close();
         instanceB.close();
     }
