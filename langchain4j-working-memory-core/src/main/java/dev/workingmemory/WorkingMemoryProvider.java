@@ -1026,7 +1026,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
          * {@link WorkingMemoryProvider#flush()} and {@link WorkingMemoryProvider#close()} save them, and evicting a
          * memory saves its thread-scoped state. {@link Duration#ZERO} saves synchronously at the end of each call
          * that changed something, on the caller's thread, with no saver thread (a failed save is then tried again on
-         * the next change). Messages are not affected: see {@link #chatMemoryStore}.
+         * the next change). Messages are not affected: each is in the store when {@code add} returns (see
+         * {@link #chatMemoryStore} for the alternative).
          *
          * @throws IllegalArgumentException when {@code delay} is null or negative
          */

@@ -14,6 +14,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.MessageWindowChatMemory;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.store.FileWorkingMemoryStore;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -27,9 +28,14 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.infra.Blackhole;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * What one agent turn costs the chat memory: a user message, the model's tool call, the tool result and the
@@ -102,6 +108,15 @@ public class PerTurnBenchmark {
     @Param({"defaults"})
     public String layers;
 
+    /**
+     * Where the conversation is kept: {@code memory}, the in-memory store's message log (the default provider);
+     * {@code file}, a {@link FileWorkingMemoryStore} in a temporary directory, where each message is appended and
+     * forced to disk before {@code add} returns.
+     */
+    @Param({"memory"})
+    public String store;
+    private Path storeDirectory;
+
     private CountingCrystalStore crystals;
     private WorkingMemoryProvider provider;
     private ChatMemory working;
@@ -148,6 +163,18 @@ public class PerTurnBenchmark {
             case "pastTurns" -> builder.crystalStore(crystals = new CountingCrystalStore());
             default -> throw new IllegalArgumentException(longTerm);
         }
+        switch (store) {
+            case "memory" -> { }
+            case "file" -> {
+                try {
+                    storeDirectory = Files.createTempDirectory("per-turn-store");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                builder.store(new FileWorkingMemoryStore(storeDirectory));
+            }
+            default -> throw new IllegalArgumentException(store);
+        }
         provider = builder.build();
         working = provider.get("bench");
         WorkingMemory memory = provider.memory("bench");
@@ -187,8 +214,15 @@ public class PerTurnBenchmark {
     }
 
     @TearDown(Level.Trial)
-    public void tearDown() {
+    public void tearDown() throws IOException {
         provider.close();
+        if (storeDirectory != null) {
+            try (Stream<Path> files = Files.walk(storeDirectory)) {
+                for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
+                    Files.delete(file);
+                }
+            }
+        }
     }
 
     @Benchmark

@@ -220,7 +220,11 @@ public final class LoggedConversation implements Conversation {
                             + MAX_CONFLICTS + " conflicts in a row with other instances adding to them", e));
                 }
                 ScopeState.backOff(conflicts);
-                takeIn();
+                try {
+                    takeIn();
+                } catch (WorkingMemoryStoreException readFailure) {
+                    throw failed(readFailure);
+                }
                 continue;
             } catch (WorkingMemoryStoreException e) {
                 throw failed(e); // nothing was applied: the window is as the store holds it
