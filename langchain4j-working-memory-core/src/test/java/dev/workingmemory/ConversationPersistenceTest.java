@@ -135,18 +135,7 @@ class ConversationPersistenceTest {
                 .maxMessages(WINDOW).build());
         NumberedTurns.Assistant onA = NumberedTurns.assistant(a);
         try (ChildJvm b = ChildJvm.start(ConversationProcess.class, dir.toString(), String.valueOf(WINDOW), "ann")) {
-            b.awaitLine("ready"::equals, CHILD_TIMEOUT);
-            for (int n = 0; n < TURNS; n++) {
-                if (n % 2 == 0) {
-                    NumberedTurns.take(onA, "ann", n);
-                } else {
-                    b.send("turn " + n);
-                    b.awaitLine(("took " + n)::equals, CHILD_TIMEOUT);
-                }
-            }
-            b.send("close");
-            b.awaitLine("closed"::equals, CHILD_TIMEOUT);
-            assertThat(b.awaitExit(CHILD_TIMEOUT)).isZero();
+            NumberedTurns.takeTurnsAbout(onA, b, "ann", TURNS, CHILD_TIMEOUT);
         }
         a.close();
 

@@ -193,31 +193,53 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     @Override
     public long version(String key) {
         Location location = locate(key);
-        BasicFileAttributes attributes;
+        VersionRead loaded = () -> load(key).map(Snapshot::version).orElse(0L); // moves what is not a file aside
+        return versionOf(location, location.stateFile(), seen, "check the version of", loaded, loaded);
+    }
+
+    private interface VersionRead {
+        long read() throws IOException;
+    }
+
+    /**
+     * The version {@code read} gives of {@code file}, read again only when the file is not the one {@code cache}
+     * last saw for the key (its identity: file key, modification time, size); 0 when there is no file or no key
+     * directory. When something other than a regular file stands there, {@code moveAside} reads it the way that
+     * moves it aside.
+     */
+    private long versionOf(Location location, Path file, Cache<String, FileStamp> cache, String operation,
+                           VersionRead read, VersionRead moveAside) {
         try {
-            if (!directoryExists(location)) {
-                seen.invalidate(key);
+            FileStamp stamp;
+            try {
+                if (!directoryExists(location)) {
+                    cache.invalidate(location.key());
+                    return 0;
+                }
+                stamp = stamp(file);
+            } catch (NoSuchFileException e) {
+                cache.invalidate(location.key());
                 return 0;
             }
-            attributes = Files.readAttributes(location.stateFile(), BasicFileAttributes.class,
-                    LinkOption.NOFOLLOW_LINKS);
-        } catch (NoSuchFileException e) {
-            seen.invalidate(key);
-            return 0;
+            if (stamp == null) {
+                return moveAside.read();
+            }
+            FileStamp known = cache.getIfPresent(location.key());
+            if (known != null && known.sameFile(stamp)) {
+                return known.version();
+            }
+            long version = read.read();
+            cache.put(location.key(), stamp.withVersion(version));
+            return version;
+        } catch (ConfinedFiles.NotAFileException e) {
+            try {
+                return moveAside.read(); // swapped meanwhile
+            } catch (IOException again) {
+                throw failure(operation, location, again);
+            }
         } catch (IOException e) {
-            throw failure("check the version of", location, e);
+            throw failure(operation, location, e);
         }
-        if (!attributes.isRegularFile()) {
-            return load(key).map(Snapshot::version).orElse(0L); // moves it aside
-        }
-        FileStamp stamp = new FileStamp(attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size(), 0);
-        FileStamp known = seen.getIfPresent(key);
-        if (known != null && known.sameFile(stamp)) {
-            return known.version();
-        }
-        long version = load(key).map(Snapshot::version).orElse(0L);
-        seen.put(key, stamp.withVersion(version));
-        return version;
     }
 
     @Override
@@ -445,33 +467,9 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     @Override
     public long messagesVersion(String key) {
         Location location = locate(key);
-        try {
-            FileStamp stamp;
-            try {
-                if (!directoryExists(location)) {
-                    seenMessages.invalidate(key);
-                    return 0;
-                }
-                stamp = stamp(location.messagesFile());
-            } catch (NoSuchFileException e) {
-                seenMessages.invalidate(key);
-                return 0;
-            }
-            if (stamp == null) {
-                return messages(key, Long.MAX_VALUE).lastSeq(); // not a regular file: moved aside
-            }
-            FileStamp known = seenMessages.getIfPresent(key);
-            if (known != null && known.sameFile(stamp)) {
-                return known.version();
-            }
-            long lastSeq = MessageLines.lastSeq(location.messagesFile());
-            seenMessages.put(key, stamp.withVersion(lastSeq));
-            return lastSeq;
-        } catch (ConfinedFiles.NotAFileException e) {
-            return messages(key, Long.MAX_VALUE).lastSeq(); // swapped meanwhile: moved aside
-        } catch (IOException e) {
-            throw failure("check the messages of", location, e);
-        }
+        return versionOf(location, location.messagesFile(), seenMessages, "check the messages of",
+                () -> MessageLines.lastSeq(location.messagesFile()),
+                () -> messages(key, Long.MAX_VALUE).lastSeq()); // moves what is not a file aside
     }
 
     /**

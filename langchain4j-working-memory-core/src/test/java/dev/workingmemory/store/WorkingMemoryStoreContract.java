@@ -356,24 +356,11 @@ public interface WorkingMemoryStoreContract {
     default void should_lose_no_note_when_threads_append_at_once() throws Exception {
         int threads = 4;
         int each = 50;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            futures.add(pool.submit(() -> {
-                start.await();
-                for (int i = 0; i < each; i++) {
-                    store().appendNote("k", "- t" + thread + " n" + i);
-                }
-                return null;
-            }));
-        }
-        start.countDown();
-        for (Future<?> future : futures) {
-            future.get(60, TimeUnit.SECONDS);
-        }
-        pool.shutdown();
+        inParallel(threads, thread -> {
+            for (int i = 0; i < each; i++) {
+                store().appendNote("k", "- t" + thread + " n" + i);
+            }
+        });
 
         List<String> notes = store().notes("k");
         assertThat(notes).hasSize(threads * each).doesNotHaveDuplicates();
@@ -418,6 +405,34 @@ public interface WorkingMemoryStoreContract {
     private static MessageLogEntry said(String text) {
         return new MessageLogEntry.Added(dev.langchain4j.data.message.UserMessage.from(text),
                 java.time.Instant.parse("2026-03-12T14:30:00Z"));
+    }
+
+    /** What one of {@link #inParallel}'s threads does, given its number. */
+    interface ThreadWork {
+        void run(int thread) throws Exception;
+    }
+
+    /** Runs {@code work} on {@code threads} threads started together, and waits for all of them (two minutes at most). */
+    static void inParallel(int threads, ThreadWork work) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    work.run(thread);
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> future : futures) {
+                future.get(120, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdown();
+        }
     }
 
     @Test
@@ -535,32 +550,19 @@ public interface WorkingMemoryStoreContract {
     default void should_lose_and_reorder_no_message_when_threads_append_at_once() throws Exception {
         int threads = 4;
         int each = 40;
-        ExecutorService pool = Executors.newFixedThreadPool(threads);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> futures = new ArrayList<>();
-        for (int t = 0; t < threads; t++) {
-            int thread = t;
-            futures.add(pool.submit(() -> {
-                start.await();
-                for (int i = 0; i < each; i++) {
-                    while (true) { // as an instance does: append after the last entry seen, else read and try again
-                        long last = store().messagesVersion("k");
-                        try {
-                            store().appendMessages("k", last, List.of(said("t" + thread + " m" + i)));
-                            break;
-                        } catch (VersionConflictException e) {
-                            Thread.onSpinWait();
-                        }
+        inParallel(threads, thread -> {
+            for (int i = 0; i < each; i++) {
+                while (true) { // as an instance does: append after the last entry seen, else read and try again
+                    long last = store().messagesVersion("k");
+                    try {
+                        store().appendMessages("k", last, List.of(said("t" + thread + " m" + i)));
+                        break;
+                    } catch (VersionConflictException e) {
+                        Thread.onSpinWait();
                     }
                 }
-                return null;
-            }));
-        }
-        start.countDown();
-        for (Future<?> future : futures) {
-            future.get(120, TimeUnit.SECONDS);
-        }
-        pool.shutdown();
+            }
+        });
 
         MessageLog log = store().messages("k", 0);
         assertThat(log.lastSeq()).isEqualTo(threads * each);

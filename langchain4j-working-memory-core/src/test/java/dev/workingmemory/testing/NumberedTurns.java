@@ -13,6 +13,7 @@ import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -136,5 +137,25 @@ public final class NumberedTurns {
         all.addAll(window);
         assertThat(all).as("past turns %s, then the window %s", past, window)
                 .containsExactlyElementsOf(IntStream.range(0, turns).boxed().toList());
+    }
+
+    /**
+     * Takes turns {@code 0} to {@code turns - 1} of {@code user}'s conversation about: the even ones through
+     * {@code onA}, the odd ones in {@code b}, a {@link ConversationProcess}, whose provider it closes at the end.
+     */
+    public static void takeTurnsAbout(Assistant onA, ChildJvm b, String user, int turns, Duration timeout)
+            throws Exception {
+        b.awaitLine("ready"::equals, timeout);
+        for (int n = 0; n < turns; n++) {
+            if (n % 2 == 0) {
+                take(onA, user, n);
+            } else {
+                b.send("turn " + n);
+                b.awaitLine(("took " + n)::equals, timeout);
+            }
+        }
+        b.send("close");
+        b.awaitLine("closed"::equals, timeout);
+        assertThat(b.awaitExit(timeout)).isZero();
     }
 }

@@ -61,18 +61,7 @@ class ConversationInstancesTest extends DatabaseTest {
         NumberedTurns.Assistant onA = NumberedTurns.assistant(instance());
         try (ChildJvm b = ChildJvm.start(JdbcConversationProcess.class, database.url(), database.schema(),
                 String.valueOf(WINDOW), "ann")) {
-            b.awaitLine("ready"::equals, CHILD_TIMEOUT);
-            for (int n = 0; n < TURNS; n++) {
-                if (n % 2 == 0) {
-                    NumberedTurns.take(onA, "ann", n);
-                } else {
-                    b.send("turn " + n);
-                    b.awaitLine(("took " + n)::equals, CHILD_TIMEOUT);
-                }
-            }
-            b.send("close");
-            b.awaitLine("closed"::equals, CHILD_TIMEOUT);
-            assertThat(b.awaitExit(CHILD_TIMEOUT)).isZero();
+            NumberedTurns.takeTurnsAbout(onA, b, "ann", TURNS, CHILD_TIMEOUT);
         }
 
         NumberedTurns.assertEveryTurnOnceInOrder(instance(), "ann", TURNS);
