@@ -44,7 +44,10 @@ class ReadmeApplicationTest {
             "byte-buddy", "objenesis", "hamcrest", "jsonassert", "json-path", "json-smart", "accessors-smart", "xmlunit",
             "awaitility", "spring-test", "spring-boot-test", "spring-boot-starter-test", "spring-boot-actuator",
             "spring-boot-starter-actuator", "micrometer-core", "micrometer-jakarta9", "HdrHistogram", "LatencyUtils",
-            "slf4j-simple", "langchain4j-working-memory-core/target/test-classes", "-tests.jar", "surefire");
+            "slf4j-simple", "langchain4j-working-memory-core/target/test-classes", "-tests.jar", "surefire",
+            // the inspector tests' web server and security, which the README's application does not have
+            "spring-boot-starter-web", "spring-boot-starter-tomcat", "tomcat-embed", "spring-web", "spring-security",
+            "spring-boot-starter-security", "langchain4j-working-memory-inspector", "jakarta.servlet-api");
     /** What only {@code store.type=jdbc} adds. */
     private static final List<String> JDBC_ONLY = List.of("langchain4j-working-memory-jdbc", "spring-boot-starter-jdbc",
             "spring-jdbc", "spring-tx", "HikariCP", "postgresql");

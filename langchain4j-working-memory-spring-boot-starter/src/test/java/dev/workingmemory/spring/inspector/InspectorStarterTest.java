@@ -28,7 +28,10 @@ class InspectorStarterTest {
 
     private static ConfigurableApplicationContext run(Class<?> application, String... properties) {
         return new SpringApplicationBuilder(application).properties("server.port=0", "server.address=127.0.0.1",
-                "spring.main.banner-mode=off").properties(properties).run();
+                "spring.main.banner-mode=off",
+                // spring-boot-starter-jdbc is on this module's test classpath for ReadmeApplicationTest's jdbc application
+                "spring.autoconfigure.exclude=org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration")
+                .properties(properties).run();
     }
 
     private static String base(ConfigurableApplicationContext context) {
