@@ -3,6 +3,7 @@ package dev.workingmemory;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
@@ -13,6 +14,7 @@ import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.dream.DreamConfig;
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.store.MessageLogEntry;
 import dev.workingmemory.testing.CapturedLog;
 import dev.workingmemory.testing.HashingEmbeddingModel;
 import dev.workingmemory.testing.ScriptedChatModel;
@@ -28,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -190,6 +193,53 @@ class HostileFilesTest {
         assertMovedAsideAndLogged(store().resourceDirectory(key), "scratch.md", "WARN");
         assertThat(texts(memories.memory(key).search("deploy key rotation", 5)))
                 .anyMatch(text -> text.contains("deploy key"));
+    }
+
+    @Test
+    void should_not_read_or_append_to_a_message_log_linked_elsewhere() throws IOException {
+        MemoryKey key = MemoryKey.of("alice", "chat-1");
+        WorkingMemoryProvider memories = provider();
+        memories.get(key).add(UserMessage.from("My locker code is 7319-QUARTZ."));
+        close(memories);
+        Path messages = store().threadDirectory(key).resolve("messages.jsonl");
+        Path foreign = Files.writeString(outside.resolve("foreign-messages.jsonl"), "{\"seq\":1,\"entry\":"
+                + new MessageLogEntry.Added(UserMessage.from("INJECTED-FROM-OUTSIDE"), Instant.now()).toJson() + "}\n");
+        Files.delete(messages);
+        Files.createSymbolicLink(messages, foreign);
+        String foreignBefore = Files.readString(foreign);
+
+        memories = provider();
+        ChatMemory chat = memories.get(key);
+        chat.add(UserMessage.from("hello again"));
+
+        assertThat(chat.messages().toString()).doesNotContain("INJECTED-FROM-OUTSIDE").contains("hello again");
+        assertThat(Files.readString(foreign)).isEqualTo(foreignBefore);
+        assertThat(messages).isRegularFile();
+        assertMovedAsideAndLogged(store().threadDirectory(key), "messages.jsonl", "WARN");
+    }
+
+    @Test
+    void should_keep_the_readable_messages_of_a_message_log_with_lines_that_cannot_be_read() throws IOException {
+        MemoryKey key = MemoryKey.of("alice", "chat-1");
+        WorkingMemoryProvider memories = provider();
+        memories.get(key).add(UserMessage.from("My locker code is 7319-QUARTZ."));
+        memories.get(key).add(AiMessage.from("Noted."));
+        close(memories);
+        Path messages = store().threadDirectory(key).resolve("messages.jsonl");
+        List<String> lines = Files.readAllLines(messages);
+        Files.write(messages, "{\"seq\":3,\"entry\":{\"M\u00fcnchen\n{\"seq\":4,garbage\n"
+                .getBytes(StandardCharsets.ISO_8859_1), StandardOpenOption.APPEND);
+
+        memories = provider();
+        ChatMemory chat = memories.get(key);
+        chat.add(UserMessage.from("What is my locker code?"));
+
+        assertThat(chat.messages()).filteredOn(message -> !(message instanceof SystemMessage)).extracting(Object::toString)
+                .hasSize(3).anyMatch(text -> text.contains("7319-QUARTZ")).anyMatch(text -> text.contains("Noted."))
+                .anyMatch(text -> text.contains("What is my locker code?"));
+        Path aside = assertMovedAsideAndLogged(store().threadDirectory(key), "messages.jsonl", "WARN");
+        assertThat(Files.readAllLines(aside, StandardCharsets.ISO_8859_1)).hasSize(lines.size() + 2);
+        assertThat(Files.readString(messages)).doesNotContain("garbage").contains("What is my locker code?");
     }
 
     @ParameterizedTest

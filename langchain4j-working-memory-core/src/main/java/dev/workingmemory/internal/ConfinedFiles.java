@@ -153,14 +153,20 @@ public final class ConfinedFiles {
      * @return where it is now
      */
     public static Path moveAside(Path path) throws IOException {
+        Path aside = asidePath(path);
+        Files.move(path, aside, StandardCopyOption.ATOMIC_MOVE);
+        DurableFiles.forceDirectory(path.getParent());
+        return aside;
+    }
+
+    /** A free {@code <name>.corrupt-<time>} beside {@code path}: where {@link #moveAside} moves it. */
+    public static Path asidePath(Path path) {
         String stamp = TIMESTAMP.format(Instant.now());
         String name = path.getFileName().toString();
         Path aside = path.resolveSibling(name + ASIDE_INFIX + stamp);
         for (int i = 1; Files.exists(aside, NO_FOLLOW); i++) {
             aside = path.resolveSibling(name + ASIDE_INFIX + stamp + "-" + i);
         }
-        Files.move(path, aside, StandardCopyOption.ATOMIC_MOVE);
-        DurableFiles.forceDirectory(path.getParent());
         return aside;
     }
 

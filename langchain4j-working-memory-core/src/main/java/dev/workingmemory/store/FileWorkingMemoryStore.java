@@ -108,7 +108,9 @@ import java.util.stream.Stream;
  * {@link #appendMessages} appends one line per entry to {@code messages.jsonl} and forces it to disk before returning,
  * after checking its last seq (the compare-and-set), under the key's lock; a torn last line is skipped and cut off as
  * in the notes log. {@link #trimMessages} rewrites the file like {@code state.json}, its first line recording the seq
- * trimmed through ({@code {"trimmedThrough":40}}). Anything but a regular file in its place is moved aside as above.
+ * trimmed through ({@code {"trimmedThrough":40}}). Anything but a regular file in its place is moved aside as above;
+ * a log with complete lines that cannot be read is kept aside whole ({@code messages.jsonl.corrupt-<time>}) and written
+ * anew with its readable lines, so that the conversation goes on with every message that can be read.
  *
  * <p>Thread-safe, and safe across processes and store instances sharing the root: {@link #save},
  * {@link #appendNote}, {@link #removeNotes}, {@link #appendMessages}, {@link #trimMessages} and {@link #delete} hold a
@@ -440,7 +442,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
     /**
      * Reads {@code messages.jsonl} without locking (appends add whole lines, trims replace the file atomically); what
-     * stands in its place and is not a regular file is moved aside under the lock, and the log reads as empty.
+     * stands in its place and is not a regular file is moved aside under the lock, and the log reads as empty. A file
+     * with lines that cannot be read is copied aside and written anew with the readable ones, under the lock.
      */
     @Override
     public MessageLog messages(String key, long afterSeq) {
@@ -449,15 +452,46 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             if (!directoryExists(location)) {
                 return MessageLog.EMPTY;
             }
-            return MessageLines.read(location.messagesFile(), afterSeq);
+            MessageLines.Read read = MessageLines.read(location.messagesFile(), afterSeq);
+            return read.damaged() ? withLock(location, "read the messages of", () -> keepReadableMessages(location,
+                    afterSeq)) : read.log();
         } catch (ConfinedFiles.NotAFileException e) {
             return withLock(location, "read the messages of", () -> {
                 ConfinedFiles.clearForFile(location.messagesFile());
-                return MessageLines.read(location.messagesFile(), afterSeq);
+                return keepReadableMessages(location, afterSeq);
             });
         } catch (IOException e) {
             throw failure("read the messages of", location, e);
         }
+    }
+
+    /**
+     * Must hold the key's lock. A message log with lines that cannot be read is copied aside whole (a hard link: the
+     * file never goes missing for readers) and written anew with its readable lines, its numbering unchanged.
+     */
+    private MessageLog keepReadableMessages(Location location, long afterSeq) throws IOException {
+        Path file = location.messagesFile();
+        byte[] bytes;
+        try {
+            bytes = ConfinedFiles.read(file);
+        } catch (NoSuchFileException e) {
+            return MessageLog.EMPTY;
+        }
+        byte[] readable = MessageLines.readable(bytes, file);
+        if (readable != null) {
+            Path aside = ConfinedFiles.asidePath(file);
+            try {
+                Files.createLink(aside, file);
+            } catch (IOException | UnsupportedOperationException e) {
+                DurableFiles.writeAtomically(aside, location.file(MESSAGES_TEMP_FILE), bytes); // no hard links here
+            }
+            DurableFiles.writeAtomically(file, location.file(MESSAGES_TEMP_FILE), readable);
+            seenMessages.invalidate(location.key());
+            writtenMessages.invalidate(location.key());
+            log.warn("{} has lines that cannot be read: kept in {}, the file written anew with its readable entries",
+                    file, aside);
+        }
+        return MessageLines.read(file, afterSeq).log();
     }
 
     /**

@@ -23,7 +23,8 @@ import java.util.List;
  * {@code {"trimmedThrough":6}}, so that the numbering goes on when no entry is left. A line's seq is read from its
  * fixed start without parsing the rest, so finding the last seq, skipping entries already read and trimming parse no
  * message. A last line without its line break is an append under way or torn by a crash: it is not read. A line that
- * cannot be read is skipped with a warning. The file is read through {@link ConfinedFiles}, never through a link.
+ * cannot be read is skipped with a warning (and the store writes the file anew without it, a copy kept aside). The
+ * file is read through {@link ConfinedFiles}, never through a link.
  *
  * <p>Thread-safe (stateless).
  */
@@ -41,24 +42,46 @@ final class MessageLines {
         return "{\"seq\":" + seq + ",\"entry\":" + entry.toJson() + "}";
     }
 
+    /**
+     * What {@link #read} found.
+     *
+     * @param log     the entries after the position asked for, and the last seq
+     * @param damaged whether a complete line could not be read (skipped, warned about)
+     */
+    record Read(MessageLog log, boolean damaged) {
+    }
+
     /** The entries of {@code file} after {@code afterSeq}, and its last seq; empty when there is no file. */
-    static MessageLog read(Path file, long afterSeq) throws IOException {
+    static Read read(Path file, long afterSeq) throws IOException {
         byte[] bytes = readAll(file);
-        if (bytes == null) {
-            return MessageLog.EMPTY;
-        }
+        return bytes == null ? new Read(MessageLog.EMPTY, false) : read(bytes, afterSeq, file, null);
+    }
+
+    /**
+     * The file's complete lines that can be read, the trim header first (when there is one), or null when every one
+     * can: what the file is written anew with when some cannot.
+     */
+    static byte[] readable(byte[] bytes, Path file) {
+        ByteArrayOutputStream kept = new ByteArrayOutputStream(bytes.length);
+        return read(bytes, 0, file, kept).damaged() ? kept.toByteArray() : null;
+    }
+
+    /** Reads {@code bytes}; copies each complete line that can be read to {@code kept} when it is given. */
+    private static Read read(byte[] bytes, long afterSeq, Path file, ByteArrayOutputStream kept) {
+        boolean damaged = false;
         long lastSeq = 0;
         List<MessageLog.Entry> entries = new ArrayList<>();
         int start = 0;
         for (int end = indexOf(bytes, start); end >= 0; start = end + 1, end = indexOf(bytes, start)) {
             long seq = seq(bytes, start, end);
+            boolean readable = true;
             if (seq == 0) {
-                continue; // blank
-            }
-            if (seq < 0) {
+                readable = isBlank(bytes, start, end); // else unreadable: warned about
+            } else if (seq < 0) {
                 lastSeq = Math.max(lastSeq, -seq); // the trim header
             } else if (seq <= lastSeq) {
                 log.warn("Skipping an entry of {} numbered {} after entry {}", file, seq, lastSeq);
+                readable = false;
             } else if (seq <= afterSeq) {
                 lastSeq = seq; // read before: not parsed again
             } else {
@@ -66,14 +89,29 @@ final class MessageLines {
                 if (entry != null) {
                     lastSeq = seq;
                     entries.add(new MessageLog.Entry(seq, entry));
+                } else {
+                    readable = false;
                 }
+            }
+            damaged |= !readable;
+            if (kept != null && readable && seq != 0) {
+                kept.write(bytes, start, end + 1 - start);
             }
         }
         if (start < bytes.length) {
             log.debug("Not reading the unfinished last line of {} ({} bytes): an append under way, or torn by a crash",
                     file, bytes.length - start);
         }
-        return new MessageLog(lastSeq, entries);
+        return new Read(new MessageLog(lastSeq, entries), damaged);
+    }
+
+    private static boolean isBlank(byte[] bytes, int start, int end) {
+        for (int i = start; i < end; i++) {
+            if (!Character.isWhitespace(bytes[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -136,7 +174,7 @@ final class MessageLines {
             // read the whole line
         }
         long seq = seq(line.array(), 0, line.capacity() - 1);
-        return seq != 0 ? Math.abs(seq) : read(file, Long.MAX_VALUE).lastSeq();
+        return seq != 0 ? Math.abs(seq) : read(file, Long.MAX_VALUE).log().lastSeq();
     }
 
     /**
