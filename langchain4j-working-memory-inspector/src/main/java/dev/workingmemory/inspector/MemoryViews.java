@@ -30,6 +30,8 @@ import dev.workingmemory.render.LayerShare;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.slots.PoolItem;
 import dev.workingmemory.slots.SessionSlots;
+import dev.workingmemory.store.MessageLog;
+import dev.workingmemory.store.MessageLogEntry;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
 
@@ -201,11 +203,23 @@ final class MemoryViews {
             store().load(key.threadStoreKey()).ifPresent(snapshot -> stored.put("version", snapshot.version())
                     .put("document", pretty(snapshot.document())));
         }
+        messageLog(node.putObject("messageLog"), store().messages(key.threadStoreKey(), 0));
         ArrayNode outputs = node.putArray("toolOutputs");
         store().documents(key.threadStoreKey()).stream().filter(document -> ToolOutputCache.isEntryName(document.name()))
                 .sorted(Comparator.comparing(StoredDocument::name).reversed())
                 .forEach(document -> outputs.addObject().put("name", document.name()).put("bytes", document.bytes()));
         return node;
+    }
+
+    /**
+     * The thread's message log as stored: what a restart or another instance loads the window from (the window and
+     * the last messages that left it). Empty when the provider keeps the window in a {@code ChatMemoryStore}.
+     */
+    private static void messageLog(ObjectNode node, MessageLog log) {
+        long messages = log.entries().stream().filter(entry -> entry.entry() instanceof MessageLogEntry.Added added
+                && !(added.message() instanceof SystemMessage)).count();
+        node.put("lastSeq", log.lastSeq()).put("firstSeq", log.entries().isEmpty() ? 0 : log.entries().get(0).seq())
+                .put("entries", log.entries().size()).put("messages", messages);
     }
 
     private String pretty(String document) {

@@ -134,6 +134,19 @@ class InspectorApiTest {
     }
 
     @Test
+    void should_give_the_size_of_the_threads_message_log_as_stored() throws Exception {
+        JsonNode log = json("api/thread?resource=alice&thread=default").path("messageLog");
+
+        // the system message and the scenario's seven messages, one entry each, none trimmed
+        assertThat(log.path("lastSeq").asLong()).isEqualTo(8);
+        assertThat(log.path("firstSeq").asLong()).isEqualTo(1);
+        assertThat(log.path("entries").asInt()).isEqualTo(8);
+        assertThat(log.path("messages").asInt()).isEqualTo(7);
+        assertThat(json("api/thread?resource=nobody&thread=default").path("messageLog").path("lastSeq").asLong())
+                .isZero();
+    }
+
+    @Test
     void should_give_every_dream_with_its_guards_notes_pointers_and_diff() throws Exception {
         JsonNode resource = json("api/resource?resource=alice");
 
