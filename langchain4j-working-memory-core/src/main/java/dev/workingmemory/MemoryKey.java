@@ -46,14 +46,30 @@ public record MemoryKey(String resource, String thread) {
     }
 
     /**
-     * The scope of this key's resource in the crystal store (long-term memory is resource-scoped): the resource itself
-     * when it is 1 to {@value #MAX_PLAIN_SCOPE_LENGTH} characters, not blank and does not start with {@code #};
-     * otherwise {@code #} followed by the SHA-256 hex of the resource. So every resource has its own scope, and no
-     * resource can name another's.
+     * The scope of this key's resource in the crystal store: the one name of everything the resource owns there
+     * (notes, archived notes, past turns, tool outputs, migrated MEMORY.md chunks, dream topics), which searches and
+     * {@code forget} use too. It is the resource itself when that is 1 to {@value #MAX_PLAIN_SCOPE_LENGTH} characters,
+     * not blank, does not start with {@code #} and holds no unpaired surrogate; otherwise {@code #} followed by the
+     * SHA-256 hex of the resource's UTF-16 code units. So every resource has its own scope, no resource can name
+     * another's, and a scope is well-formed text that every store keeps apart from the others (an index that stores
+     * text as UTF-8 would make all unpaired surrogates one character).
      */
     public String crystalScope() {
-        boolean plain = !resource.isBlank() && resource.length() <= MAX_PLAIN_SCOPE_LENGTH && !resource.startsWith("#");
+        boolean plain = !resource.isBlank() && resource.length() <= MAX_PLAIN_SCOPE_LENGTH && !resource.startsWith("#")
+                && wellFormed(resource);
         return plain ? resource : "#" + DirectoryNames.sha256Hex(resource);
+    }
+
+    private static boolean wellFormed(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The store key of this key's thread-scoped state. The resource length keeps the split unambiguous. */

@@ -518,6 +518,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 memoryIds.add(cached.getValue().memoryId());
                 memories.invalidate(cached.getKey());
                 cached.getValue().close();
+                if (toolOutputs != null) {
+                    // its thread may not be in the store yet (saved behind the turn), its outputs already queued
+                    toolOutputs.forget(cached.getKey());
+                }
             }
         }
         ScopeState resourceState = resources.getIfPresent(resource);

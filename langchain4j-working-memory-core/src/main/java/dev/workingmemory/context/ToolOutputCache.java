@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
@@ -31,6 +32,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -59,6 +61,7 @@ public final class ToolOutputCache implements AutoCloseable {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'").withZone(ZoneOffset.UTC);
     private static final int HASH_HEX = 16;
     private static final int WRITE_ATTEMPTS = 3;
+    private static final int FORGET_WAIT_SECONDS = 30;
 
     private final WorkingMemoryStore store;
     private final ToolOutputCacheConfig config;
@@ -76,6 +79,10 @@ public final class ToolOutputCache implements AutoCloseable {
             .build();
     /** Orders a write's generation check and put against {@link #forget}. */
     private final ReentrantLock writeLock = new ReentrantLock();
+    /** Signalled when a written entry's crystals were handed over. */
+    private final Condition crystalsKept = writeLock.newCondition();
+    /** Per store key: written entries whose crystals are being handed over. Guarded by {@link #writeLock}. */
+    private final Map<String, Integer> keeping = new HashMap<>();
 
     public ToolOutputCache(WorkingMemoryStore store, ToolOutputCacheConfig config, Clock clock) {
         this.store = Ensure.notNull(store, "store");
@@ -200,7 +207,9 @@ public final class ToolOutputCache implements AutoCloseable {
 
     /**
      * Drops what is pending for {@code key}'s thread and makes the writes still queued for it do nothing: call it
-     * before deleting the memory from the store, so that no entry is written after the delete.
+     * before deleting the memory from the store and its crystals, so that no entry is written after the delete. An
+     * entry already written whose crystals are being handed over is waited for (up to
+     * {@value #FORGET_WAIT_SECONDS} seconds), so that deleting the scope's crystals afterwards deletes them too.
      */
     public void forget(MemoryKey key) {
         Ensure.notNull(key, "key");
@@ -210,6 +219,16 @@ public final class ToolOutputCache implements AutoCloseable {
             generations.put(storeKey, generationOf(storeKey) + 1);
             pending.remove(storeKey);
             names.invalidate(storeKey);
+            long wait = TimeUnit.SECONDS.toNanos(FORGET_WAIT_SECONDS);
+            while (keeping.containsKey(storeKey) && wait > 0) {
+                wait = crystalsKept.awaitNanos(wait);
+            }
+            if (keeping.containsKey(storeKey)) {
+                log.warn("The crystals of a tool output of '{}' were still being kept after {} seconds; they may outlive"
+                        + " the memory's deletion", storeKey, FORGET_WAIT_SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             writeLock.unlock();
         }
@@ -246,6 +265,7 @@ public final class ToolOutputCache implements AutoCloseable {
                 }
                 store.putDocument(storeKey, name, text);
                 removePending(storeKey, name);
+                keeping.merge(storeKey, 1, Integer::sum); // a forget from now on waits for the crystals
                 break;
             } catch (WorkingMemoryStoreException e) {
                 if (attempt == WRITE_ATTEMPTS) {
@@ -264,6 +284,14 @@ public final class ToolOutputCache implements AutoCloseable {
             config.crystals().keep(crystals(key, name, toolName, text));
         } catch (RuntimeException e) {
             log.warn("Could not keep tool output '{}' of '{}' as crystals", name, storeKey, e);
+        } finally {
+            writeLock.lock();
+            try {
+                keeping.computeIfPresent(storeKey, (k, n) -> n == 1 ? null : n - 1);
+                crystalsKept.signalAll();
+            } finally {
+                writeLock.unlock();
+            }
         }
     }
 
@@ -282,8 +310,15 @@ public final class ToolOutputCache implements AutoCloseable {
         }
     }
 
-    /** The chunks of a full output as crystals: about {@code crystalChunkChars} each, cut at line ends where possible. */
+    /**
+     * The chunks of a full output as crystals: about {@code crystalChunkChars} each, cut at line ends where possible,
+     * in the scope of {@link MemoryKey#crystalScope()} like every crystal of the resource. Chunk {@code i} is named
+     * {@code <id>#i}, the id made by {@link CrystalIds} from the scope and the entry's name: the entry name alone is
+     * the same for two users given the same result under the same call id in the same second.
+     */
     List<Crystal> crystals(MemoryKey key, String name, String toolName, String text) {
+        String scope = key.crystalScope();
+        String id = CrystalIds.of("tool-output", scope, name);
         List<Crystal> chunks = new ArrayList<>();
         Instant time = timeOf(name).orElse(clock.instant());
         List<String> tags = toolName == null || toolName.isBlank() ? List.of() : List.of(toolName);
@@ -299,8 +334,8 @@ public final class ToolOutputCache implements AutoCloseable {
             }
             String chunk = text.substring(start, end);
             if (!chunk.isBlank()) {
-                chunks.add(new Crystal(name + "#" + chunks.size(), key.resource(), CrystalKind.TOOL_OUTPUT, time, 0.3,
-                        tags, chunk, name));
+                chunks.add(new Crystal(id + "#" + chunks.size(), scope, CrystalKind.TOOL_OUTPUT, time, 0.3, tags,
+                        chunk, name));
             }
             start = end;
         }

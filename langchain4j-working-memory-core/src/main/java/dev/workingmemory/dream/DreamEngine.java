@@ -10,6 +10,7 @@ import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.event.DreamFinished;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
+import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
 import dev.workingmemory.store.WorkingMemoryStore;
@@ -474,8 +475,8 @@ public final class DreamEngine implements AutoCloseable {
     /**
      * The lines of the old state that the new one no longer holds, as {@link CrystalKind#TOPIC} crystals: what a dream
      * moves out of the state stays searchable (seed 000: fading topics become pointers, not deletions), and the
-     * pointers the synthesis wrote for them can be checked. Ids are derived from the scope and the text, so a dream
-     * run again replaces them.
+     * pointers the synthesis wrote for them can be checked. Ids are derived from the scope and the text
+     * ({@link CrystalIds}), so a dream run again replaces them.
      */
     private static List<Crystal> fadedTopics(String resource, DreamInput input, StateDocument candidate) {
         if (input.oldState().isEmpty()) {
@@ -488,7 +489,7 @@ public final class DreamEngine implements AutoCloseable {
                 String text = line.strip().replaceFirst("^[-*+]\\s+", "");
                 if (CrystalPointer.parse(line).isEmpty() && !StateLines.isPlaceholder(line)
                         && StateLines.substance(line) > 0 && !text.isBlank() && !kept.contains(text)) {
-                    faded.add(new Crystal("topic-" + SeedMigration.hash(scope(resource) + "\n" + text), scope(resource),
+                    faded.add(new Crystal(CrystalIds.of("topic", scope(resource), text), scope(resource),
                             CrystalKind.TOPIC, input.time(), 0.6, List.of(section.name()), text, STATE));
                 }
             }

@@ -5,6 +5,7 @@ import dev.langchain4j.model.TokenCountEstimator;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
@@ -15,11 +16,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
@@ -34,7 +32,7 @@ import java.util.function.Function;
  *
  * <p><b>Once, also after a crash.</b> Every step can run again: the backup is written only when absent (and read back
  * as the original when present), chunk crystals have ids derived from the resource and their position (adding one
- * again replaces it), and the flag is written last. A resource that has dream records is never migrated: its
+ * again replaces it; {@link CrystalIds}), and the flag is written last. A resource that has dream records is never migrated: its
  * MEMORY.md is a dream's.
  *
  * <p>Thread-safe (stateless besides its collaborators).
@@ -103,11 +101,11 @@ final class SeedMigration {
     }
 
     private static List<Crystal> crystals(String resource, List<String> chunks, Instant now) {
-        String prefix = "migrated-" + hash(resource) + "-";
+        String scope = DreamEngine.scope(resource);
         List<Crystal> made = new ArrayList<>(chunks.size());
         for (int i = 0; i < chunks.size(); i++) {
-            made.add(new Crystal(prefix + i, DreamEngine.scope(resource), CrystalKind.MIGRATED, now, IMPORTANCE, List.of("migrated"),
-                    chunks.get(i), STATE + "#chunk-" + i));
+            made.add(new Crystal(CrystalIds.of("migrated", scope, Integer.toString(i)), scope, CrystalKind.MIGRATED, now,
+                    IMPORTANCE, List.of("migrated"), chunks.get(i), STATE + "#chunk-" + i));
         }
         return made;
     }
@@ -124,16 +122,6 @@ final class SeedMigration {
             return Optional.empty();
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot read the seed MEMORY.md " + file.get(), e);
-        }
-    }
-
-    /** The first 16 hex digits of the SHA-256 of {@code text}. */
-    static String hash(String text) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(digest, 0, 8);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required of every Java platform", e);
         }
     }
 }

@@ -4,7 +4,7 @@ import dev.workingmemory.MemoryKey;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
-import dev.workingmemory.internal.DirectoryNames;
+import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,9 +12,10 @@ import org.slf4j.LoggerFactory;
 import java.util.List;
 
 /**
- * {@link NoteCrystals#into}: notes as crystals of a {@link CrystalStore}. The crystal id hashes the scope with the
- * note's line, so the same note gets the same crystal in every instance and after a restart, and two users' identical
- * notes never share one.
+ * {@link NoteCrystals#into}: notes as crystals of a {@link CrystalStore}, in the scope of
+ * {@link MemoryKey#crystalScope()}. The crystal id ({@link CrystalIds}) hashes the scope with the note's line, so the
+ * same note gets the same crystal in every instance and after a restart, and two users' identical notes never share
+ * one.
  *
  * <p>Thread-safe (the store is).
  */
@@ -78,6 +79,6 @@ final class NotesAsCrystals implements NoteCrystals {
     }
 
     static String id(String scope, Note note) {
-        return "note-" + DirectoryNames.sha256Hex(scope + "\n" + note.line()).substring(0, 32);
+        return CrystalIds.of("note", scope, note.line());
     }
 }

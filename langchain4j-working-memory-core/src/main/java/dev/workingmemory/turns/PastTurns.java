@@ -11,7 +11,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
-import dev.workingmemory.internal.DirectoryNames;
+import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.LayerBudget;
@@ -176,8 +176,7 @@ public final class PastTurns implements MemoryLayer {
         // the line's start is enough to tell exchanges of one thread and millisecond apart; hashing all of it
         // (up to 1,500 characters) was a third of what making a past turn cost
         String start = firstLine.length() > ID_LINE_CHARS ? firstLine.substring(0, ID_LINE_CHARS) : firstLine;
-        return "turn-" + DirectoryNames.sha256Hex(scope + "\n" + context.key().thread() + "\n" + added.toEpochMilli()
-                + "\n" + start).substring(0, 32);
+        return CrystalIds.of("turn", scope, context.key().thread(), Long.toString(added.toEpochMilli()), start);
     }
 
     /** The message's line, or null for a message without text of its own (a tool request, a system message). */

@@ -306,7 +306,12 @@ class ContextPressureTest {
             assertThat(c.tags()).containsExactly("bash");
         });
         assertThat(chunks.stream().map(Crystal::text).collect(Collectors.joining())).isEqualTo(text);
-        assertThat(chunks.get(0).id()).isEqualTo("tool-output-20261123T091500Z-0123456789abcdef#0");
+        // named by the scope and the entry: the entry's name alone is the same for two users given one result
+        assertThat(chunks.get(0).id()).matches("tool-output-[0-9a-f]{32}#0");
+        assertThat(chunks).extracting(Crystal::source).containsOnly("tool-output-20261123T091500Z-0123456789abcdef");
+        assertThat(cache.crystals(MemoryKey.of("#alice", "t1"), "tool-output-20261123T091500Z-0123456789abcdef",
+                "bash", text)).allSatisfy(c -> assertThat(c.scope()).isEqualTo(MemoryKey.of("#alice").crystalScope()))
+                .extracting(Crystal::id).doesNotContainAnyElementsOf(chunks.stream().map(Crystal::id).toList());
         cache.close();
     }
 
@@ -335,6 +340,40 @@ class ContextPressureTest {
         assertThat(store.documents(key.threadStoreKey())).isEmpty();
         assertThat(cache.read(key, name)).isEmpty();
         assertThat(store.documents(other.threadStoreKey())).hasSize(1);
+    }
+
+    /**
+     * A forget that comes while a written entry's crystals are being handed over returns after they were: the scope's
+     * crystals deleted next include them (else a forgotten user's tool output stayed searchable).
+     */
+    @Test
+    void should_wait_in_forget_for_the_crystals_of_an_entry_already_written() throws Exception {
+        java.util.concurrent.CountDownLatch keeping = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        List<Crystal> kept = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        ToolOutputCache cache = new ToolOutputCache(new InMemoryWorkingMemoryStore(), ToolOutputCacheConfig.builder()
+                .crystals(chunks -> {
+                    keeping.countDown();
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    kept.addAll(chunks);
+                }).build(), Clock.systemUTC());
+        MemoryKey key = MemoryKey.of("dev");
+        cache.keep(key, "c1", "bash", "full output");
+        assertThat(keeping.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        Thread forget = new Thread(() -> cache.forget(key));
+        forget.start();
+        forget.join(300);
+        assertThat(forget.isAlive()).as("forget waits for the crystals being kept").isTrue();
+        release.countDown();
+        forget.join(10_000);
+        assertThat(forget.isAlive()).isFalse();
+        assertThat(kept).isNotEmpty();
+        cache.close();
     }
 
     @Test
