@@ -9,6 +9,7 @@ import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.crystal.TestEmbeddingModels;
+import dev.workingmemory.testing.HashingEmbeddingModel;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.Test;
 

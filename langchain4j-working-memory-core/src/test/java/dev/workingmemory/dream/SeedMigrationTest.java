@@ -7,6 +7,7 @@ import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.testing.HashingEmbeddingModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,7 +39,7 @@ class SeedMigrationTest {
     }
 
     private static WorkingMemoryProvider provider(WorkingMemoryStore store) {
-        return WorkingMemoryProvider.builder().store(store).embeddingModel(new dev.workingmemory.testing.HashingEmbeddingModel())
+        return WorkingMemoryProvider.builder().store(store).embeddingModel(new HashingEmbeddingModel())
                 .dreams(DreamConfig.builder().scheduled(false).build()).build();
     }
 

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Words hashed into 64 dimensions: fast, so that a hundred sessions of crystals embed in no time, for tests whose
- * outcome does not depend on the quality of the vectors. Thread-safe (stateless).
+ * Words hashed into 64 dimensions: fast, so that hundreds of crystals embed in no time, for tests whose findings do
+ * not depend on the quality of the vectors (the size of a dream's input, whose crystals a scope holds). Thread-safe
+ * (stateless).
  */
 public final class HashingEmbeddingModel implements EmbeddingModel {
 
