@@ -48,7 +48,8 @@ public record Note(Instant time, double importance, List<String> tags, String te
 
     /** {@code tag} in lower case, trimmed; rejected when it holds other characters than letters, digits, - and _. */
     static String tag(String tag) {
-        String normalized = Ensure.notNull(tag, "tag").strip().toLowerCase(Locale.ROOT);
+        Ensure.that(tag != null, "A tag is 1 to 40 letters, digits, '-' or '_', was null");
+        String normalized = tag.strip().toLowerCase(Locale.ROOT);
         Ensure.that(TAG.matcher(normalized).matches(),
                 "A tag is 1 to 40 letters, digits, '-' or '_', was '" + tag + "'");
         return normalized;

@@ -87,7 +87,7 @@ public final class NotesLayer implements MemoryLayer {
      * @param text       the note; not blank, at most {@link NotesConfig#maxNoteChars()} characters
      * @param importance from 0 to 1; {@code null} for {@link NotesConfig#defaultImportance()}
      * @param tags       tags such as {@code decision} ({@link NotesConfig#protectedTags()} protect from archival)
-     * @throws IllegalArgumentException for an empty or too long text, an importance outside 0–1 or a malformed tag,
+     * @throws IllegalArgumentException for an empty or too long text, an importance outside 0–1 or a malformed or null tag,
      *                                  with a message saying what to change
      * @throws dev.workingmemory.store.WorkingMemoryStoreException when the store cannot append it (nothing changed)
      */
@@ -100,7 +100,7 @@ public final class NotesLayer implements MemoryLayer {
         double value = importance == null ? config.defaultImportance() : importance;
         Ensure.that(!Double.isNaN(value) && value >= 0 && value <= 1,
                 "The importance must be a number from 0 to 1 (0.7 when unsure), was " + importance + ".");
-        Note note = new Note(context.clock().instant(), value, tags == null ? List.of() : List.copyOf(tags), trimmed);
+        Note note = new Note(context.clock().instant(), value, tags == null ? List.of() : tagList(tags), trimmed);
         NoteReceipt receipt = context.read(() -> {
             store.appendNote(logKey, note.line());
             crystals.added(context.key().resource(), note);
@@ -129,6 +129,17 @@ public final class NotesLayer implements MemoryLayer {
         context.events().onNoteAppended(new NoteAppended(context.key().resource(), note, receipt.pending(),
                 receipt.archived().size(), receipt.deleted().size()));
         return receipt;
+    }
+
+    /** {@code tags} as a list; a null tag (a model may send {@code "tags": [null]}) is rejected by its position. */
+    private static List<String> tagList(Collection<String> tags) {
+        List<String> list = new ArrayList<>(tags.size());
+        for (String tag : tags) {
+            Ensure.that(tag != null, () -> "Tag " + (list.size() + 1) + " of " + tags.size() + " is null: a tag is 1 to 40"
+                    + " letters, digits, '-' or '_'. Leave tags out, or send them as strings.");
+            list.add(tag);
+        }
+        return list;
     }
 
     /** The pending notes, oldest first. */

@@ -198,6 +198,18 @@ class NotesLayerTest {
         assertThat(notes.notes()).isEmpty();
     }
 
+    /** A model may send {@code "tags": [null]}: refused as a malformed tag (it was a NullPointerException). */
+    @Test
+    void should_refuse_a_null_tag_saying_which_and_store_nothing() {
+        NotesLayer notes = WorkingMemoryProvider.builder().build().memory("alice").notes();
+
+        assertThatThrownBy(() -> notes.note("x", null, java.util.Arrays.asList((String) null)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Tag 1 of 1 is null");
+        assertThatThrownBy(() -> notes.note("x", null, java.util.Arrays.asList("decision", null, "x")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("Tag 2 of 3 is null");
+        assertThat(notes.notes()).isEmpty();
+    }
+
     @Test
     void should_refuse_a_note_over_the_limit_saying_by_how_much_and_a_bad_importance() {
         NotesLayer notes = WorkingMemoryProvider.builder().build().memory("alice").notes();

@@ -8,6 +8,7 @@ import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.List;
@@ -144,6 +145,44 @@ class MalformedCallsTest {
         assertThat(answer).isEqualTo("Let me try that differently.");
         assertThat(lastToolResult(model.lastRequest())).startsWith("Error: ").contains(expected).contains("How to fix: ");
         assertThat(memories.memory("bob").scratchpad().text()).isEqualTo("my notes");
+    }
+
+    /**
+     * Issue 19, point 6: nulls where a model may send them — a parameter, an element of a list, a value inside an
+     * object — never fail a tool unexpectedly (a {@code "tags": [null]} threw a NullPointerException): each is a
+     * parameter left out, a rejection saying what to change, or taken as the tool documents.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', value = {
+            "working_memory_note       | {\"note\": \"x\", \"importance\": null, \"tags\": null}",
+            "working_memory_note       | {\"note\": \"x\", \"tags\": [null]}",
+            "working_memory_note       | {\"note\": \"x\", \"tags\": [\"decision\", null]}",
+            "working_memory_note       | {\"note\": null, \"tags\": [null]}",
+            "memory_search             | {\"query\": null, \"limit\": null}",
+            "memory_search             | {\"query\": \"x\", \"limit\": null}",
+            "core_memory_update        | {\"block\": null, \"operation\": null, \"content\": null}",
+            "core_memory_update        | {\"block\": \"goal\", \"operation\": \"replace\", \"content\": null}",
+            "core_memory_update        | {\"block\": \"goal\", \"operation\": \"replace\", \"content\": [null]}",
+            "working_memory_add        | {\"slot\": null, \"content\": null}",
+            "working_memory_add        | {\"slot\": \"todo\", \"content\": [null]}",
+            "working_memory_clear_slot | {\"slot\": null}",
+            "working_memory_remove     | {\"content\": null}",
+            "read_tool_output          | {\"id\": null, \"fromLine\": null, \"lines\": null}",
+            "read_tool_output          | {\"id\": [null]}",
+            "updateWorkingMemory       | {\"update\": {\"currentGoal\": null}}",
+            "updateWorkingMemory       | {\"update\": {\"completedSteps\": [null]}}",
+            "updateWorkingMemory       | {\"update\": {\"nested\": {\"a\": null}}}",
+            "updateWorkingMemory       | {\"update\": {\"\": null}}"})
+    void should_never_fail_unexpectedly_on_nulls_in_the_arguments(String tool, String arguments) {
+        WorkingMemoryProvider memories = ToolTesting.structuredProvider();
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool(tool, arguments)
+                .thenAnswer("Carrying on.");
+
+        String answer = assistant(model, memories).chat("erin", "use your memory");
+
+        assertThat(answer).isEqualTo("Carrying on.");
+        assertThat(lastToolResult(model.lastRequest())).doesNotContain("unexpectedly").doesNotContain("Exception");
     }
 
     @Test

@@ -7,6 +7,8 @@ import dev.workingmemory.testing.ChildJvm;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
@@ -89,6 +91,28 @@ class NoteToolsTest {
         assertThat(lastToolResult(model.requests().get(3))).startsWith("Error:").contains("from 0 to 1");
         assertThat(lastToolResult(model.requests().get(4))).startsWith("Error:").contains("tag");
         assertThat(lastToolResult(model.requests().get(5))).startsWith("Error:").contains("'note' is missing");
+        assertThat(noteTexts(memories)).isEmpty();
+    }
+
+    /** Issue 19, point 6: {@code "tags": [null]} threw a NullPointerException inside the tool. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "[null]                | Tag 1 of 1 is null",
+            "[\"decision\", null]  | Tag 2 of 2 is null",
+            "[null, null]          | Tag 1 of 2 is null",
+            "[\"\"]                | A tag is 1 to 40 letters",
+            "[\"two words\"]       | A tag is 1 to 40 letters",
+            "[{\"a\": 1}]          | The arguments of tool 'working_memory_note' could not be read"})
+    void should_answer_a_null_or_malformed_tag_with_what_to_change_and_store_nothing(String tags, String problem) {
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("working_memory_note", "{\"note\": \"Deadline is March 20th\", \"tags\": " + tags + "}")
+                .thenAnswer("Sorry.");
+        WorkingMemoryProvider memories = instance();
+
+        assistant(model, memories).chat("alice", "remember the deadline");
+
+        assertThat(lastToolResult(model.lastRequest())).startsWith("Error: " + problem)
+                .doesNotContain("unexpectedly").contains("How to fix:");
         assertThat(noteTexts(memories)).isEmpty();
     }
 
