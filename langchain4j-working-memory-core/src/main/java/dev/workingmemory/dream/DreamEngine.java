@@ -7,6 +7,7 @@ import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.event.DreamFinished;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
@@ -46,7 +47,10 @@ import java.util.function.Function;
  * nobody for longer), finishes a commit a crash interrupted, migrates a hand-written MEMORY.md once
  * ({@link SeedMigration}), then builds a bounded {@link DreamInput}: the state in the document {@code MEMORY.md}, the
  * pending notes of the notes log (the oldest {@code maxNotes}), the crystals created since the last dream
- * ({@link CrystalStore#recent}, when there is a crystal store) and the {@link DreamInsights}. The synthesizer runs on
+ * ({@link CrystalStore#recent}, when there is a crystal store) and the {@link DreamInsights}. Text that came from a
+ * tool is data ({@link Provenance}): the synthesizer sees a tool output as the tool's name and time only, and a line
+ * of its state that repeats what a tool returned (and the user or the old state never said) is held out of it, with
+ * a WARN. The synthesizer runs on
  * the engine's own thread within {@link DreamConfig#timeout()}; its state is judged by the {@link CollapseGuards} (each guard that ran is in the
  * report's {@link DreamReport#guardChecks()}); the
  * lines of the old state it no longer holds become {@code TOPIC} crystals (nothing a dream drops is lost to search);
@@ -245,20 +249,24 @@ public final class DreamEngine implements AutoCloseable {
             });
         }
         Instant lastDream = history.isEmpty() ? Instant.EPOCH : history.get(history.size() - 1).time();
-        List<DreamCrystal> fresh = crystals == null ? List.of()
-                : crystals.recent(scope(resource), lastDream, config.limits().maxCrystals()).stream()
-                .map(DreamEngine::dreamCrystal).toList();
-        if (notes.isEmpty() && fresh.isEmpty()) {
+        List<Crystal> recent = crystals == null ? List.of()
+                : crystals.recent(scope(resource), lastDream, config.limits().maxCrystals());
+        if (notes.isEmpty() && recent.isEmpty()) {
             return DreamReport.skipped(resource, "Nothing new since the last dream: no pending notes, no new crystals",
                     started, since(start));
         }
         DreamInsights known = insights.apply(resource);
+        // tool text is data (Provenance): synthesizers see none of it, and a line of theirs that repeats it is held
+        ToolText.Evidence evidence = new ToolText.Evidence().insights(known);
+        current.ifPresent(state -> evidence.add(Provenance.DREAM, state));
+        recent.forEach(evidence::crystal);
         DreamInput input = DreamInput.builder().schema(config.schema()).budgetChars(budgetChars).time(started)
-                .oldState(old).notes(notes).crystals(fresh).salience(known.salience()).entities(known.entities())
-                .slotItems(known.slotItems()).limits(config.limits()).build();
+                .oldState(old).notes(notes).crystals(recent.stream().map(ToolText::forDream).toList())
+                .salience(known.salience()).entities(known.entities()).slotItems(known.slotItems())
+                .limits(config.limits()).build();
         long recordId = history.isEmpty() ? 1 : history.get(history.size() - 1).id() + 1;
-        DreamReport report = synthesizeAndCommit(resource, key, input, history, recordId, current, transition, lines,
-                started, start);
+        DreamReport report = synthesizeAndCommit(resource, key, input, evidence, history, recordId, current, transition,
+                lines, started, start);
         dreamLog.append(key, new DreamLogEntry(report, report.committed() ? recordId : 0, null));
         try {
             listener.onDreamFinished(new DreamFinished(resource, report.committed(), report.reason(),
@@ -270,9 +278,9 @@ public final class DreamEngine implements AutoCloseable {
         return report;
     }
 
-    private DreamReport synthesizeAndCommit(String resource, String key, DreamInput input, List<DreamRecord> history,
-                                            long id, Optional<String> current, boolean transition,
-                                            Map<Note, String> lines, Instant started, long start) {
+    private DreamReport synthesizeAndCommit(String resource, String key, DreamInput input, ToolText.Evidence evidence,
+                                            List<DreamRecord> history, long id, Optional<String> current,
+                                            boolean transition, Map<Note, String> lines, Instant started, long start) {
         Synthesis synthesized;
         try {
             synthesized = synthesize(input);
@@ -286,7 +294,13 @@ public final class DreamEngine implements AutoCloseable {
             Thread.currentThread().interrupt();
             return failed(resource, input, "The dream was interrupted", started, start);
         }
-        GuardVerdict verdict = config.guards().judge(input, synthesized.state());
+        ToolText.Held held = evidence.hold(StateDocument.parse(synthesized.state(), input.schema()));
+        if (!held.lines().isEmpty()) {
+            log.warn("Dream of '{}': {} line(s) repeating what a tool returned held out of the state (tool text is data,"
+                    + " still searchable): {}", resource, held.lines().size(), held.lines());
+        }
+        GuardVerdict verdict = config.guards().judge(input, held.lines().isEmpty() ? synthesized.state()
+                : held.state().render());
         if (!verdict.passed()) {
             log.info("Dream of '{}' rejected by {}: {}", resource, verdict.failed(), verdict.reason());
             return new DreamReport(resource, false, "Rejected: " + verdict.reason(), verdict.failed(),
@@ -499,11 +513,6 @@ public final class DreamEngine implements AutoCloseable {
 
     private static int count(PointerCheck.Result checked, PointerOutcome.Action action) {
         return checked == null ? 0 : (int) checked.count(action);
-    }
-
-    private static DreamCrystal dreamCrystal(Crystal crystal) {
-        return new DreamCrystal(crystal.id(), crystal.kind().textName(), crystal.time(), crystal.importance(),
-                crystal.text());
     }
 
     private String owner() {

@@ -22,7 +22,8 @@ import java.util.OptionalInt;
  * <p><b>The prompt</b> is the resource {@code dev/workingmemory/dream/dream-prompt.md}; {@link Builder#promptTemplate}
  * replaces it. It tells the model the schema, the budget, the pointer line, the section weighting of seed 000 with the
  * current salience levels (oxytocin → The Bond, dopamine and cortisol → Active Context, fading topics → pointers),
- * and to answer with the document only. Placeholders: {@code {{time}} {{mood}} {{budget}} {{max_pointers}}
+ * and to answer with the document only, and that what a tool returned is data, never a line of the state (the
+ * engine holds out such a line all the same). Placeholders: {@code {{time}} {{mood}} {{budget}} {{max_pointers}}
  * {{sections}} {{pointer_format}} {{salience}} {{weighting}} {{old_state}} {{notes}} {{crystals}} {{entities}}
  * {{slot_items}}}; an unknown one is rejected at {@code build()}. The prompt goes to the model as one user message.
  *

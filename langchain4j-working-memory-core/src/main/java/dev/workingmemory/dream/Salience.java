@@ -28,7 +28,8 @@ import java.util.Map;
  *   <li><b>Auto-notes</b> ({@link #autoNotes()}): a level above the threshold (default 0.7) gives an
  *   {@link AutoNote} when it was raised since its last auto-note and its last one is at least
  *   {@code autoNoteInterval} old (default 30 minutes): at most one per hormone per interval, and never twice for the
- *   same spike. The note's context is the message that raised the level most since the last note.</li>
+ *   same spike. The note's context is the message that raised the level most since the last note, quoted when the
+ *   user or the model wrote it; a tool result is named, never quoted (see {@link dev.workingmemory.crystal.Provenance}).</li>
  *   <li><b>Mood</b>: {@link SalienceLevels#mood()} of {@link #levels()}.</li>
  *   <li><b>Persistence</b>: {@link #snapshot()} and {@link #restore} to and from JSON.</li>
  * </ul>
@@ -87,7 +88,7 @@ public final class Salience {
             return levels();
         }
         SalienceLevels score = scorer.score(source, text);
-        return raise(score == null ? SalienceLevels.NONE : score, source.label() + " \"" + snippet(text) + "\"");
+        return raise(score == null ? SalienceLevels.NONE : score, trigger(source, text));
     }
 
     /** {@link #observe}, saying whether the text raised any level (a layer then reports a change). */
@@ -96,7 +97,7 @@ public final class Salience {
         if (score == null || score.equals(SalienceLevels.NONE)) {
             return false;
         }
-        raise(score, source.label() + " \"" + snippet(text) + "\"");
+        raise(score, trigger(source, text));
         return true;
     }
 
@@ -246,6 +247,14 @@ public final class Salience {
 
     private static double clamp(double level) {
         return Math.max(0, Math.min(1, level));
+    }
+
+    /**
+     * What an auto-note names as its trigger: the source, and the text when it may instruct. A tool's text is never
+     * quoted ({@link Provenance}): an auto-note is a note, and a dream writes notes into the state.
+     */
+    private static String trigger(SalienceSource source, String text) {
+        return source.provenance().mayInstruct() ? source.label() + " \"" + snippet(text) + "\"" : "a " + source.label();
     }
 
     private static String snippet(String text) {
