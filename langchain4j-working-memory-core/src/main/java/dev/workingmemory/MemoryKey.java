@@ -2,6 +2,7 @@ package dev.workingmemory;
 
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Utf16;
 
 import java.util.Optional;
 
@@ -56,21 +57,10 @@ public record MemoryKey(String resource, String thread) {
      */
     public String crystalScope() {
         boolean plain = !resource.isBlank() && resource.length() <= MAX_PLAIN_SCOPE_LENGTH && !resource.startsWith("#")
-                && wellFormed(resource);
+                && !Utf16.hasUnpairedSurrogate(resource);
         return plain ? resource : "#" + DirectoryNames.sha256Hex(resource);
     }
 
-    private static boolean wellFormed(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return false;
-            }
-        }
-        return true;
-    }
 
     /** The store key of this key's thread-scoped state. The resource length keeps the split unambiguous. */
     public String threadStoreKey() {

@@ -14,10 +14,12 @@ import dev.workingmemory.dream.DreamConfig;
 import dev.workingmemory.notes.Note;
 import dev.workingmemory.notes.NotesConfig;
 import dev.workingmemory.store.WorkingMemoryStore;
+import dev.workingmemory.testing.Await;
 import dev.workingmemory.testing.HashingEmbeddingModel;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -27,7 +29,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -114,28 +115,17 @@ public interface ScopeContract {
             chat.add(AiMessage.from("The keeper trimmed the wicks every night, part " + turn));
         }
         LATER_NOTES.forEach(note -> memory.notes().note(note, 0.5, null)); // ARCHIVED_NOTE at the soft limit of 3
-        clock.advance(java.time.Duration.ofMinutes(1));
+        clock.advance(Duration.ofMinutes(1));
         assertThat(memories.dream(id).committed()).as("the second dream of %s", id).isTrue(); // TOPIC: the goal fades
         clock.set(NOW.toString());
         return entry;
     }
 
-    private static void await(BooleanSupplier condition, String what) {
-        for (int i = 0; i < 3_000 && !condition.getAsBoolean(); i++) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        assertThat(condition.getAsBoolean()).as(what + " within 30 s").isTrue();
-    }
-
     /** Waits for the crystals of {@code outputs} cached tool outputs of {@code id} (the cache writes them behind). */
     private static void awaitOutputs(CrystalStore crystals, String id, int outputs) {
-        await(() -> byKind(crystals, id).getOrDefault(CrystalKind.TOOL_OUTPUT, List.of()).stream().map(Crystal::source)
-                .distinct().count() >= outputs, "the tool outputs of " + shown(id));
+        Await.until("the tool outputs of " + shown(id), Duration.ofSeconds(30), () -> byKind(crystals, id)
+                .getOrDefault(CrystalKind.TOOL_OUTPUT, List.of()).stream().map(Crystal::source).distinct().count()
+                >= outputs);
     }
 
     private static Map<CrystalKind, List<Crystal>> byKind(CrystalStore crystals, String id) {

@@ -12,6 +12,7 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.testing.Await;
 import dev.workingmemory.testing.HashingEmbeddingModel;
 import dev.workingmemory.testing.ScriptedChatModel;
 import dev.workingmemory.testing.SettableClock;
@@ -69,7 +70,7 @@ class ToolOutputProvenanceTest {
             chat.add(AiMessage.from("Nothing else, part " + turn + "."));
         }
         CrystalStore crystals = memories.crystalStore().orElseThrow();
-        await(() -> crystals.recent(MemoryKey.of("victim").crystalScope(), Instant.EPOCH, 100).stream()
+        Await.until("the cached output's crystals", Duration.ofSeconds(10), () -> crystals.recent(MemoryKey.of("victim").crystalScope(), Instant.EPOCH, 100).stream()
                 .anyMatch(crystal -> crystal.kind() == CrystalKind.TOOL_OUTPUT));
         List<Crystal> kept = crystals.recent(MemoryKey.of("victim").crystalScope(), Instant.EPOCH, 100);
         assertThat(kept).as("the instruction is in a past turn and in the cached output")
@@ -88,18 +89,6 @@ class ToolOutputProvenanceTest {
     private static String withoutPointerKeywords(String state) {
         return state.lines().map(line -> CrystalPointer.parse(line).map(CrystalPointer::topic).orElse(line))
                 .collect(Collectors.joining("\n"));
-    }
-
-    private static void await(java.util.function.BooleanSupplier condition) {
-        for (int i = 0; i < 1_000 && !condition.getAsBoolean(); i++) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        assertThat(condition.getAsBoolean()).as("within 10 s").isTrue();
     }
 
     @Test

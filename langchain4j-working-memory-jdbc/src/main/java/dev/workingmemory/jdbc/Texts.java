@@ -1,5 +1,6 @@
 package dev.workingmemory.jdbc;
 
+import dev.workingmemory.internal.Utf16;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 
 import java.nio.charset.StandardCharsets;
@@ -19,7 +20,7 @@ final class Texts {
     }
 
     static byte[] encode(String text) {
-        if (!hasUnpairedSurrogate(text)) {
+        if (!Utf16.hasUnpairedSurrogate(text)) {
             return text.getBytes(StandardCharsets.UTF_8);
         }
         byte[] out = new byte[text.length() * 3];
@@ -83,18 +84,6 @@ final class Texts {
             out[n++] = (byte) (0x80 | codePoint & 0x3F);
         }
         return n;
-    }
-
-    private static boolean hasUnpairedSurrogate(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
-                i++;
-            } else if (Character.isSurrogate(c)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Whether the bytes hold a surrogate's three-byte sequence (ED A0..BF ..), which UTF-8 forbids. */

@@ -17,6 +17,7 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.slots.SessionSlots;
 import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.testing.Await;
 import dev.workingmemory.testing.ScriptedChatModel;
 import dev.workingmemory.testing.ToolOutputs;
 import org.junit.jupiter.api.Test;
@@ -167,7 +168,8 @@ class CodingTierTest {
                 .then(request -> {
                     // the cache's writer thread adds the full output's crystals just after the result was pruned:
                     // a real model call takes longer than that
-                    await(() -> memories.crystalStore().orElseThrow().count("dev") > 0);
+                    Await.until("the output's crystals", Duration.ofSeconds(10),
+                            () -> memories.crystalStore().orElseThrow().count("dev") > 0);
                     return AiMessage.from(ScriptedChatModel.toolCall(WorkingMemoryTools.MEMORY_SEARCH,
                             "{\"query\": \"zebra-quartz-1137 checksum\"}"));
                 })
@@ -180,18 +182,6 @@ class CodingTierTest {
                 .contains("(tool_output)")
                 .contains("[INFO] Verified artifact org.acme:ledger checksum zebra-quartz-1137");
         memories.close();
-    }
-
-    private static void await(java.util.function.BooleanSupplier condition) {
-        for (int i = 0; i < 1_000 && !condition.getAsBoolean(); i++) {
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
-        assertThat(condition.getAsBoolean()).as("within 10 s").isTrue();
     }
 
     @Test
