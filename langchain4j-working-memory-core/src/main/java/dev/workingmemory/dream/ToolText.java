@@ -41,6 +41,8 @@ final class ToolText {
     private static final DateTimeFormatter MINUTE = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm'Z'")
             .withZone(ZoneOffset.UTC);
     private static final int MAX_TOOL_NAME = 60;
+    /** A past turn's tool line starts with a date, {@code tool } and a tool name of at most 100 characters. */
+    private static final int MAX_ROLE_CHARS = "[2026-03-12] tool ".length() + 100;
 
     private ToolText() {
     }
@@ -68,7 +70,7 @@ final class ToolText {
     /** {@code [date] tool name: (output not shown)}: a tool line of a past turn without what the tool returned. */
     private static String withoutOutput(String line) {
         int colon = line.indexOf(": ");
-        String role = colon > 0 && colon <= 13 + 5 + MAX_TOOL_NAME + 40 ? line.substring(0, colon) : "tool";
+        String role = colon > 0 && colon <= MAX_ROLE_CHARS ? line.substring(0, colon) : "tool";
         return role + ": (output not shown)";
     }
 
