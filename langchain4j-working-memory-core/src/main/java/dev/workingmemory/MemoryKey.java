@@ -61,7 +61,6 @@ public record MemoryKey(String resource, String thread) {
         return plain ? resource : "#" + DirectoryNames.sha256Hex(resource);
     }
 
-
     /** The store key of this key's thread-scoped state. The resource length keeps the split unambiguous. */
     public String threadStoreKey() {
         return THREAD_PREFIX + resource.length() + ":" + resource + ":" + thread;
