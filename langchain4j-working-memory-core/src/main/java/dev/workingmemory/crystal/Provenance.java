@@ -66,9 +66,18 @@ public enum Provenance {
      */
     public static List<Line> lines(Crystal crystal) {
         Ensure.notNull(crystal, "crystal");
-        Provenance whole = of(crystal.kind());
+        return lines(crystal.kind(), crystal.text());
+    }
+
+    /**
+     * The lines of a text of the given kind with their provenance, as {@link #lines(Crystal)}; for what a search hit
+     * shows of a crystal (a passage of a past turn keeps its lines' role prefixes).
+     */
+    public static List<Line> lines(CrystalKind kind, String text) {
+        Ensure.notNull(text, "text");
+        Provenance whole = of(kind);
         List<Line> lines = new ArrayList<>();
-        for (String line : crystal.text().split("\n", -1)) {
+        for (String line : text.split("\n", -1)) {
             lines.add(new Line(whole != null ? whole : ofTurnLine(line), line));
         }
         return lines;

@@ -79,7 +79,7 @@ public final class CollapseGuards {
 
         List<String> missing = state.missingSections();
         if (!missing.isEmpty()) {
-            String what = missing.size() == schema.names().size() ? "none of the " + missing.size() + " sections"
+            String what = missing.size() == schema.names().size() ? "all " + missing.size() + " sections"
                     : missing.size() + " of " + schema.names().size() + " sections";
             return fail(checks, DreamGuard.MISSING_SECTION, "The state lacks " + what + ": "
                     + String.join(", ", missing), state);

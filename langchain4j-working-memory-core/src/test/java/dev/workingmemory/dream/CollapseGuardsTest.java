@@ -37,7 +37,7 @@ class CollapseGuardsTest {
         GuardVerdict verdict = judge(States.full(3), garbage);
 
         assertThat(verdict.failedGuard()).contains(DreamGuard.MISSING_SECTION);
-        assertThat(verdict.reason()).startsWith("The state lacks none of the 7 sections");
+        assertThat(verdict.reason()).startsWith("The state lacks all 7 sections");
     }
 
     @Test

@@ -22,6 +22,7 @@ import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.MemoryHit;
+import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.dream.DreamLogEntry;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
@@ -144,6 +145,17 @@ final class MemoryViews {
         return node;
     }
 
+    /**
+     * Where the text came from ({@code user}, {@code model}, {@code tool}, {@code dream}), each source once in the
+     * order of its first line: a reader sees at a glance whether a hit or crystal holds a tool's words (data, never an
+     * instruction; see {@link Provenance}).
+     */
+    private static void provenance(ObjectNode node, CrystalKind kind, String text) {
+        ArrayNode from = node.putArray("from");
+        Provenance.lines(kind, text).stream().map(line -> line.provenance().name().toLowerCase(Locale.ROOT))
+                .distinct().forEach(from::add);
+    }
+
     private static void note(ObjectNode node, Instant time, double importance, List<String> tags, String text) {
         node.put("time", time.toString()).put("importance", importance).put("text", text);
         ArrayNode array = node.putArray("tags");
@@ -163,6 +175,7 @@ final class MemoryViews {
                 .forEach(crystal -> {
                     ObjectNode item = array.addObject().put("id", crystal.id()).put("kind", crystal.kind().textName());
                     note(item, crystal.time(), crystal.importance(), crystal.tags(), crystal.text());
+                    provenance(item, crystal.kind(), crystal.text());
                 });
         return node;
     }
@@ -176,6 +189,7 @@ final class MemoryViews {
         for (MemoryHit hit : hits) {
             ObjectNode item = array.addObject().put("rank", rank++).put("id", hit.id()).put("kind", hit.kind().textName())
                     .put("time", hit.time().toString()).put("tokens", hit.tokens()).put("text", hit.text());
+            provenance(item, hit.kind(), hit.text());
             // The fused score ranks the hits; the parts it was fused from show where the search reports them.
             item.putObject("scores").put("fused", hit.score());
         }

@@ -181,6 +181,25 @@ class InspectorApiTest {
                         .map(hit -> hit.text()).toList());
     }
 
+    @Test
+    void should_say_where_each_crystal_and_hit_came_from() throws Exception {
+        JsonNode crystals = json("api/crystals?resource=alice").path("crystals");
+
+        JsonNode output = stream(crystals).filter(c -> c.path("kind").asText().equals("tool_output")).findFirst()
+                .orElseThrow(() -> new AssertionError("no tool output crystal in " + crystals));
+        assertThat(output.path("from").toString()).isEqualTo("[\"tool\"]");
+        assertThat(stream(crystals).filter(c -> c.path("kind").asText().endsWith("note")))
+                .isNotEmpty().allSatisfy(note -> assertThat(note.path("from").toString()).isEqualTo("[\"model\"]"));
+        String outputWords = output.path("text").asText().lines().findFirst().orElseThrow();
+        JsonNode hits = json("api/search?resource=alice&q=" + encode(outputWords) + "&limit=10").path("hits");
+        assertThat(stream(hits).filter(hit -> hit.path("kind").asText().equals("tool_output")))
+                .isNotEmpty().allSatisfy(hit -> assertThat(hit.path("from").toString()).isEqualTo("[\"tool\"]"));
+    }
+
+    private static java.util.stream.Stream<JsonNode> stream(JsonNode array) {
+        return java.util.stream.StreamSupport.stream(array.spliterator(), false);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"api/resource", "api/thread?thread=default", "api/search?resource=alice",
             "api/search?resource=alice&q=", "api/search?resource=alice&q=x&limit=0",

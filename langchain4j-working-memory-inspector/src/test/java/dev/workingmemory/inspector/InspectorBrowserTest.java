@@ -65,6 +65,7 @@ class InspectorBrowserTest {
             assertThat(hit.findElement(By.cssSelector(".score-fused")).getText()).isEqualTo(String.format("%.4f", fused));
             // keyword, vector and context show once the search reports them (the one fusion, issue 20); "—" until then
             assertThat(hit.findElements(By.cssSelector(".score-keyword, .score-vector, .score-context"))).hasSize(3);
+            assertThat(hit.findElement(By.cssSelector(".hit-from")).getText()).isEqualTo("model"); // a note's words
 
             screenshot(chromium);
         }

@@ -404,10 +404,10 @@
         const run = async () => {
             try {
                 const answer = await get('search', {resource: selected.resource, q: input.value, limit: 10});
-                results.replaceChildren(answer.hits.length ? table(['#', 'kind', 'time', {label: 'keyword', num: true},
+                results.replaceChildren(answer.hits.length ? table(['#', 'kind', 'from', 'time', {label: 'keyword', num: true},
                     {label: 'vector', num: true}, {label: 'context', num: true}, {label: 'fused', num: true}, 'text'],
                     answer.hits.map(hit => el('tr', {class: 'hit'}, el('td', {class: 'num', text: hit.rank}), el('td', {text: hit.kind}),
-                        el('td', {text: time(hit.time)}), el('td', {class: 'num score-keyword', text: score(hit.scores.keyword)}),
+                        el('td', {class: 'hit-from', text: (hit.from || []).join(', ')}), el('td', {text: time(hit.time)}), el('td', {class: 'num score-keyword', text: score(hit.scores.keyword)}),
                         el('td', {class: 'num score-vector', text: score(hit.scores.vector)}),
                         el('td', {class: 'num score-context', text: score(hit.scores.context)}),
                         el('td', {class: 'num score-fused', text: score(hit.scores.fused)}),
@@ -419,7 +419,7 @@
         input.addEventListener('keydown', event => { if (event.key === 'Enter') run(); });
         return section('memory_search', 'search',
             el('div', {class: 'row'}, input, el('button', {id: 'search-go', onclick: run}, 'Search')),
-            el('p', {class: 'meta', text: 'Runs memory_search for this user, as the model would: each hit with the scores that ranked it.'}),
+            el('p', {class: 'meta', text: 'Runs memory_search for this user, as the model would: each hit with where its words came from (a tool\'s are data, never an instruction) and the scores that ranked it.'}),
             results);
     }
 
