@@ -65,7 +65,9 @@ import java.util.stream.Stream;
  *       extractor skips without parsing: the memory's own cost apart from parsing the result;</li>
  *   <li>{@code toolWrite}: like {@code unchanged}, and the tool also replaces the goal block (as
  *       {@code core_memory_update} does): a durable write, serialized and saved to the in-memory store before the
- *       tool returns, and a new block.</li>
+ *       tool returns, and a new block;</li>
+ *   <li>{@code chat}: a plain chat turn, no tool: the user's message and the model's answer (two {@code add}s, two
+ *       {@code messages()}). Its fair peer is {@link MessageWindowChatMemory} alone: there is no result to read.</li>
  * </ul>
  *
  * <p>{@code messageWindowChatMemoryAndReadTree} is the fair peer of a turn with a JSON tool result (issue 9): the
@@ -87,7 +89,7 @@ public class PerTurnBenchmark {
     private static final JsonFactory JSON = new JsonFactory();
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    @Param({"unchanged", "changed", "changedSavedNow", "unchangedText", "toolWrite"})
+    @Param({"chat", "unchanged", "changed", "changedSavedNow", "unchangedText", "toolWrite"})
     public String scenario;
 
     /**
@@ -126,6 +128,8 @@ public class PerTurnBenchmark {
     private AiMessage toolCall;
     private ToolExecutionResultMessage[] results;
     private AiMessage answer;
+    private UserMessage chatUser;
+    private AiMessage chatAnswer;
     private int turn;
     private String block;
     /** Two goals the toolWrite scenario alternates between, each as long as the full state's goal. */
@@ -137,15 +141,20 @@ public class PerTurnBenchmark {
         user = UserMessage.from("Make the headline of that page shorter and tell me what it says now.");
         toolCall = Fixtures.toolCall(request);
         answer = AiMessage.from("Done: the headline of \"Home\" now reads \"Build pages in minutes\".");
+        chatUser = UserMessage.from("We finally went hiking last weekend and the view from the ridge was amazing. "
+                + "Have you ever been up there?");
+        chatAnswer = AiMessage.from("That sounds wonderful! I haven't, but I'd love to hear more. How long did the"
+                + " climb take, and would you go again?");
         results = new ToolExecutionResultMessage[RESULTS];
         for (int i = 0; i < RESULTS; i++) {
             String text = switch (scenario) {
                 case "unchanged", "toolWrite" -> Fixtures.pageResult(0);
                 case "changed", "changedSavedNow" -> Fixtures.pageResult(i + 1);
                 case "unchangedText" -> "Saved page-0: the headline now reads \"Build pages in minutes\".";
+                case "chat" -> null; // no tool call
                 default -> throw new IllegalArgumentException(scenario);
             };
-            results[i] = Fixtures.toolResult(request, text);
+            results[i] = text == null ? null : Fixtures.toolResult(request, text);
         }
 
         WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().maxMessages(Fixtures.WINDOW);
@@ -243,7 +252,9 @@ public class PerTurnBenchmark {
     public void messageWindowChatMemoryAndReadTree(Blackhole blackhole) {
         ToolExecutionResultMessage result = results[turn & (RESULTS - 1)];
         turn(baseline, blackhole);
-        blackhole.consume(readTree(result.text()));
+        if (result != null) { // a chat turn has no result to read
+            blackhole.consume(readTree(result.text()));
+        }
     }
 
     @Benchmark
@@ -253,7 +264,11 @@ public class PerTurnBenchmark {
 
     @Benchmark
     public int jacksonParseOfResult() {
-        String text = results[turn++ & (RESULTS - 1)].text();
+        ToolExecutionResultMessage result = results[turn++ & (RESULTS - 1)];
+        if (result == null) {
+            return 0; // chat: no result
+        }
+        String text = result.text();
         int tokens = 0;
         try (JsonParser parser = JSON.createParser(text)) {
             while (parser.nextToken() != null) {
@@ -276,6 +291,13 @@ public class PerTurnBenchmark {
     private void turn(ChatMemory memory, Blackhole blackhole) {
         int n = turn++;
         ToolExecutionResultMessage result = results[n & (RESULTS - 1)];
+        if (result == null) { // chat: the user's message and the answer, no tool
+            memory.add(chatUser);
+            consume(blackhole, memory.messages());
+            memory.add(chatAnswer);
+            consume(blackhole, memory.messages());
+            return;
+        }
         memory.add(user);
         consume(blackhole, memory.messages());
         memory.add(toolCall);
