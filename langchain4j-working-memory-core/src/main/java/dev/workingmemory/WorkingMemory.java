@@ -229,6 +229,21 @@ public final class WorkingMemory {
         return slots.stream().map(LayerSlot::layer).toList();
     }
 
+    /**
+     * The names of the layers that act for this memory now ({@link MemoryLayer#active()}), in block order: all but
+     * those still waiting for their evidence, such as the session slots of a memory that has seen no coding agent's
+     * tool output yet. Read-only.
+     */
+    public List<String> activeLayers() {
+        List<String> active = new ArrayList<>(slots.size());
+        for (LayerSlot slot : slots) {
+            if (slot.layer().active()) {
+                active.add(slot.layer().name());
+            }
+        }
+        return active;
+    }
+
     private <L extends MemoryLayer> L required(Class<L> type, String what) {
         return layer(type).orElseThrow(() -> new IllegalStateException(
                 "This working memory has no " + what + ": the WorkingMemoryProvider was built without it"));

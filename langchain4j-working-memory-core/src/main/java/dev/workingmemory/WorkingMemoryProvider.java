@@ -47,11 +47,13 @@ import dev.workingmemory.internal.Listeners;
 import dev.workingmemory.internal.LoggedConversation;
 import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.MemorySearch;
+import dev.workingmemory.internal.MessageRules;
 import dev.workingmemory.internal.MessageWindow;
 import dev.workingmemory.internal.ProviderCrystals;
 import dev.workingmemory.internal.SaveScheduler;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.StoreCheck;
+import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayerFactory;
 import dev.workingmemory.notes.NoteCrystals;
@@ -60,6 +62,7 @@ import dev.workingmemory.notes.NotesLayer;
 import dev.workingmemory.render.BlockBudget;
 import dev.workingmemory.scratchpad.Scratchpad;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
+import dev.workingmemory.slots.SessionActivation;
 import dev.workingmemory.slots.SessionSlots;
 import dev.workingmemory.slots.SessionSlotsConfig;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
@@ -165,6 +168,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final CrystalStore crystals;
     /** The crystal store this provider opened (and closes); null for the application's own or none. */
     private final CrystalStore ownCrystals;
+    private final MemoryToolNames memoryToolNames = new MemoryToolNames();
+    private final MessageRules messageRules;
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -196,13 +201,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MemorySearch search = crystals == null ? null
                 : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners);
         this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search);
+        this.messageRules = new MessageRules(memoryToolNames, builder.maxAnalyzedChars);
         this.keyMapper = builder.keyMapper;
         this.clock = builder.clock;
         this.entities = builder.entities;
         this.coreMemory = builder.coreMemory;
         this.scratchpad = builder.scratchpad;
         this.notes = builder.notes;
-        this.sessionSlots = builder.sessionSlots;
+        this.sessionSlots = builder.sessionSlotsConfig();
         this.contextPressure = builder.contextPressure;
         this.saver = new SaveScheduler(builder.saveDelay);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
@@ -629,6 +635,19 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return store;
     }
 
+    /**
+     * The names of the memory's own tools, whose results the memory neither prunes nor mines: the tools module registers
+     * its tools here when their beans are created ({@link MemoryToolNames}).
+     */
+    public MemoryToolNames memoryToolNames() {
+        return memoryToolNames;
+    }
+
+    /** The most characters of one message analysed on the request path ({@link Builder#maxAnalyzedChars}). */
+    public int maxAnalyzedChars() {
+        return messageRules.maxAnalyzedChars();
+    }
+
     /** The block's size in characters. */
     public int blockBudget() {
         return renderer.totalChars();
@@ -760,9 +779,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private WorkingMemory load(Object memoryId, MemoryKey key) {
         ScopeState resource = resources.get(key.resource(), r -> new ScopeState(LayerScope.RESOURCE, key,
-                key.resourceStoreKey(), store, resourceLayers, clock, saver, storeCheck, listeners));
+                key.resourceStoreKey(), store, resourceLayers, clock, saver, storeCheck, listeners, messageRules));
         ScopeState thread = new ScopeState(LayerScope.THREAD, key, key.threadStoreKey(), store, threadLayers, clock, saver,
-                storeCheck, listeners);
+                storeCheck, listeners, messageRules);
         MessageWindow window = maxTokens != null
                 ? MessageWindow.ofTokens(maxTokens, tokenCountEstimator)
                 : MessageWindow.ofMessages(maxMessages);
@@ -796,6 +815,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private NotesConfig notes = NotesConfig.defaults();
         private boolean salience = true;
         private SessionSlotsConfig sessionSlots = SessionSlotsConfig.defaults();
+        /** Null: decided by evidence (the session slots' own activation). */
+        private Boolean codingAgent;
         private ContextPressureConfig contextPressure = ContextPressureConfig.defaults();
         private ToolOutputCacheConfig toolOutputCache = ToolOutputCacheConfig.defaults();
         private PressureListener pressureListener = PressureListener.NONE;
@@ -816,8 +837,24 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private Boolean pastTurns;
         private int searchTokenBudget = 600;
         private int maxSearchQueryChars = 1_000;
+        private int maxAnalyzedChars = LayerContext.DEFAULT_MAX_ANALYZED_CHARS;
 
         private Builder() {
+        }
+
+        /**
+         * The most characters of one message the layers analyse on the request path ({@code add} and {@code messages()}:
+         * entity parsing aside, which has its own limit, {@link EntityMemoryConfig}): session extraction and its evidence
+         * rule, salience, pruning and the pool read a longer message as its first and last halves of this many, so that
+         * one huge message or tool result costs bounded work (see the README for what a megabyte costs). Nothing said is
+         * lost: the message stays whole in the window, the message store and the tool-output cache. Default 65,536.
+         *
+         * @throws IllegalArgumentException unless at least 1,024
+         */
+        public Builder maxAnalyzedChars(int chars) {
+            Ensure.that(chars >= 1_024, "maxAnalyzedChars must be at least 1024, was " + chars);
+            this.maxAnalyzedChars = chars;
+            return this;
         }
 
         /**
@@ -967,6 +1004,37 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         public Builder withoutSessionSlots() {
             this.sessionSlots = null;
             return this;
+        }
+
+        /**
+         * Whether the memories serve a coding agent, which decides when the session slots (seed 003's coding tier)
+         * act. {@code true}: from the first message. {@code false}: never by themselves (they hold what the model adds
+         * with {@code working_memory_add}). Not called (the default): once a memory has evidence, a tool result that
+         * is a coding agent's output: a compiler's, a build's or a test run's, a stack trace, a diff, git's status, a
+         * listing of a code base, code ({@link SessionActivation#codingEvidence()}). Until then a memory extracts no
+         * session item and pays nothing for the tier, so that a chat assistant or a CMS agent never shows a coding
+         * session. Same as {@code sessionSlots(config)} with {@link SessionSlotsConfig.Builder#activation}.
+         *
+         * @throws IllegalStateException at {@link #build()} when {@code true} meets {@link #withoutSessionSlots()}
+         */
+        public Builder codingAgent(boolean codingAgent) {
+            this.codingAgent = codingAgent;
+            return this;
+        }
+
+        /** The session slots' configuration with {@link #codingAgent} applied. */
+        private SessionSlotsConfig sessionSlotsConfig() {
+            if (codingAgent == null) {
+                return sessionSlots;
+            }
+            if (sessionSlots == null) {
+                if (codingAgent) {
+                    throw new IllegalStateException("codingAgent(true) contradicts withoutSessionSlots(): a coding"
+                            + " agent's session needs its slots");
+                }
+                return null;
+            }
+            return sessionSlots.withActivation(codingAgent ? SessionActivation.always() : SessionActivation.never());
         }
 
         /**

@@ -46,14 +46,18 @@ import java.util.Set;
  * itself), and at high the element also says at what percent the memory intervened. Each message is estimated once
  * while it stays in the window, and each tool result pruned once per mode.
  *
- * <p><b>Pruning.</b> Every tool result is sent pruned by the {@link ToolOutputPruner} in the level's mode (normal,
- * aggressive, hyper: line thresholds 50, 30, 15 and the character threshold of long lines by default). What the
- * model sees keeps the tool call's id and tool name; the message store keeps the full result; the full text is kept
- * in the {@link ToolOutputCache} and the pruned text ends with how many lines were cut and the call that reads it
- * back: {@code read_tool_output("tool-output-…")}.
+ * <p><b>Pruning.</b> Every large tool result ({@link ContextPressureConfig#largeOutputTokens}: by default 1% of the
+ * context window, at most 1,000 tokens, half that at moderate pressure, a quarter at high) is sent pruned by the
+ * {@link ToolOutputPruner} in the level's mode (normal, aggressive, hyper: line thresholds 50, 30, 15 and the character
+ * threshold of long lines by default); a smaller one is sent whole. What the model sees keeps the tool call's id and tool name; the
+ * message store keeps the full result; the full text is kept in the {@link ToolOutputCache} and the pruned text ends
+ * with how many lines were cut and the call that reads it back: {@code read_tool_output("tool-output-…")}. The
+ * results of the memory's own tools ({@link LayerContext#isMemoryToolResult}) and of
+ * {@link ContextPressureConfig#unprunedTools()} are never pruned nor shortened.
  *
  * <p><b>Intervention at high.</b> Until the request is under the high mark: the older tool results (all but those
- * answering the latest tool call) are replaced, oldest first, by a one-line reference to their cached output, and this
+ * answering the latest tool call, and those no longer than a reference) are replaced, oldest first, by a one-line
+ * reference to their cached output, and this
  * sticks for later requests; then the oldest turns leave the message window for good ({@link RequestDraft#evictOldestTurn},
  * so layers that keep past turns see them). The newest turn always stays. Each intervention is counted and told to
  * the {@link PressureListener}.
@@ -77,6 +81,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private static final int SAVE_EVENTS_EVERY = 25;
     /** The requests {@link #history()} keeps. */
     public static final int HISTORY_SIZE = 100;
+    /** A reference to a cached output has at most about this many characters: shorter results are not replaced by one. */
+    private static final int REFERENCE_CHARS = 400;
 
     private final LayerContext context;
     private final ContextPressureConfig config;
@@ -288,7 +294,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 break;
             }
             Pruned entry = prunedOf(result);
-            if (latest.contains(result) || isShortened(result) || !entry.prunable) {
+            if (latest.contains(result) || isShortened(result) || !entry.prunable
+                    || result.text().length() <= REFERENCE_CHARS) {
                 continue;
             }
             if (result.id() != null) {
@@ -337,13 +344,17 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
     }
 
-    /** Sends {@code result} pruned in {@code mode}, or as a reference when it was shortened under pressure. */
+    /**
+     * Sends {@code result} pruned in {@code mode} when it is large, or as a reference when it was shortened under
+     * pressure.
+     */
     private void send(RequestDraft request, ToolExecutionResultMessage result, PruningMode mode) {
         Pruned entry = prunedOf(result);
         if (!entry.prunable) {
             return;
         }
-        ToolExecutionResultMessage message = entry.shortened || isShortened(result) ? entry.reference() : entry.in(mode);
+        ToolExecutionResultMessage message = entry.shortened || isShortened(result) ? entry.reference()
+                : count(request, result) < config.largeOutputTokens(mode, contextWindow) ? result : entry.in(mode);
         if (message != result) {
             request.replace(result, message);
         }
@@ -466,7 +477,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         Pruned(ToolExecutionResultMessage original) {
             this.original = original;
             this.prunable = original.hasSingleText() && original.text() != null
-                    && (original.toolName() == null || !config.unprunedTools().contains(original.toolName()));
+                    && (original.toolName() == null || !config.unprunedTools().contains(original.toolName()))
+                    && !context.isMemoryToolResult(original);
         }
 
         ToolExecutionResultMessage in(PruningMode mode) {
@@ -529,7 +541,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         if (shownLevel == PressureLevel.HIGH) {
             body.append(" after the memory intervened at ").append(measuredPercent).append('%');
         }
-        body.append(": tool outputs over ").append(limits.maxLines()).append(" lines are cut to their first ")
+        body.append(": tool outputs of ").append(config.largeOutputTokens(shownLevel.pruningMode(), contextWindow))
+                .append(" tokens or more and over ").append(limits.maxLines()).append(" lines are cut to their first ")
                 .append(limits.headLines()).append(" and last ").append(limits.tailLines()).append('.');
         if (shownLevel == PressureLevel.HIGH) {
             body.append(" The memory replaced older tool outputs by references and moved the oldest turns out (")

@@ -8,8 +8,10 @@ import java.util.Set;
 /**
  * How the {@link ContextPressure} layer measures requests and prunes tool results. Defaults (seed 003): moderate from
  * 75% of the context window, high from 90%; tool results pruned by {@link ToolOutputPruner#defaults()} in the mode of
- * the level; results of {@value ContextPressure#READ_TOOL_OUTPUT} never pruned (they are pages of a cached output
- * the model asked for); the {@code <pressure>} element takes at most 600 characters of the block.
+ * the level, but only a large one: at least 1% of the context window, and at most 1,000 tokens (at 128K, 1,000
+ * tokens, about 4,000 characters; at 8K, 80), half that from moderate pressure and a quarter from high; never the
+ * results of the memory's own tools ({@code read_tool_output}, {@code core_memory_read}, ...:
+ * {@link dev.workingmemory.MemoryToolNames}); the {@code <pressure>} element takes at most 600 characters of the block.
  *
  * <p>Immutable and thread-safe.
  */
@@ -19,6 +21,8 @@ public final class ContextPressureConfig {
     private final double high;
     private final ToolOutputPruner pruner;
     private final Set<String> unprunedTools;
+    private final double largeOutputShare;
+    private final int largeOutputMaxTokens;
     private final LayerBudget budget;
 
     private ContextPressureConfig(Builder builder) {
@@ -29,6 +33,10 @@ public final class ContextPressureConfig {
         this.high = builder.high;
         this.pruner = Ensure.notNull(builder.pruner, "pruner");
         this.unprunedTools = Set.copyOf(builder.unprunedTools);
+        Ensure.that(builder.largeOutputShare >= 0 && builder.largeOutputShare <= 1,
+                "The share of the context window must be within 0 and 1, was " + builder.largeOutputShare);
+        this.largeOutputShare = builder.largeOutputShare;
+        this.largeOutputMaxTokens = Ensure.notNegative(builder.largeOutputMaxTokens, "maxTokens");
         this.budget = Ensure.notNull(builder.budget, "budget");
     }
 
@@ -54,13 +62,29 @@ public final class ContextPressureConfig {
         return pruner;
     }
 
-    /** Tools whose results are never pruned. */
+    /** Tools of the application whose results are never pruned, beside the memory's own tools. */
     public Set<String> unprunedTools() {
         return unprunedTools;
     }
 
     public LayerBudget budget() {
         return budget;
+    }
+
+    /**
+     * The size from which a tool result is large enough to prune in {@code mode}, in tokens by the provider's estimator:
+     * the {@linkplain Builder#largeOutput share} of the context window, at most its maximum, halved in aggressive mode
+     * and quartered in hyper mode (as the line thresholds shrink). A smaller result is sent whole: cutting it would free
+     * little of the window, and reading the cut part back costs a {@code read_tool_output} round trip that sends the
+     * whole request again.
+     */
+    public int largeOutputTokens(PruningMode mode, int contextWindow) {
+        long tokens = Math.min(largeOutputMaxTokens, Math.round(largeOutputShare * contextWindow));
+        return (int) switch (Ensure.notNull(mode, "mode")) {
+            case NORMAL -> tokens;
+            case AGGRESSIVE -> tokens / 2;
+            case HYPER -> tokens / 4;
+        };
     }
 
     /** The level of a request of {@code tokens} against a window of {@code contextWindow} tokens. */
@@ -77,7 +101,9 @@ public final class ContextPressureConfig {
         private double moderate = 0.75;
         private double high = 0.90;
         private ToolOutputPruner pruner = ToolOutputPruner.defaults();
-        private Set<String> unprunedTools = Set.of(ContextPressure.READ_TOOL_OUTPUT);
+        private Set<String> unprunedTools = Set.of();
+        private double largeOutputShare = 0.01;
+        private int largeOutputMaxTokens = 1_000;
         private LayerBudget budget = LayerBudget.of(0, 600);
 
         private Builder() {
@@ -96,9 +122,23 @@ public final class ContextPressureConfig {
             return this;
         }
 
-        /** Tools whose results are never pruned; default {@value ContextPressure#READ_TOOL_OUTPUT}. */
+        /**
+         * Tools of the application whose results are never pruned; default none. The memory's own tools need not be
+         * named: they register themselves ({@link dev.workingmemory.MemoryToolNames}).
+         */
         public Builder unprunedTools(Set<String> toolNames) {
             this.unprunedTools = Ensure.notNull(toolNames, "toolNames");
+            return this;
+        }
+
+        /**
+         * Which tool results are large enough to prune: from {@code shareOfContextWindow} of the context window
+         * (default 0.01), at most {@code maxTokens} (default 1,000), halved at moderate pressure and quartered at high
+         * (see {@link #largeOutputTokens}). {@code (0, 0)} prunes by the line rules alone.
+         */
+        public Builder largeOutput(double shareOfContextWindow, int maxTokens) {
+            this.largeOutputShare = shareOfContextWindow;
+            this.largeOutputMaxTokens = maxTokens;
             return this;
         }
 

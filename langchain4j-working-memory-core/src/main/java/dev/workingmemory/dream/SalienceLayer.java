@@ -91,7 +91,8 @@ public final class SalienceLayer implements MemoryLayer {
         } else if (message instanceof AiMessage ai) {
             source = SalienceSource.ASSISTANT_MESSAGE;
             text = ai.text();
-        } else if (message instanceof ToolExecutionResultMessage result) {
+        } else if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
+            // the memory's own answers are no event of the conversation (read_tool_output's pages repeat old errors)
             source = Boolean.TRUE.equals(result.isError()) ? SalienceSource.TOOL_ERROR : SalienceSource.TOOL_RESULT;
             text = result.text();
         } else {

@@ -167,7 +167,8 @@ public final class EntityMemory implements MemoryLayer {
 
     @Override
     public void onMessage(ChatMessage message) {
-        if (message instanceof ToolExecutionResultMessage result) {
+        // the memory's own tools answer about the memory (a page of a cached output, a search hit): no new entity
+        if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
             List<Entity> found;
             try {
                 found = config.extractor().extract(result.toolName(), result.text());

@@ -103,6 +103,16 @@ public final class LayerSlot implements LayerContext {
         return scope.events();
     }
 
+    @Override
+    public boolean isMemoryToolResult(ChatMessage message) {
+        return scope.messageRules().isMemoryToolResult(message);
+    }
+
+    @Override
+    public int maxAnalyzedChars() {
+        return scope.messageRules().maxAnalyzedChars();
+    }
+
     /** The layer's part of the saved document ({@code "name":snapshot}), cached until the layer changes. Called holding the lock. */
     String snapshotMember() {
         if (snapshotMember == null || snapshotVersion != version) {

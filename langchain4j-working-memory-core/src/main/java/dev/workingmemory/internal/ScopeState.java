@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.event.SaveFailed;
 import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
@@ -84,16 +85,19 @@ public final class ScopeState {
     private final Listeners listeners;
     /** {@link #listeners} deaf while the journal is replayed: the replayed writes reported their events already. */
     private final Listeners events;
+    private final MessageRules messageRules;
 
     public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
                       List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver, StoreCheck storeCheck) {
-        this(scope, key, storeKey, store, factories, clock, saver, storeCheck, Listeners.NONE);
+        this(scope, key, storeKey, store, factories, clock, saver, storeCheck, Listeners.NONE,
+                new MessageRules(null, LayerContext.DEFAULT_MAX_ANALYZED_CHARS));
     }
 
     public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
                       List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver, StoreCheck storeCheck,
-                      Listeners listeners) {
+                      Listeners listeners, MessageRules messageRules) {
         this.listeners = listeners;
+        this.messageRules = Ensure.notNull(messageRules, "messageRules");
         this.events = listeners.mutedWhile(() -> replaying);
         this.scope = scope;
         this.storeKey = storeKey;
@@ -132,6 +136,11 @@ public final class ScopeState {
 
     public LayerScope scope() {
         return scope;
+    }
+
+    /** How the layers of this scope read messages. */
+    MessageRules messageRules() {
+        return messageRules;
     }
 
     /** The provider's listeners, deaf while this scope applies unsaved writes again (they reported their events). */

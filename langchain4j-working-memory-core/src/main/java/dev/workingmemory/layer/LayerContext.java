@@ -1,5 +1,6 @@
 package dev.workingmemory.layer;
 
+import dev.langchain4j.data.message.ChatMessage;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.event.WorkingMemoryListener;
 
@@ -25,6 +26,9 @@ import java.util.function.Supplier;
  * <p>Thread-safe.
  */
 public interface LayerContext {
+
+    /** The default of {@link #maxAnalyzedChars()}. */
+    int DEFAULT_MAX_ANALYZED_CHARS = 64 * 1024;
 
     /** The key of the memory that created the layer. For a resource-scoped layer only the resource counts. */
     MemoryKey key();
@@ -69,5 +73,25 @@ public interface LayerContext {
      */
     default WorkingMemoryListener events() {
         return WorkingMemoryListener.NONE;
+    }
+
+    /**
+     * Whether {@code message} is the result of one of the memory's own tools ({@code core_memory_read},
+     * {@code memory_search}, {@code read_tool_output}, ...; see {@link dev.workingmemory.MemoryToolNames}): the memory's
+     * answer about itself, which a layer neither mines (entities, session items, salience) nor prunes. The default
+     * knows no such tool.
+     */
+    default boolean isMemoryToolResult(ChatMessage message) {
+        return false;
+    }
+
+    /**
+     * The most characters of one message a layer analyses on the request path (in {@code add} and {@code messages()}):
+     * a longer text is read as its first and last halves of this many ({@link AnalyzedText#of}), so that one huge
+     * message costs bounded work. What is said stays whole in the window and the stores; only the analysis is
+     * bounded. The default is {@link #DEFAULT_MAX_ANALYZED_CHARS}.
+     */
+    default int maxAnalyzedChars() {
+        return DEFAULT_MAX_ANALYZED_CHARS;
     }
 }

@@ -33,6 +33,16 @@ public interface MemoryLayer {
 
     LayerBudget budget();
 
+    /**
+     * Whether the layer acts for its memory now. A layer that waits for evidence that it applies (the session slots of a
+     * coding agent: until a tool result shows one) returns false until then, and costs (close to) nothing per message
+     * meanwhile; an inspector shows which layers act. Called holding no lock; a layer reads its state through its
+     * context. The default: always.
+     */
+    default boolean active() {
+        return true;
+    }
+
     /** Observes a message added to the memory. The default ignores it. */
     default void onMessage(ChatMessage message) {
     }

@@ -24,8 +24,9 @@ import java.util.Set;
  * {@code error:} line ({@code FailureSummaries}). A JSON result yields only the error an API replied with. The files
  * of errors and the files {@code git status} lists as changed go to the pool. Dependencies: those that could not be
  * resolved, and one item per build file ({@code pom.xml}, Gradle script, {@code package.json},
- * {@code requirements.txt}) or import block listing its external packages. Results of the memory's own tools
- * ({@link #MEMORY_TOOLS} by default) are skipped: they echo the memory.
+ * {@code requirements.txt}) or import block listing its external packages. Results of the tools given to
+ * {@link Builder#ignoredTools} are skipped (the {@link SessionSlots} layer never passes the results of the memory's
+ * own tools: they echo the memory).
  *
  * <p><b>User messages.</b> Decisions and todos ({@code Statements}), files named (to the pool), and compiler errors
  * or stack traces pasted in. <b>The model's messages.</b> Decisions, todos and files named. TODO comments inside
@@ -38,11 +39,6 @@ import java.util.Set;
  */
 public final class HeuristicSessionExtractor implements SessionExtractor {
 
-    /** The names of the memory's own tools, whose results are not mined. */
-    public static final Set<String> MEMORY_TOOLS = Set.of(
-            "updateWorkingMemory", "working_memory_note", "memory_search", "core_memory_update", "core_memory_read",
-            "working_memory_add", "working_memory_clear", "working_memory_clear_slot", "working_memory_remove",
-            "working_memory_stats");
     static final int DEFAULT_MAX_SCAN_CHARS = 1_000_000;
     /** JVM packages whose frames are not project code. */
     public static final List<String> DEFAULT_LIBRARY_PACKAGES = List.of(
@@ -146,7 +142,7 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
     /** Builds a {@link HeuristicSessionExtractor}. Not thread-safe. */
     public static final class Builder {
 
-        private Set<String> ignoredTools = MEMORY_TOOLS;
+        private Set<String> ignoredTools = Set.of();
         private List<String> libraryPackages = DEFAULT_LIBRARY_PACKAGES;
         private boolean toolResults = true;
         private boolean userMessages = true;
@@ -159,7 +155,7 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
         private Builder() {
         }
 
-        /** Tools whose results are not mined; default {@link #MEMORY_TOOLS}. */
+        /** Tools of the application whose results are not mined; default none. */
         public Builder ignoredTools(Collection<String> toolNames) {
             this.ignoredTools = Set.copyOf(Ensure.notNull(toolNames, "toolNames"));
             return this;

@@ -15,6 +15,7 @@ import dev.workingmemory.layer.MemoryLayerFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -51,9 +52,15 @@ import java.util.Optional;
  * lowest-scoring. A repeated item starts again at age 0. An item already in a slot is not added to the pool, and an
  * item added to a slot leaves the pool.
  *
- * <p><b>Extraction.</b> Every message goes through the configured {@link SessionExtractor}; what it finds is added
- * (most important last, so it ends up first) and saved behind the turn. {@link #add}, {@link #clear},
- * {@link #clearSlot} and {@link #remove}, which tools call, are saved before they return.
+ * <p><b>Extraction.</b> Once the session acts for the memory ({@link SessionSlotsConfig#activation()}: by default from
+ * the first tool result that is a coding agent's output, {@link SessionActivation}), every message goes through the
+ * configured {@link SessionExtractor}; what it finds is added (most important last, so it ends up first) and saved
+ * behind the turn. Until then nothing is extracted; the last {@value #BACKLOG} messages are kept (not saved) and
+ * extracted when it starts to act. The results of the memory's own tools ({@code read_tool_output},
+ * {@code core_memory_read}, ...) are never extracted: their errors are the memory's, not the build's. A message is
+ * read as far as the memory analyses ({@link LayerContext#maxAnalyzedChars()}). {@link #add}, {@link #clear},
+ * {@link #clearSlot} and {@link #remove}, which tools call, are saved before they return, whether the session acts
+ * or not.
  *
  * <p>Thread-safe: every method holds the memory's lock.
  */
@@ -64,8 +71,8 @@ public final class SessionSlots implements MemoryLayer {
     public static final String POOL = "pool";
     private static final Logger log = LoggerFactory.getLogger(SessionSlots.class);
     private static final int FORMAT_VERSION = 1;
-    private static final String OPEN = "<" + NAME + ">";
-    private static final String CLOSE = "</" + NAME + ">";
+    /** The messages kept while the session waits, extracted when it starts to act. */
+    static final int BACKLOG = 8;
 
     private final LayerContext context;
     private final SessionSlotsConfig config;
@@ -73,11 +80,19 @@ public final class SessionSlots implements MemoryLayer {
     private final Map<String, LinkedList<String>> slots = new LinkedHashMap<>();
     /** In the order items came. */
     private final List<Pooled> pool = new ArrayList<>();
+    /** Whether the session acts (extracts) for this memory; saved with the thread. */
+    private boolean active;
+    /**
+     * The last messages seen while the session waited, as analysed, oldest first; not saved. Kept once it acts, so that
+     * the activating message, run again on reloaded state after a conflict, extracts the same items.
+     */
+    private final ArrayDeque<ChatMessage> backlog = new ArrayDeque<>(BACKLOG);
 
     private SessionSlots(LayerContext context, SessionSlotsConfig config) {
         this.context = Ensure.notNull(context, "context");
         this.config = Ensure.notNull(config, "config");
         config.slotLimits().keySet().forEach(slot -> slots.put(slot, new LinkedList<>()));
+        this.active = config.activation().fromStart();
     }
 
     public static MemoryLayerFactory factory(SessionSlotsConfig config) {
@@ -237,40 +252,95 @@ public final class SessionSlots implements MemoryLayer {
         return config;
     }
 
+    /** Whether the session extracts for this memory: it had its evidence, or acts from the start. */
+    @Override
+    public boolean active() {
+        return context.read(() -> active);
+    }
+
     @Override
     public void onMessage(ChatMessage message) {
-        if (message == null || message instanceof SystemMessage) {
+        if (message == null || message instanceof SystemMessage || context.isMemoryToolResult(message)) {
             return;
         }
-        List<SessionItem> found;
-        try {
-            found = config.extractor().extract(message);
-        } catch (RuntimeException e) {
-            log.warn("Session extractor failed on a {} message of {}", message.type(), context.key(), e);
-            found = List.of();
+        ChatMessage analysed = Texts.analysed(message, context.maxAnalyzedChars());
+        List<ChatMessage> extracted;
+        if (active) {
+            extracted = List.of(analysed);
+        } else if (isEvidence(analysed)) {
+            extracted = new ArrayList<>(backlog.size() + 1);
+            extracted.addAll(backlog);
+            extracted.add(analysed);
+        } else {
+            if (backlog.size() == BACKLOG) {
+                backlog.removeFirst();
+            }
+            backlog.addLast(analysed);
+            if (!pool.isEmpty()) { // items a tool added age as in an acting session
+                String text = Texts.of(analysed);
+                context.write(() -> {
+                    if (observe(text)) {
+                        context.changed();
+                    }
+                    return null;
+                });
+            }
+            return;
         }
-        List<SessionItem> items = found == null ? List.of() : found;
-        String text = pool.isEmpty() ? "" : Texts.window(Texts.of(message), HeuristicSessionExtractor.DEFAULT_MAX_SCAN_CHARS);
+        List<List<SessionItem>> found = new ArrayList<>(extracted.size());
+        for (ChatMessage each : extracted) {
+            found.add(extract(each));
+        }
+        String text = pool.isEmpty() ? "" : Texts.of(analysed);
         context.write(() -> {
-            boolean changed = observe(text);
-            // most important first: added last, so that it ends up first
-            for (int i = items.size() - 1; i >= 0; i--) {
-                SessionItem item = items.get(i);
-                boolean toPool = POOL.equals(item == null ? null : item.slot()) && config.poolCapacity() > 0;
-                if (item == null || !(toPool || slots.containsKey(item.slot()))) {
-                    continue;
-                }
-                String content = Texts.item(item.content(), config.maxItemChars());
-                if (!content.isEmpty()) {
-                    put(item.slot(), content);
-                    changed = true;
-                }
+            boolean changed = !active;
+            active = true;
+            changed |= observe(text);
+            for (List<SessionItem> items : found) {
+                changed |= put(items);
             }
             if (changed) {
                 context.changed();
             }
             return null;
         });
+    }
+
+    private boolean isEvidence(ChatMessage message) {
+        try {
+            return config.activation().isEvidence(message);
+        } catch (RuntimeException e) {
+            log.warn("Session activation rule failed on a {} message of {}", message.type(), context.key(), e);
+            return false;
+        }
+    }
+
+    private List<SessionItem> extract(ChatMessage message) {
+        try {
+            List<SessionItem> found = config.extractor().extract(message);
+            return found == null ? List.of() : found;
+        } catch (RuntimeException e) {
+            log.warn("Session extractor failed on a {} message of {}", message.type(), context.key(), e);
+            return List.of();
+        }
+    }
+
+    /** Adds what one message yielded, most important first (added last, so that it ends up first). */
+    private boolean put(List<SessionItem> items) {
+        boolean changed = false;
+        for (int i = items.size() - 1; i >= 0; i--) {
+            SessionItem item = items.get(i);
+            boolean toPool = POOL.equals(item == null ? null : item.slot()) && config.poolCapacity() > 0;
+            if (item == null || !(toPool || slots.containsKey(item.slot()))) {
+                continue;
+            }
+            String content = Texts.item(item.content(), config.maxItemChars());
+            if (!content.isEmpty()) {
+                put(item.slot(), content);
+                changed = true;
+            }
+        }
+        return changed;
     }
 
     /** Ages the pool by one message, counts the message's mentions and prunes. Returns whether the pool changed. */
@@ -422,6 +492,7 @@ public final class SessionSlots implements MemoryLayer {
     public JsonNode snapshot() {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
         node.put("formatVersion", FORMAT_VERSION);
+        node.put("active", active);
         ObjectNode slotsNode = node.putObject("slots");
         slots.forEach((slot, items) -> {
             ArrayNode array = slotsNode.putArray(slot);
@@ -438,6 +509,7 @@ public final class SessionSlots implements MemoryLayer {
     public void restore(JsonNode snapshot) {
         slots.values().forEach(List::clear);
         pool.clear();
+        active = config.activation().fromStart() || snapshot != null && snapshot.path("active").asBoolean(false);
         if (snapshot == null || snapshot.path("formatVersion").asInt(-1) != FORMAT_VERSION
                 || !snapshot.path("slots").isObject() || !snapshot.path(POOL).isArray()) {
             log.warn("Ignoring an unreadable session snapshot (format {}) for {}; the session starts empty",

@@ -16,7 +16,8 @@ import java.util.regex.Pattern;
  * age counts the messages observed since an item was added, and pruned below 0.01. Without mentions an item thus
  * leaves the pool six messages after it came (the seed calls 0.85 "15% per event", which is the decay of
  * {@code 0.85^age}; we follow its formula, {@code exp(-0.85 * age)}, 57% per event). The pool holds at most 50
- * items, the five best shown in the block; an item holds at most 300 characters.
+ * items, the five best shown in the block; an item holds at most 300 characters. The session acts once the memory
+ * has evidence that it serves a coding agent ({@link SessionActivation#codingEvidence()}).
  *
  * <p>Immutable and thread-safe.
  */
@@ -31,6 +32,7 @@ public final class SessionSlotsConfig {
     private final int poolShown;
     private final int maxItemChars;
     private final SessionExtractor extractor;
+    private final SessionActivation activation;
     private final LayerBudget budget;
 
     private SessionSlotsConfig(Builder builder) {
@@ -46,6 +48,7 @@ public final class SessionSlotsConfig {
         this.maxItemChars = Ensure.positive(builder.maxItemChars, "maxItemChars");
         Ensure.that(maxItemChars >= 20, "maxItemChars must be at least 20, was " + maxItemChars);
         this.extractor = builder.extractor != null ? builder.extractor : SessionExtractor.defaults();
+        this.activation = builder.activation;
         this.budget = builder.budget != null ? builder.budget : LayerBudget.of(300, 1600);
     }
 
@@ -91,6 +94,26 @@ public final class SessionSlotsConfig {
         return extractor;
     }
 
+    /** When the session starts to act for a memory; default {@link SessionActivation#codingEvidence()}. */
+    public SessionActivation activation() {
+        return activation;
+    }
+
+    /** These settings with another {@link #activation()}. */
+    public SessionSlotsConfig withActivation(SessionActivation activation) {
+        Builder builder = new Builder();
+        builder.slotLimits.clear();
+        builder.slotLimits.putAll(slotLimits);
+        builder.decayRate = decayRate;
+        builder.pruneThreshold = pruneThreshold;
+        builder.poolCapacity = poolCapacity;
+        builder.poolShown = poolShown;
+        builder.maxItemChars = maxItemChars;
+        builder.extractor = extractor;
+        builder.budget = budget;
+        return builder.activation(activation).build();
+    }
+
     public LayerBudget budget() {
         return budget;
     }
@@ -105,6 +128,7 @@ public final class SessionSlotsConfig {
         private int poolShown = 5;
         private int maxItemChars = 300;
         private SessionExtractor extractor;
+        private SessionActivation activation = SessionActivation.codingEvidence();
         private LayerBudget budget;
 
         private Builder() {
@@ -162,6 +186,15 @@ public final class SessionSlotsConfig {
         /** Default: {@link SessionExtractor#defaults()}; {@link SessionExtractor#none()} turns extraction off. */
         public Builder extractor(SessionExtractor extractor) {
             this.extractor = Ensure.notNull(extractor, "extractor");
+            return this;
+        }
+
+        /**
+         * When the session starts to act for a memory: {@link SessionActivation#codingEvidence()} (default),
+         * {@link SessionActivation#always()}, {@link SessionActivation#never()} or a rule of your own.
+         */
+        public Builder activation(SessionActivation activation) {
+            this.activation = Ensure.notNull(activation, "activation");
             return this;
         }
 

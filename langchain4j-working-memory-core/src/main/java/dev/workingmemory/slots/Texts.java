@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.workingmemory.layer.AnalyzedText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -96,24 +97,28 @@ final class Texts {
         return out == null ? text : out.toString();
     }
 
-    /**
-     * {@code text} when it is at most {@code maxChars} long, else its head and its tail (half each, cut at line
-     * breaks where there is one nearby): a build log says most at its start and at its end.
-     */
+    /** {@code text} as analysis reads it: whole up to {@code maxChars}, else its head and tail ({@link AnalyzedText#of}). */
     static String window(String text, int maxChars) {
+        return AnalyzedText.of(text, maxChars);
+    }
+
+    /**
+     * {@code message} as the session analyses it: itself when its text ({@link #of}) has at most {@code maxChars}
+     * characters, else a message of the same kind with that text's head and tail ({@link AnalyzedText#of}).
+     */
+    static ChatMessage analysed(ChatMessage message, int maxChars) {
+        if (message instanceof AiMessage ai) { // its text without the tool calls' arguments, which are short
+            return ai.text() == null || ai.text().length() <= maxChars ? ai
+                    : AiMessage.from(AnalyzedText.of(ai.text(), maxChars));
+        }
+        String text = of(message);
         if (text.length() <= maxChars) {
-            return text;
+            return message;
         }
-        int half = maxChars / 2;
-        int headEnd = text.lastIndexOf('\n', half);
-        if (headEnd < half / 2) {
-            headEnd = half;
+        if (message instanceof ToolExecutionResultMessage result) {
+            return ToolExecutionResultMessage.from(result.id(), result.toolName(), AnalyzedText.of(text, maxChars));
         }
-        int tailStart = text.indexOf('\n', text.length() - half);
-        if (tailStart < 0 || tailStart > text.length() - half / 2) {
-            tailStart = text.length() - half;
-        }
-        return text.substring(0, headEnd) + "\n" + text.substring(tailStart);
+        return message instanceof UserMessage ? UserMessage.from(AnalyzedText.of(text, maxChars)) : message;
     }
 
     /** The lines of {@code text}, without their line breaks ({@code \n}, {@code \r\n} or {@code \r}). */

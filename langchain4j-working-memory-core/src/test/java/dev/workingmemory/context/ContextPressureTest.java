@@ -70,14 +70,14 @@ class ContextPressureTest {
     void should_send_a_pruned_copy_with_the_same_id_and_keep_the_full_result_stored() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
         ChatMemory chat = memories.get("dev");
-        String output = lines(200, "log");
+        String output = lines(400, "log");
         toolTurn(chat, "c1", "bash", output);
 
         ToolExecutionResultMessage pruned = sent(chat.messages(), "c1");
 
         assertThat(pruned.toolName()).isEqualTo("bash");
         assertThat(pruned.text().lines().count()).isLessThanOrEqualTo(63);
-        assertThat(pruned.text()).containsPattern("cut 1\\d\\d lines").contains("read_tool_output(\"tool-output-");
+        assertThat(pruned.text()).containsPattern("cut 3\\d\\d lines").contains("read_tool_output(\"tool-output-");
         ContextPressure pressure = memories.memory("dev").layer(ContextPressure.class).orElseThrow();
         String entry = pruned.text().replaceAll("(?s).*read_tool_output\\(\"([^\"]+)\"\\).*", "$1");
         assertThat(pressure.toolOutput(entry)).contains(output);
@@ -93,7 +93,7 @@ class ContextPressureTest {
         WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
                 .chatMemoryStore(messages).build();
         ChatMemory chat = first.get("dev");
-        toolTurn(chat, "c1", "bash", lines(120, "build"));
+        toolTurn(chat, "c1", "bash", lines(400, "build"));
         String before = sent(chat.messages(), "c1").text();
         first.close();
 
@@ -125,14 +125,49 @@ class ContextPressureTest {
     }
 
     @Test
-    void should_never_prune_the_pages_read_tool_output_returns() {
+    void should_never_prune_the_results_of_the_memorys_own_tools() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT); // the tools module does this
         ChatMemory chat = memories.get("dev");
-        String page = lines(150, "page");
+        String page = lines(400, "page");
         toolTurn(chat, "c1", ContextPressure.READ_TOOL_OUTPUT, page);
+        String log = lines(400, "log");
+        toolTurn(chat, "c2", "bash", log);
 
         assertThat(sent(chat.messages(), "c1").text()).isEqualTo(page);
+        assertThat(sent(chat.messages(), "c2").text()).isNotEqualTo(log).contains("[Pruned tool output: 400 lines");
         memories.close();
+    }
+
+    @Test
+    void should_send_a_small_output_whole_however_many_lines_it_has() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        String small = IntStream.range(0, 60).mapToObj(i -> String.format("item %04d", i)).collect(Collectors.joining("\n"));
+        ToolExecutionResultMessage result = toolTurn(chat, "c1", "list_items", small);
+
+        assertThat(small).hasSize(599);
+        assertThat(sent(chat.messages(), "c1")).isSameAs(result);
+        memories.close();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"128000, 1000, 500, 250", "1000000, 1000, 500, 250", "8000, 80, 40, 20", "1200, 12, 6, 3"})
+    void should_call_an_output_large_from_a_share_of_the_context_window(int window, int normal, int aggressive, int hyper) {
+        ContextPressureConfig config = ContextPressureConfig.defaults();
+
+        assertThat(config.largeOutputTokens(PruningMode.NORMAL, window)).isEqualTo(normal);
+        assertThat(config.largeOutputTokens(PruningMode.AGGRESSIVE, window)).isEqualTo(aggressive);
+        assertThat(config.largeOutputTokens(PruningMode.HYPER, window)).isEqualTo(hyper);
+        assertThat(ContextPressureConfig.builder().largeOutput(0, 0).build().largeOutputTokens(PruningMode.NORMAL, window))
+                .isZero();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"-0.1, 10", "1.5, 10", "0.01, -1"})
+    void should_reject_a_bad_large_output_setting(double share, int maxTokens) {
+        assertThatThrownBy(() -> ContextPressureConfig.builder().largeOutput(share, maxTokens).build())
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -1,10 +1,13 @@
 package dev.workingmemory.layer;
 
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.workingmemory.MemoryKey;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -18,6 +21,8 @@ public final class TestLayerContext implements LayerContext {
     private final Clock clock;
     private int changes;
     private int refreshes;
+    private Set<String> memoryTools = Set.of();
+    private int maxAnalyzedChars = DEFAULT_MAX_ANALYZED_CHARS;
 
     public TestLayerContext() {
         this(MemoryKey.of("test-user"), Clock.fixed(Instant.parse("2026-03-12T14:30:00Z"), ZoneOffset.UTC));
@@ -77,6 +82,28 @@ public final class TestLayerContext implements LayerContext {
     @Override
     public Clock clock() {
         return clock;
+    }
+
+    /** Makes the results of these tools the memory's own answers ({@link #isMemoryToolResult}). */
+    public TestLayerContext memoryTools(String... toolNames) {
+        this.memoryTools = Set.of(toolNames);
+        return this;
+    }
+
+    public TestLayerContext maxAnalyzedChars(int chars) {
+        this.maxAnalyzedChars = chars;
+        return this;
+    }
+
+    @Override
+    public boolean isMemoryToolResult(ChatMessage message) {
+        return message instanceof ToolExecutionResultMessage result && result.toolName() != null
+                && memoryTools.contains(result.toolName());
+    }
+
+    @Override
+    public int maxAnalyzedChars() {
+        return maxAnalyzedChars;
     }
 
     /** How many times the layer reported a change. */

@@ -30,9 +30,12 @@ class HeuristicSessionExtractorTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"working_memory_add", "memory_search", "core_memory_read"})
-    void should_not_mine_the_results_of_the_memory_tools(String tool) {
-        assertThat(extractor.extract(result(tool, "src/A.java:1: error: ';' expected"))).isEmpty();
+    @ValueSource(strings = {"deploy", "run_migrations"})
+    void should_not_mine_the_results_of_ignored_tools(String tool) {
+        SessionExtractor ignoring = HeuristicSessionExtractor.builder().ignoredTools(java.util.Set.of(tool)).build();
+
+        assertThat(ignoring.extract(result(tool, "src/A.java:1: error: ';' expected"))).isEmpty();
+        assertThat(ignoring.extract(result("bash", "src/A.java:1: error: ';' expected"))).isNotEmpty();
     }
 
     @Test

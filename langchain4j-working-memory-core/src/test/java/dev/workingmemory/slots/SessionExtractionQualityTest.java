@@ -76,6 +76,33 @@ class SessionExtractionQualityTest {
         });
     }
 
+    /**
+     * The rule that makes the session act ({@link SessionActivation#codingEvidence()}) on the tool results of the coding
+     * sets: a memory whose first tool result is one of them acts from it on. The extraction figures above are those of
+     * an acting memory: the rule decides when the extractor runs, not what it finds.
+     */
+    @Test
+    void should_recognize_most_coding_tool_results_as_a_coding_agents_output() {
+        SessionActivation rule = SessionActivation.codingEvidence();
+        List<LabelledCase> results = cases.stream().filter(c -> c.message() instanceof ToolExecutionResultMessage).toList();
+        List<LabelledCase> withErrors = results.stream().filter(c -> c.expected().containsKey("error")).toList();
+        List<LabelledCase> withItems = results.stream().filter(c -> !c.expected().isEmpty()).toList();
+        long all = results.stream().filter(c -> rule.isEvidence(c.message())).count();
+        long errors = withErrors.stream().filter(c -> rule.isEvidence(c.message())).count();
+        long items = withItems.stream().filter(c -> rule.isEvidence(c.message())).count();
+        System.out.printf(Locale.ROOT, "%nCoding evidence in the coding sets: %d of %d tool results (%.2f); %d of %d with"
+                        + " labelled items (%.2f); %d of %d with labelled errors (%.2f)%n", all, results.size(),
+                (double) all / results.size(), items, withItems.size(), (double) items / withItems.size(), errors,
+                withErrors.size(), (double) errors / withErrors.size());
+        results.stream().filter(c -> !c.expected().isEmpty() && !rule.isEvidence(c.message()))
+                .forEach(c -> System.out.println("  not evidence: " + c.name() + " " + c.expected().keySet()));
+
+        assertThat((double) errors / withErrors.size()).as("tool results with labelled errors that are evidence")
+                .isGreaterThanOrEqualTo(0.9);
+        assertThat((double) items / withItems.size()).as("tool results with labelled items that are evidence")
+                .isGreaterThanOrEqualTo(0.85);
+    }
+
     /** Prints and returns, per slot, {true positives, extracted, expected}. */
     private static Map<String, int[]> score(String title, List<LabelledCase> set, SessionExtractor extractor) {
         Map<String, int[]> counts = new LinkedHashMap<>();

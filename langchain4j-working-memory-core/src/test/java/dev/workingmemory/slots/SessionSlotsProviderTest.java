@@ -122,4 +122,62 @@ class SessionSlotsProviderTest {
         assertThat(session.pool()).singleElement().extracting(PoolItem::mentions).isEqualTo(1);
         memories.close();
     }
+
+    @Test
+    void should_wait_for_evidence_by_default_and_show_which_layers_act() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        chat.add(UserMessage.from("Let's use Java 17 for now."));
+
+        WorkingMemory memory = memories.memory("dev");
+        assertThat(memory.activeLayers()).doesNotContain(SessionSlots.NAME).contains("entities", "core_memory");
+        assertThat(memory.render()).doesNotContain("<session>");
+
+        toolTurn(chat, "c1", JAVAC);
+
+        assertThat(memory.activeLayers()).contains(SessionSlots.NAME);
+        assertThat(memory.sessionSlots().items("decision")).containsExactly("Let's use Java 17 for now");
+        assertThat(memory.render()).contains("<session>");
+        memories.close();
+    }
+
+    @Test
+    void should_act_from_the_first_message_for_a_configured_coding_agent_and_never_for_a_configured_chat() {
+        WorkingMemoryProvider coding = WorkingMemoryProvider.builder().codingAgent(true).build();
+        WorkingMemoryProvider chat = WorkingMemoryProvider.builder().codingAgent(false).build();
+
+        coding.get("dev").add(UserMessage.from("Let's use Java 17 for now."));
+        toolTurn(chat.get("dev"), "c1", JAVAC);
+
+        assertThat(coding.memory("dev").sessionSlots().items("decision")).containsExactly("Let's use Java 17 for now");
+        assertThat(coding.memory("dev").activeLayers()).contains(SessionSlots.NAME);
+        assertThat(chat.memory("dev").sessionSlots().items("error")).isEmpty();
+        assertThat(chat.memory("dev").activeLayers()).doesNotContain(SessionSlots.NAME);
+        coding.close();
+        chat.close();
+    }
+
+    @Test
+    void should_reject_a_coding_agent_without_session_slots() {
+        WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().codingAgent(true).withoutSessionSlots();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(builder::build).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("codingAgent(true)").hasMessageContaining("withoutSessionSlots()");
+        WorkingMemoryProvider plain = WorkingMemoryProvider.builder().codingAgent(false).withoutSessionSlots().build();
+        assertThat(plain.sessionSlotsConfig()).isEmpty();
+        plain.close();
+    }
+
+    @Test
+    void should_keep_acting_after_a_restart_on_the_file_store() {
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        toolTurn(first.get("dev"), "c1", JAVAC);
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        second.get("dev").add(UserMessage.from("Never commit to main."));
+
+        assertThat(second.memory("dev").sessionSlots().items("decision")).containsExactly("Never commit to main");
+        second.close();
+    }
 }

@@ -428,4 +428,96 @@ class SessionSlotsTest {
         assertThat(custom.validSlots()).isEqualTo("error, decision, todo, dependency, risk");
         assertThatThrownBy(() -> custom.add(SessionSlots.POOL, "x")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    // ---- activation by evidence (issue 21) ----------------------------------------------------------------------
+
+    private static final String JAVAC = "src/main/java/com/acme/App.java:3: error: ';' expected\n1 error";
+
+    @Test
+    void should_extract_nothing_until_a_tool_result_shows_a_coding_agent_then_the_recent_messages_too() {
+        TestLayerContext waiting = new TestLayerContext();
+        SessionSlots slots = create(SessionSlotsConfig.defaults(), waiting);
+
+        slots.onMessage(user("Let's use PostgreSQL for the order store."));
+        slots.onMessage(AiMessage.from("Sure. Next, I'll add the schema."));
+        slots.onMessage(ToolExecutionResultMessage.from("c1", "http_get", "{\"error\":\"Order not found\"}"));
+
+        assertThat(slots.active()).isFalse();
+        assertThat(slots.render(10_000)).isEmpty();
+        assertThat(waiting.changes()).as("a waiting session changes nothing").isZero();
+
+        slots.onMessage(toolResult(JAVAC));
+
+        assertThat(slots.active()).isTrue();
+        // the evidence first (newest), then what the API answered before it
+        assertThat(slots.items("error")).hasSize(2).first().isEqualTo("App.java:3: ';' expected");
+        assertThat(slots.items("error").get(1)).contains("Order not found");
+        assertThat(slots.items("decision")).containsExactly("Let's use PostgreSQL for the order store");
+        assertThat(slots.items("todo")).containsExactly("add the schema");
+        slots.onMessage(user("Never commit to main."));
+        assertThat(slots.items("decision")).startsWith("Never commit to main");
+    }
+
+    @Test
+    void should_keep_acting_after_a_restore() {
+        SessionSlots slots = create(SessionSlotsConfig.defaults(), new TestLayerContext());
+        slots.onMessage(toolResult(JAVAC));
+        SessionSlots reloaded = create(SessionSlotsConfig.defaults(), new TestLayerContext());
+
+        reloaded.restore(slots.snapshot());
+        reloaded.onMessage(user("Let's use Java 17."));
+
+        assertThat(reloaded.active()).isTrue();
+        assertThat(reloaded.items("decision")).containsExactly("Let's use Java 17");
+        SessionSlots fresh = create(SessionSlotsConfig.defaults(), new TestLayerContext());
+        fresh.restore(JsonNodeFactory.instance.objectNode().put("formatVersion", 1)
+                .<com.fasterxml.jackson.databind.node.ObjectNode>set("slots", JsonNodeFactory.instance.objectNode())
+                .set("pool", JsonNodeFactory.instance.arrayNode()));
+        assertThat(fresh.active()).as("a snapshot of before the rule: waits").isFalse();
+    }
+
+    @Test
+    void should_act_from_the_first_message_when_always_and_never_by_itself_when_never() {
+        SessionSlots always = create(SessionSlotsConfig.builder().activation(SessionActivation.always()).build(),
+                new TestLayerContext());
+        SessionSlots never = create(SessionSlotsConfig.builder().activation(SessionActivation.never()).build(),
+                new TestLayerContext());
+
+        always.onMessage(user("Let's use Java 17."));
+        never.onMessage(toolResult(JAVAC));
+        never.add("todo", "ship the fix");
+
+        assertThat(always.active()).isTrue();
+        assertThat(always.items("decision")).containsExactly("Let's use Java 17");
+        assertThat(never.active()).isFalse();
+        assertThat(never.items("error")).isEmpty();
+        assertThat(never.render(10_000)).contains("ship the fix");
+    }
+
+    @Test
+    void should_neither_mine_nor_be_activated_by_the_memorys_own_answers() {
+        TestLayerContext context = new TestLayerContext().memoryTools("read_tool_output", "core_memory_read");
+        SessionSlots slots = create(SessionSlotsConfig.defaults(), context);
+        String ownError = "Error: No cached tool output has the id tool-output-x.\nsrc/A.java:1: error: ';' expected";
+
+        slots.onMessage(ToolExecutionResultMessage.from("c1", "read_tool_output", ownError));
+        assertThat(slots.active()).isFalse();
+        slots.onMessage(toolResult(JAVAC));
+        slots.onMessage(ToolExecutionResultMessage.from("c2", "read_tool_output", ownError));
+        slots.onMessage(ToolExecutionResultMessage.from("c3", "core_memory_read", ownError));
+
+        assertThat(slots.items("error")).containsExactly("App.java:3: ';' expected");
+    }
+
+    @Test
+    void should_read_a_huge_message_as_far_as_the_memory_analyses() {
+        TestLayerContext context = new TestLayerContext().maxAnalyzedChars(4_096);
+        SessionSlots slots = create(SessionSlotsConfig.builder().activation(SessionActivation.always()).build(), context);
+        String middle = "src/main/java/com/acme/Hidden.java:9: error: never read";
+        String huge = "x\n".repeat(10_000) + middle + "\n" + "y\n".repeat(10_000) + JAVAC;
+
+        slots.onMessage(toolResult(huge));
+
+        assertThat(slots.items("error")).containsExactly("App.java:3: ';' expected");
+    }
 }

@@ -48,7 +48,7 @@ public final class CoreMemoryTools {
      * @throws IllegalArgumentException when {@code provider} was built without core memory
      */
     public CoreMemoryTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, CoreMemoryTools.class);
         Checks.that(provider.coreMemoryConfig().isPresent(), "The WorkingMemoryProvider was built without core memory,"
                 + " so there is nothing for these tools to read or write; WorkingMemoryTools.all(provider) leaves them out");
     }

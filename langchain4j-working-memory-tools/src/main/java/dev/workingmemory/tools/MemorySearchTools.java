@@ -41,7 +41,7 @@ public final class MemorySearchTools {
      * @throws IllegalArgumentException when {@code provider} was built without crystals
      */
     public MemorySearchTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, MemorySearchTools.class);
         Checks.that(provider.crystalStore().isPresent(), "The WorkingMemoryProvider was built withoutCrystals(), so"
                 + " there is no long-term memory to search; WorkingMemoryTools.all(provider) leaves this tool out");
         this.zone = provider.clock().getZone();

@@ -67,7 +67,7 @@ public final class MemoryStatsTools {
      * @param provider the memories to report on; every provider has something to report
      */
     public MemoryStatsTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, MemoryStatsTools.class);
     }
 
     /**

@@ -34,7 +34,7 @@ public final class NoteTools {
      * @throws IllegalArgumentException when {@code provider} was built without notes
      */
     public NoteTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, NoteTools.class);
         Checks.that(provider.notesConfig().isPresent(), "The WorkingMemoryProvider was built without notes, so there is"
                 + " nowhere to write them; WorkingMemoryTools.all(provider) leaves this tool out");
     }

@@ -41,7 +41,7 @@ public final class ScratchpadTools {
      * @throws IllegalArgumentException when {@code provider} has no scratchpad, or a free-text one
      */
     public ScratchpadTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, ScratchpadTools.class);
         ScratchpadConfig config = ScratchpadToolsSupport.configOf(provider);
         Checks.that(config.json(), "The provider's scratchpad holds free text: use new TextScratchpadTools(provider),"
                 + " or WorkingMemoryTools.all(provider), which picks the tool that fits the scratchpad");

@@ -46,7 +46,7 @@ public final class SlotTools {
      *                 every call with an error text
      */
     public SlotTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, SlotTools.class);
     }
 
     /**

@@ -35,7 +35,7 @@ public final class TextScratchpadTools {
      * @throws IllegalArgumentException when {@code provider} has no scratchpad, or a structured one
      */
     public TextScratchpadTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, TextScratchpadTools.class);
         ScratchpadConfig config = ScratchpadToolsSupport.configOf(provider);
         Checks.that(!config.json(), "The provider's scratchpad is structured (JSON): use new ScratchpadTools(provider),"
                 + " or WorkingMemoryTools.all(provider), which picks the tool that fits the scratchpad");

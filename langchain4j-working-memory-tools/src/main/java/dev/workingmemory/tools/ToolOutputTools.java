@@ -31,7 +31,7 @@ public final class ToolOutputTools {
      *                 every call with an error text
      */
     public ToolOutputTools(WorkingMemoryProvider provider) {
-        this.provider = Checks.notNull(provider, "provider");
+        this.provider = OwnTools.register(provider, ToolOutputTools.class);
     }
 
     /** The tool {@code read_tool_output} for {@code memoryId}. Never throws. */

@@ -101,6 +101,9 @@ public final class WorkingMemoryTools {
      *   <li>always: {@link MemoryStatsTools};</li>
      *   <li>long-term memory (crystals): {@link MemorySearchTools}.</li>
      * </ul>
+     * Every tool of these beans is registered as one of the memory's own tools
+     * ({@link WorkingMemoryProvider#memoryToolNames()}): the memory never prunes their results nor mines them for
+     * entities, session items or salience.
      *
      * @param provider the memories the tools read and write
      * @return an unmodifiable list of beans
@@ -125,6 +128,7 @@ public final class WorkingMemoryTools {
         if (provider.crystalStore().isPresent()) {
             tools.add(new MemorySearchTools(provider));
         }
+        tools.forEach(bean -> OwnTools.register(provider, bean.getClass())); // whatever bean is added above
         return List.copyOf(tools);
     }
 

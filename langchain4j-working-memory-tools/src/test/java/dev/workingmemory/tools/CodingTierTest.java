@@ -404,7 +404,7 @@ class CodingTierTest {
             throws IOException, InterruptedException {
         MovableClock clock = new MovableClock();
         List<String> bigOutputs = IntStream.range(0, 5)
-                .mapToObj(run -> IntStream.range(0, 120).mapToObj(i -> "line " + i + " of run " + run + " " + "x".repeat(i % 7))
+                .mapToObj(run -> IntStream.range(0, 400).mapToObj(i -> "line " + i + " of run " + run + " " + "x".repeat(i % 7))
                         .collect(Collectors.joining("\n")))
                 .toList();
 

@@ -1,0 +1,416 @@
+package dev.workingmemory.slots;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * The rule that tells a memory it serves a coding agent ({@link SessionActivation#codingEvidence()}): a tool result
+ * that is the output of a coding agent's tools. Only tool results count, never what the user or the model says (a
+ * plain chat talks about decisions and plans too; a tool that compiles, tests or lists a repository is a coding
+ * agent's). One of these in the text the memory analyses ({@code LayerContext#maxAnalyzedChars}) is evidence:
+ * <ul>
+ *   <li><b>a stack trace</b>: two frames of a Java ({@code at com.acme.App.main(App.java:7)}) or JavaScript
+ *       ({@code at run (/app/index.js:12:5)}) trace, a Python traceback, a Go or Rust panic;</li>
+ *   <li><b>a compiler, linter or test location</b>: a source file with a line number
+ *       ({@code src/App.java:42: error:}, {@code app.ts(3,7): error TS2322}, {@code [ERROR] /x/App.java:[57,41]},
+ *       {@code on main.tf line 12}), with an error word on its line or on two lines;</li>
+ *   <li><b>a build, test or package tool's own lines</b>: {@code BUILD SUCCESS}/{@code FAILURE} (Maven, Gradle),
+ *       {@code > Task :}, {@code Tests run:}, {@code npm ERR!}, pytest's {@code test session starts}, Go's
+ *       {@code --- FAIL:}, cargo's {@code test result:}, Jest's {@code Test Suites:}, Spring Boot's
+ *       {@code APPLICATION FAILED TO START}, {@code kubectl}'s {@code Error from server}, and what the session
+ *       extractor's tool-specific rules recognize: compiler errors and failing tests, stack traces, unresolved
+ *       dependencies (one rule per documented message of npm, pip, Maven, cargo, ...), build files and import blocks,
+ *       {@code git status} (not its generic rules: an {@code ERROR} log line, an exit code, an HTTP status or an API's
+ *       JSON error are no coding agent's by themselves);</li>
+ *   <li><b>a diff</b> ({@code diff --git}, a hunk header {@code @@ -12,7 +12,8 @@}, {@code --- a/} then
+ *       {@code +++ b/}) or <b>git's status or log</b> ({@code Changes not staged for commit:}, {@code commit <sha>});</li>
+ *   <li><b>a file listing of a code base</b>: most lines are paths (or {@code ls -l} entries, or tree branches) and at
+ *       least two name source or build files ({@code .java}, {@code .py}, {@code pom.xml}, {@code Makefile}, ...);
+ *       a media library's {@code .jpg} and {@code .pdf} files are no code base;</li>
+ *   <li><b>code</b>: at least four lines of it, a third of the lines or more, one of them led by a keyword
+ *       ({@code import}, {@code def}, {@code class}, {@code public}, {@code func}, {@code #include}, ...), or a build
+ *       file's telling lines ({@code <artifactId>}, pinned requirements, {@code "devDependencies"}).</li>
+ * </ul>
+ * A JSON result is read for what survives JSON's escaping ({@code "devDependencies"}, a Python traceback) and, when a
+ * string value holds several lines (an {@code {"stdout": "…"}} of a command), those lines as above.
+ *
+ * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
+ * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
+ */
+final class CodingEvidence implements SessionActivation {
+
+    static final CodingEvidence INSTANCE = new CodingEvidence();
+
+    /** Lines longer than this are skipped: no signal below is that long. */
+    private static final int MAX_LINE = 2_000;
+    /** JSON string values looked at, at most. */
+    private static final int MAX_JSON_STRINGS = 256;
+    private static final JsonFactory JSON = new JsonFactory();
+
+    /** Extensions of source files, as a line number after them marks a compiler's, linter's or test's location. */
+    private static final Set<String> SOURCE = Set.of("java", "kt", "kts", "scala", "groovy", "gradle", "py", "pyi",
+            "js", "jsx", "mjs", "cjs", "ts", "tsx", "mts", "cts", "vue", "svelte", "go", "rs", "rb", "php", "cs", "fs",
+            "c", "h", "cc", "cpp", "cxx", "hpp", "swift", "dart", "ex", "exs", "erl", "clj", "lua", "pl", "sh", "bash",
+            "ps1", "sql", "proto", "tf", "hcl", "ipynb", "jl", "zig", "nim", "sol");
+    /** Build and project files a code base's listing names. */
+    private static final Set<String> BUILD_FILES = Set.of("pom.xml", "build.gradle", "build.gradle.kts",
+            "settings.gradle", "settings.gradle.kts", "gradlew", "package.json", "package-lock.json", "yarn.lock",
+            "pnpm-lock.yaml", "tsconfig.json", "requirements.txt", "pyproject.toml", "setup.py", "setup.cfg",
+            "Pipfile", "poetry.lock", "go.mod", "go.sum", "Cargo.toml", "Cargo.lock", "Gemfile", "Gemfile.lock",
+            "Makefile", "CMakeLists.txt", "Dockerfile", "docker-compose.yml", "Jenkinsfile", "build.sbt", "mix.exs",
+            "composer.json", ".gitignore", "mvnw");
+    /** Substrings only a build, test or packaging tool prints (looked for in every line). */
+    private static final List<String> TOOL_LINES = List.of("BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED",
+            "[INFO] ---", "[INFO] Building ", "> Task :", "Tests run: ", "npm ERR!", "ERR_PNPM_", "test session starts",
+            "short test summary info", "--- FAIL: ", "--- PASS: ", "test result: ", "Test Suites: ", "error: could not compile",
+            "FAILURE: Build failed", "Compilation failed", "compilation failed", "make: *** ", "CMake Error",
+            "Traceback (most recent call last)", "panicked at ", "goroutine 1 [", "Exception in thread \"",
+            "error[E0", ": error TS", "ModuleNotFoundError: ",
+            "diff --git ", "Changes not staged for commit:", "Changes to be committed:", "Untracked files:",
+            "nothing to commit, working tree clean", "Your branch is up to date with '", "<artifactId>",
+            "\"devDependencies\"", "\"peerDependencies\"", "[ERROR] Failed to execute goal", "* What went wrong:",
+            "npm error ", "version solving failed", "No matching distribution found for", "APPLICATION FAILED TO START",
+            "Error from server (", "CONFLICT (", "failed to push some refs", "would be overwritten by ",
+            "Unmerged paths:", "both modified:");
+    private static final List<String> ERROR_WORDS = List.of("error", "Error", "ERROR", "warning", "FAIL", "fail",
+            "expected", "cannot", "undefined", "unresolved", "not found");
+    private static final Pattern JAVA_FRAME = Pattern.compile(
+            "^\\s+at (?:[\\w.$-]+/)*[\\w$<>-]+(?:\\.[\\w$<>-]+)+\\((?:[\\w$.-]+\\.\\w+:\\d+|Native Method|Unknown Source)\\)\\s*$");
+    /** A JavaScript frame: its location is a file (a path or a name with a dot) with a line and a column. */
+    private static final Pattern JS_FRAME = Pattern.compile(
+            "^\\s+at (?:\\S.{0,200} \\()?(?:file://)?[^()\\s]*[./][^()\\s]*:\\d+:\\d+\\)?\\s*$");
+    /** A .NET frame: {@code at Shop.Cart.Add(Item item) in /src/Cart.cs:line 42}. */
+    private static final Pattern DOTNET_FRAME = Pattern.compile("^\\s+at [\\w.<>`$]+\\(.*\\) in .+:line \\d+\\s*$");
+    private static final Pattern PY_FRAME = Pattern.compile("^\\s+File \"[^\"]+\", line \\d+");
+    private static final Pattern HUNK = Pattern.compile("^@@ -\\d+(?:,\\d+)? \\+\\d+(?:,\\d+)? @@");
+    private static final Pattern COMMIT = Pattern.compile("^commit [0-9a-f]{40}\\b");
+    private static final Pattern LONG_LS = Pattern.compile("^[-dl][rwxsStT-]{9}[.@+]?\\s+\\d+\\s.*");
+    private static final Pattern PINNED = Pattern.compile("^[A-Za-z][\\w.-]*(?:\\[[\\w,-]+])?\\s*(?:==|>=|~=|<=)\\s*\\d[\\w.*]*\\s*$");
+    private static final List<String> CODE_KEYWORDS = List.of("import ", "package ", "from ", "use ", "def ", "class ",
+            "public ", "private ", "protected ", "static ", "final ", "return ", "func ", "fn ", "function ",
+            "const ", "let ", "var ", "export ", "#include", "using ", "namespace ", "interface ", "struct ", "enum ",
+            "impl ", "pub ", "async ", "await ", "module ", "require(", "if (", "for (", "while (", "} else");
+
+    private CodingEvidence() {
+    }
+
+    @Override
+    public boolean isEvidence(ChatMessage message) {
+        return message instanceof ToolExecutionResultMessage result && isEvidence(Texts.of(result));
+    }
+
+    /** Whether a tool result's (analysed) text is a coding agent's output. */
+    static boolean isEvidence(String text) {
+        String trimmed = text.strip();
+        if (trimmed.isEmpty()) {
+            return false;
+        }
+        char first = trimmed.charAt(0);
+        if (first == '{' || first == '[' && looksLikeJsonArray(trimmed)) {
+            return json(trimmed);
+        }
+        return lines(text);
+    }
+
+    /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */
+    private static boolean looksLikeJsonArray(String text) {
+        for (int i = 1; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (!Character.isWhitespace(c)) {
+                return c == '{' || c == '"' || c == '[' || c == ']' || c == '-' || Character.isDigit(c) && !isDate(text, i);
+            }
+        }
+        return false;
+    }
+
+    private static boolean isDate(String text, int at) {
+        return at + 4 < text.length() && text.charAt(at + 4) == '-';
+    }
+
+    /** JSON: markers that survive escaping, then each string value of several lines read as lines. */
+    private static boolean json(String text) {
+        if (containsToolLine(text)) {
+            return true;
+        }
+        if (!text.contains("\\n")) {
+            return false; // no value holds several lines
+        }
+        try (JsonParser parser = JSON.createParser(text)) {
+            int strings = 0;
+            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+                if (token == JsonToken.VALUE_STRING) {
+                    String value = parser.getText();
+                    if (value.indexOf('\n') >= 0 && lines(value)) {
+                        return true;
+                    }
+                    if (++strings >= MAX_JSON_STRINGS) {
+                        return false;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return lines(text); // not JSON after all
+        }
+        return false;
+    }
+
+    private static boolean containsToolLine(String text) {
+        for (String marker : TOOL_LINES) {
+            if (text.contains(marker)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The line-based signals of the class comment, over {@code text}. */
+    private static boolean lines(String text) {
+        Tally tally = new Tally();
+        String previous = "";
+        int start = 0;
+        int length = text.length();
+        while (start <= length) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) {
+                end = length;
+            }
+            int lineEnd = end > start && text.charAt(end - 1) == '\r' ? end - 1 : end;
+            if (lineEnd - start <= MAX_LINE) {
+                String line = text.substring(start, lineEnd);
+                if (line.isBlank()) {
+                    tally.blank++;
+                } else if (decisive(line, previous, tally)) {
+                    return true;
+                }
+                previous = line;
+            } else {
+                tally.other++;
+            }
+            start = end + 1;
+        }
+        return tally.isListing() || tally.isCode() || recognizedByExtraction(text);
+    }
+
+    /** Whether a tool-specific rule of the session extractor finds something in {@code text} (see the class comment). */
+    private static boolean recognizedByExtraction(String text) {
+        List<String> lines = Texts.lines(text);
+        Found found = new Found(1, 1, 300);
+        BuildErrors.find(lines, found);
+        if (found.has(Found.ERROR)) {
+            return true;
+        }
+        StackTraces.find(lines, found, HeuristicSessionExtractor.DEFAULT_LIBRARY_PACKAGES);
+        if (found.has(Found.ERROR)) {
+            return true;
+        }
+        UnresolvedDependencies.find(lines, found);
+        if (found.has(Found.DEPENDENCY) || Dependencies.declared(text, lines, null, found) || Imports.find(lines, found)
+                || found.has(Found.DEPENDENCY)) {
+            return true;
+        }
+        GitStatus.find(lines, found);
+        return found.has(Found.POOL);
+    }
+
+    /** Counts the line into {@code tally}; true when the line (with the one before) is evidence on its own. */
+    private static boolean decisive(String line, String previous, Tally tally) {
+        for (String marker : TOOL_LINES) {
+            if (line.contains(marker)) {
+                return true;
+            }
+        }
+        String stripped = line.strip();
+        if (stripped.startsWith("at ") && (JAVA_FRAME.matcher(line).matches() || JS_FRAME.matcher(line).matches()
+                || DOTNET_FRAME.matcher(line).matches())
+                || stripped.startsWith("File \"") && PY_FRAME.matcher(line).lookingAt()) {
+            if (++tally.frames >= 2) {
+                return true;
+            }
+        }
+        if (line.startsWith("@@ -") && HUNK.matcher(line).lookingAt()
+                || line.startsWith("+++ b/") && previous.startsWith("--- a/")
+                || line.startsWith("commit ") && COMMIT.matcher(line).lookingAt()) {
+            return true;
+        }
+        if (hasSourceLocation(line)) {
+            if (containsAny(line, ERROR_WORDS) || ++tally.locations >= 2) {
+                return true;
+            }
+        }
+        tally.nonBlank++;
+        if (isCodeFile(stripped, line)) {
+            tally.codeFiles++;
+            tally.paths++;
+        } else if (isPath(stripped)) {
+            tally.paths++;
+        }
+        if (isCode(stripped)) {
+            tally.codeLines++;
+            if (startsWithAny(stripped, CODE_KEYWORDS) || stripped.startsWith("@") && stripped.length() > 1
+                    && Character.isUpperCase(stripped.charAt(1))) {
+                tally.keywordLines++;
+            }
+        } else if (PINNED.matcher(stripped).matches()) {
+            tally.codeLines++;
+            tally.keywordLines++;
+        }
+        return false;
+    }
+
+    /** What the lines of one text showed so far. Not thread-safe: one per text. */
+    private static final class Tally {
+        int frames;
+        int locations;
+        int nonBlank;
+        int blank;
+        int other;
+        int paths;
+        int codeFiles;
+        int codeLines;
+        int keywordLines;
+
+        /** Most lines paths, two of them source or build files. */
+        boolean isListing() {
+            return codeFiles >= 2 && paths * 10 >= nonBlank * 6;
+        }
+
+        /** Four lines of code or more, a third of the lines, one led by a keyword. */
+        boolean isCode() {
+            return codeLines >= 4 && codeLines * 3 >= nonBlank && keywordLines >= 1;
+        }
+    }
+
+    /**
+     * Whether the line holds a source file followed by a line number: {@code App.java:42}, {@code app.ts(3,7)},
+     * {@code App.java:[57,41]}.
+     */
+    static boolean hasSourceLocation(String line) {
+        for (int dot = line.indexOf('.'); dot > 0; dot = line.indexOf('.', dot + 1)) {
+            int end = dot + 1;
+            while (end < line.length() && end - dot <= 6 && Character.isLetterOrDigit(line.charAt(end))) {
+                end++;
+            }
+            if (end == dot + 1 || end + 1 >= line.length() || !Texts.isWordChar(line.charAt(dot - 1))) {
+                continue;
+            }
+            String extension = line.substring(dot + 1, end).toLowerCase(Locale.ROOT);
+            char after = line.charAt(end);
+            char next = line.charAt(end + 1);
+            boolean number = Character.isDigit(next) || next == '[' && end + 2 < line.length()
+                    && Character.isDigit(line.charAt(end + 2));
+            boolean located = (after == ':' || after == '(') && number
+                    || lineNumberAfter(line, after == ',' ? end + 1 : end); // main.tf line 12, "app.py", line 3
+            if (located && SOURCE.contains(extension)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code " line <digit>"} starts at {@code at} (after a quote closing the file name, too). */
+    private static boolean lineNumberAfter(String line, int at) {
+        int from = at < line.length() && line.charAt(at) == '"' ? at + 1 : at;
+        if (from < line.length() && line.charAt(from) == ',') {
+            from++;
+        }
+        return line.startsWith(" line ", from) && from + 6 < line.length() && Character.isDigit(line.charAt(from + 6));
+    }
+
+    /** A path (or an {@code ls -l} entry, or a tree branch) naming a source or build file. */
+    private static boolean isCodeFile(String stripped, String line) {
+        String name = entryName(stripped, line);
+        if (name == null) {
+            return false;
+        }
+        String file = FilePaths.fileName(name);
+        if (BUILD_FILES.contains(file)) {
+            return true;
+        }
+        int dot = file.lastIndexOf('.');
+        return dot > 0 && dot < file.length() - 1 && SOURCE.contains(file.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
+    /** A line that is one path, one {@code ls -l} entry or one tree branch (and nothing else). */
+    private static boolean isPath(String stripped) {
+        return entryName(stripped, stripped) != null;
+    }
+
+    /** The name a listing line gives, or null when the line is not a listing's. */
+    private static String entryName(String stripped, String line) {
+        String name = stripped;
+        if (LONG_LS.matcher(line).matches()) {
+            int space = stripped.lastIndexOf(' ');
+            name = stripped.substring(space + 1);
+        } else {
+            int branch = Math.max(stripped.lastIndexOf("── "), stripped.lastIndexOf("-- "));
+            if (branch >= 0 && (stripped.startsWith("├") || stripped.startsWith("└") || stripped.startsWith("│")
+                    || stripped.startsWith("|") || stripped.startsWith("`"))) {
+                name = stripped.substring(branch + 3).strip();
+            }
+        }
+        if (name.isEmpty() || name.length() > 300 || name.indexOf(' ') >= 0 || name.indexOf('\t') >= 0
+                || name.indexOf(':') >= 0 && !(name.length() > 2 && name.charAt(1) == ':')) {
+            return null;
+        }
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (!(Texts.isWordChar(c) || "./\\-@~+".indexOf(c) >= 0)) {
+                return null;
+            }
+        }
+        return name;
+    }
+
+    /**
+     * A line of code: a statement ending with {@code ;}, a block opened after a header ({@code if (x) {},
+     * {@code dependencies {}}) or closed, a Python header ending with {@code :}; never a quoted JSON member or a
+     * markup tag.
+     */
+    private static boolean isCode(String stripped) {
+        if (stripped.isEmpty() || stripped.startsWith("\"") || stripped.startsWith("<") || stripped.startsWith("- ")
+                || stripped.startsWith("* ")) {
+            return false;
+        }
+        char last = stripped.charAt(stripped.length() - 1);
+        if (last == ';') {
+            return stripped.length() > 1 && !stripped.endsWith("&nbsp;");
+        }
+        if (last == '{') {
+            return stripped.length() > 1 && (stripped.indexOf('(') >= 0 || Character.isLetter(stripped.charAt(0)));
+        }
+        if (stripped.equals("}") || stripped.startsWith("} ") || stripped.equals("};") || stripped.equals("})")) {
+            return true;
+        }
+        return last == ':' && (stripped.startsWith("def ") || stripped.startsWith("class ") || stripped.startsWith("if ")
+                || stripped.startsWith("for ") || stripped.startsWith("elif ") || stripped.equals("else:")
+                || stripped.equals("try:") || stripped.startsWith("except") || stripped.startsWith("with ")
+                || stripped.startsWith("while "));
+    }
+
+    private static boolean containsAny(String line, List<String> words) {
+        for (String word : words) {
+            if (line.contains(word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean startsWithAny(String line, List<String> prefixes) {
+        for (String prefix : prefixes) {
+            if (line.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
