@@ -12,6 +12,7 @@ import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.Conversation;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MemorySearch;
+import dev.workingmemory.internal.MemoryClosedException;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.ShapedRequest;
 import dev.workingmemory.layer.EvictedMessage;
@@ -253,8 +254,18 @@ public final class WorkingMemory {
         thread.write(() -> {
             conversation.add(message); // kept when it returns
             if (!(message instanceof SystemMessage)) {
-                for (LayerSlot slot : slots) {
-                    observe(slot, message);
+                try {
+                    // under one hold of the resource's lock: the resource's state is checked against the store once
+                    // per message, not once per resource layer (thread, then resource: the order messages() takes)
+                    resource.write(() -> {
+                        for (LayerSlot slot : slots) {
+                            observe(slot, message);
+                        }
+                        return null;
+                    });
+                } catch (MemoryClosedException e) {
+                    log.warn("The layers of {} did not observe a {} message: its resource was closed meanwhile", key,
+                            message.type());
                 }
             }
             return null;

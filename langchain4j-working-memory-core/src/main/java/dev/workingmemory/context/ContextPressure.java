@@ -115,6 +115,16 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private final Map<String, Integer> elementTokens = new HashMap<>();
     /** The pressure of the last {@link #HISTORY_SIZE} requests, oldest first. */
     private final ArrayDeque<PressureSample> history = new ArrayDeque<>();
+    /**
+     * The messages of the last request counted, in order, with their tokens (two buffers used in turn): the next request
+     * holds the same messages, one or two more at the end and maybe fewer at the start, so it is counted by comparing
+     * references instead of looking each message up.
+     */
+    private ChatMessage[] counted = new ChatMessage[0];
+    private int[] countedTokens = new int[0];
+    private int countedSize;
+    private ChatMessage[] counting = new ChatMessage[0];
+    private int[] countingTokens = new int[0];
 
     private ContextPressure(LayerContext context, ContextPressureConfig config, ToolOutputCache cache,
                             PressureListener listener) {
@@ -374,13 +384,16 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     }
 
     private static List<ToolExecutionResultMessage> toolResults(List<ChatMessage> messages) {
-        List<ToolExecutionResultMessage> results = new ArrayList<>();
-        for (ChatMessage message : messages) {
-            if (message instanceof ToolExecutionResultMessage result) {
+        List<ToolExecutionResultMessage> results = null; // a chat has none: nothing allocated
+        for (int i = 0; i < messages.size(); i++) {
+            if (messages.get(i) instanceof ToolExecutionResultMessage result) {
+                if (results == null) {
+                    results = new ArrayList<>();
+                }
                 results.add(result);
             }
         }
-        return results;
+        return results == null ? List.of() : results;
     }
 
     /** The results after the last AI message: those answering the latest tool call, which the model is reading now. */
@@ -401,9 +414,38 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         if (system != null) {
             total += count(request, system);
         }
-        for (ChatMessage message : request.messages()) {
-            total += count(request, message);
+        List<ChatMessage> messages = request.messages();
+        int size = messages.size();
+        if (counting.length < size) {
+            counting = new ChatMessage[size * 2];
+            countingTokens = new int[size * 2];
         }
+        int next = 0; // where in the last request to look for the next message
+        for (int i = 0; i < size; i++) {
+            ChatMessage message = messages.get(i);
+            int at = next;
+            while (at < countedSize && counted[at] != message) {
+                at++;
+            }
+            int tokens;
+            if (at < countedSize) {
+                tokens = countedTokens[at];
+                next = at + 1;
+            } else {
+                tokens = count(request, message);
+            }
+            counting[i] = message;
+            countingTokens[i] = tokens;
+            total += tokens;
+        }
+        java.util.Arrays.fill(counting, size, counting.length, null); // no message kept past its request
+        ChatMessage[] swapped = counted;
+        int[] swappedTokens = countedTokens;
+        counted = counting;
+        countedTokens = countingTokens;
+        countedSize = size;
+        counting = swapped;
+        countingTokens = swappedTokens;
         return total;
     }
 

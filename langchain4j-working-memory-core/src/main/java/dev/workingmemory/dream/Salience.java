@@ -63,8 +63,33 @@ public final class Salience {
         double level;
         Instant lastAutoNote;
         boolean raisedSinceNote;
-        String context;
+        /** What raised the level most since the last note, on one line; made from the two below when first read. */
+        private String context;
+        private SalienceSource contextSource;
+        private String contextText;
         double contextRaise;
+
+        void context(String context) {
+            this.context = context;
+            this.contextSource = null;
+            this.contextText = null;
+        }
+
+        /** Keeps the message that raised the level, to describe it only if a note or a snapshot needs it. */
+        void context(SalienceSource source, String text) {
+            this.context = null;
+            this.contextSource = source;
+            this.contextText = text.length() > CONTEXT_CHARS * 4 ? text.substring(0, CONTEXT_CHARS * 4) : text;
+        }
+
+        String context() {
+            if (context == null && contextText != null) {
+                context = trigger(contextSource, contextText);
+                contextSource = null;
+                contextText = null;
+            }
+            return context;
+        }
     }
 
     private Salience(Builder builder) {
@@ -88,16 +113,34 @@ public final class Salience {
             return levels();
         }
         SalienceLevels score = scorer.score(source, text);
-        return raise(score == null ? SalienceLevels.NONE : score, trigger(source, text));
+        decayToNow();
+        return raise(score == null ? SalienceLevels.NONE : score, source, text);
     }
 
-    /** {@link #observe}, saying whether the text raised any level (a layer then reports a change). */
-    synchronized boolean raised(SalienceSource source, String text) {
+    /** The score of {@code text} by this salience's scorer ({@link SalienceLevels#NONE} for none); changes nothing. */
+    SalienceLevels score(SalienceSource source, String text) {
         SalienceLevels score = scorer.score(source, text);
-        if (score == null || score.equals(SalienceLevels.NONE)) {
+        return score == null ? SalienceLevels.NONE : score;
+    }
+
+    /**
+     * Raises the levels by {@code score}, which {@code text} from {@code source} got when it came at {@code time}: as
+     * if it had been applied then (a score applied after the levels were read later is decayed by the time between).
+     *
+     * @return whether any level rose
+     */
+    synchronized boolean raiseAt(Instant time, SalienceLevels score, SalienceSource source, String text) {
+        if (score.equals(SalienceLevels.NONE)) {
             return false;
         }
-        raise(score, trigger(source, text));
+        SalienceLevels by = score;
+        if (updated == null || time.isAfter(updated)) {
+            decayTo(time);
+        } else if (time.isBefore(updated)) {
+            double factor = Math.pow(0.5, (double) Duration.between(time, updated).toMillis() / halfLife.toMillis());
+            by = new SalienceLevels(score.dopamine() * factor, score.cortisol() * factor, score.oxytocin() * factor);
+        }
+        raise(by, source, text);
         return true;
     }
 
@@ -108,6 +151,14 @@ public final class Salience {
     public synchronized SalienceLevels raise(SalienceLevels by, String context) {
         Ensure.notNull(by, "by");
         decayToNow();
+        return raise(by, null, context == null ? "" : StateLines.oneLine(context));
+    }
+
+    /**
+     * Raises the levels by {@code by}; what raised them is {@code text} from {@code source}, described lazily, or the
+     * description {@code text} itself when {@code source} is null.
+     */
+    private SalienceLevels raise(SalienceLevels by, SalienceSource source, String text) {
         for (Hormone hormone : Hormone.values()) {
             double raise = by.level(hormone);
             if (raise <= 0) {
@@ -116,7 +167,11 @@ public final class Salience {
             Track track = tracks.get(hormone);
             track.level = 1 - (1 - track.level) * (1 - raise);
             if (!track.raisedSinceNote || raise >= track.contextRaise) {
-                track.context = context == null ? "" : StateLines.oneLine(context);
+                if (source == null) {
+                    track.context(text);
+                } else {
+                    track.context(source, text);
+                }
                 track.contextRaise = raise;
             }
             track.raisedSinceNote = true;
@@ -150,7 +205,7 @@ public final class Salience {
                 notes.add(new AutoNote(hormone, track.level, text(hormone, track), autoNoteImportance));
                 track.lastAutoNote = now;
                 track.raisedSinceNote = false;
-                track.context = null;
+                track.context(null);
                 track.contextRaise = 0;
             }
         }
@@ -160,7 +215,8 @@ public final class Salience {
     private static String text(Hormone hormone, Track track) {
         String text = "[AUTO] Hormonal event: " + hormone.label() + " spike (" + hormone.event() + "). "
                 + String.format(Locale.ROOT, "Level %.2f", track.level);
-        return track.context == null || track.context.isEmpty() ? text + "." : text + "; trigger: " + track.context;
+        String context = track.context();
+        return context == null || context.isEmpty() ? text + "." : text + "; trigger: " + context;
     }
 
     /** The state as JSON: levels, their time, and per hormone the last auto-note and the pending context. */
@@ -178,8 +234,8 @@ public final class Salience {
             if (track.lastAutoNote != null) {
                 node.put("lastAutoNote", track.lastAutoNote.toString());
             }
-            if (track.context != null) {
-                node.put("context", track.context);
+            if (track.context() != null) {
+                node.put("context", track.context());
                 node.put("contextRaise", track.contextRaise);
             }
         }
@@ -206,7 +262,7 @@ public final class Salience {
                 track.raisedSinceNote = node.path("raisedSinceNote").asBoolean(false);
                 track.lastAutoNote = node.hasNonNull("lastAutoNote") ? Instant.parse(node.get("lastAutoNote").asText())
                         : null;
-                track.context = node.hasNonNull("context") ? StateLines.clip(node.get("context").asText(), 400) : null;
+                track.context(node.hasNonNull("context") ? StateLines.clip(node.get("context").asText(), 400) : null);
                 track.contextRaise = node.path("contextRaise").asDouble(0);
             }
             updated = time;
@@ -224,7 +280,10 @@ public final class Salience {
     }
 
     private void decayToNow() {
-        Instant now = clock.instant();
+        decayTo(clock.instant());
+    }
+
+    private void decayTo(Instant now) {
         if (updated == null) {
             updated = now;
             return;
@@ -257,8 +316,26 @@ public final class Salience {
         return source.provenance().mayInstruct() ? source.label() + " \"" + snippet(text) + "\"" : "a " + source.label();
     }
 
+    /**
+     * The start of {@code text} on one line, clipped to {@link #CONTEXT_CHARS}, quotes made apostrophes. Reads only the
+     * first characters it needs: this runs for every message that raises a level.
+     */
     private static String snippet(String text) {
-        return StateLines.clip(StateLines.oneLine(text), CONTEXT_CHARS).replace('"', '\'');
+        StringBuilder line = new StringBuilder(CONTEXT_CHARS + 16);
+        boolean space = false;
+        for (int i = 0; i < text.length() && line.length() <= CONTEXT_CHARS; i++) {
+            char c = text.charAt(i);
+            if (Character.isWhitespace(c)) {
+                space = line.length() > 0;
+            } else {
+                if (space) {
+                    line.append(' ');
+                    space = false;
+                }
+                line.append(c == '"' ? '\'' : c);
+            }
+        }
+        return StateLines.clip(line.toString(), CONTEXT_CHARS);
     }
 
     /** Builds a {@link Salience}. Not thread-safe. */

@@ -8,31 +8,59 @@ import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.layer.AnalyzedText;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * The salience levels of a resource (seed 000's hormones) as a layer: it scores each user and assistant message and
- * each tool result ({@link ToolExecutionResultMessage#isError()} marks a tool error) with the configured
- * {@link SalienceScorer}, keeps the levels in the resource's snapshot, and renders nothing: the levels reach the model
- * through the state's Mood line and the dream prompt's weighting. The provider's scheduler takes the due auto-notes
- * ({@link #takeAutoNotes()}) every {@link DreamConfig#consolidationInterval()} and appends them to the notes log, off
- * the request path (a layer write may run again after a conflict, an append must not).
+ * each tool result ({@link ToolExecutionResultMessage#isError()} marks a tool error; the memory's own tools' results
+ * are no event) with the configured {@link SalienceScorer}, keeps the levels in the resource's snapshot, and renders
+ * nothing: the levels reach the model through the state's Mood line and the dream prompt's weighting. The provider's
+ * scheduler takes the due auto-notes ({@link #takeAutoNotes()}) every {@link DreamConfig#consolidationInterval()} and
+ * appends them to the notes log, off the request path (a layer write may run again after a conflict, an append must
+ * not).
  *
- * <p>Thread-safe: every method holds the resource's lock.
+ * <p><b>Off the request path.</b> Nothing on the request path reads the levels, so a message is only queued there:
+ * it is scored behind the turn on the provider's saver thread ({@link LayerContext#runLater}), a second after the
+ * first queued message or at once when {@value #DRAIN_BATCH} wait, each raise applied as of the message's time.
+ * Reading the levels ({@link #levels()}, {@link #mood()}, {@link #takeAutoNotes()}) scores what still waits first.
+ * When {@value #MAX_PENDING} messages wait (the saver is behind), or the provider saves within each call
+ * ({@code saveDelay(Duration.ZERO)}), the thread that adds a message scores them. Queued messages not scored when the
+ * provider closes are lost with the rest of the state not saved yet.
+ *
+ * <p>Thread-safe: every method holds the resource's lock; the scoring itself holds none.
  */
 public final class SalienceLayer implements MemoryLayer {
 
     public static final String NAME = "salience";
+    /** Messages waiting that have them scored at once. */
+    static final int DRAIN_BATCH = 32;
+    /** Messages waiting that have the adding thread score them: the saver is behind. */
+    static final int MAX_PENDING = 1_024;
+    private static final Duration DRAIN_DELAY = Duration.ofSeconds(1);
     private static final LayerBudget BUDGET = LayerBudget.of(0, 1);
+    private static final Logger log = LoggerFactory.getLogger(SalienceLayer.class);
 
     private final LayerContext context;
     private final Salience salience;
+    /** The messages not scored yet, oldest first. Guarded by the resource's lock. */
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+
+    /** A message waiting to be scored: its text as analysed, and when it came. */
+    private record Pending(SalienceSource source, String text, Instant time) {
+    }
 
     private SalienceLayer(LayerContext context, Salience salience) {
         this.context = context;
@@ -57,13 +85,15 @@ public final class SalienceLayer implements MemoryLayer {
         };
     }
 
-    /** The levels now, decayed to the memory clock's time. */
+    /** The levels now, decayed to the memory clock's time (the messages waiting scored first). */
     public SalienceLevels levels() {
+        drain();
         return context.read(salience::levels);
     }
 
-    /** The Mood line's text for the levels now. */
+    /** The Mood line's text for the levels now (the messages waiting scored first). */
     public String mood() {
+        drain();
         return context.read(salience::mood);
     }
 
@@ -72,6 +102,7 @@ public final class SalienceLayer implements MemoryLayer {
      * each is returned once. The caller appends them to the notes log.
      */
     public List<AutoNote> takeAutoNotes() {
+        drain();
         return context.write(() -> {
             List<AutoNote> due = salience.autoNotes();
             if (!due.isEmpty()) {
@@ -79,6 +110,70 @@ public final class SalienceLayer implements MemoryLayer {
             }
             return due;
         });
+    }
+
+    /** How many messages wait to be scored. */
+    int pending() {
+        return context.read(pending::size);
+    }
+
+    /**
+     * Scores the messages waiting, without the lock, and applies their raises in one write (which runs again, with the
+     * same scores, on state reloaded after a conflict).
+     */
+    private void drain() {
+        try {
+            List<Pending> batch = context.read(this::takePending);
+            if (batch.isEmpty()) {
+                return;
+            }
+            List<SalienceLevels> scores = score(batch);
+            context.write(() -> {
+                apply(batch, scores);
+                return null;
+            });
+        } catch (IllegalStateException closed) {
+            log.debug("Salience of {} not scored: the memory was closed meanwhile", context.key(), closed);
+        } catch (RuntimeException e) {
+            log.warn("Could not score the messages of {} waiting for salience", context.key(), e);
+        }
+    }
+
+    /** {@link #drain()} by the thread holding the lock, which adds a message. */
+    private void drainHere() {
+        List<Pending> batch = takePending();
+        apply(batch, score(batch));
+    }
+
+    private List<Pending> takePending() {
+        List<Pending> batch = List.copyOf(pending);
+        pending.clear();
+        return batch;
+    }
+
+    private List<SalienceLevels> score(List<Pending> batch) {
+        List<SalienceLevels> scores = new ArrayList<>(batch.size());
+        for (Pending message : batch) {
+            try {
+                scores.add(salience.score(message.source(), message.text()));
+            } catch (RuntimeException e) {
+                log.warn("Salience scorer failed on a {} of {}", message.source().label(), context.key(), e);
+                scores.add(SalienceLevels.NONE);
+            }
+        }
+        return scores;
+    }
+
+    /** Applies scored messages; called holding the lock. */
+    private void apply(List<Pending> batch, List<SalienceLevels> scores) {
+        boolean raised = false;
+        for (int i = 0; i < batch.size(); i++) {
+            Pending message = batch.get(i);
+            raised |= salience.raiseAt(message.time(), scores.get(i), message.source(), message.text());
+        }
+        if (raised) {
+            context.changed();
+        }
     }
 
     @Override
@@ -98,12 +193,23 @@ public final class SalienceLayer implements MemoryLayer {
         } else {
             return;
         }
-        if (text != null && !text.isBlank() && salience.raised(source, text)) {
-            context.changed();
+        if (text == null || text.isBlank()) {
+            return;
+        }
+        pending.addLast(new Pending(source, AnalyzedText.of(text, context.maxAnalyzedChars()), context.clock().instant()));
+        int waiting = pending.size();
+        if (waiting >= MAX_PENDING) {
+            drainHere(); // the saver is behind: the thread that adds scores
+        } else if ((waiting == 1 || waiting == DRAIN_BATCH)
+                && !context.runLater(this::drain, waiting == 1 ? DRAIN_DELAY : Duration.ZERO)) {
+            drainHere(); // no saver thread: scored within the call, as saves are
         }
     }
 
     private static String userText(UserMessage user) {
+        if (user.contents().size() == 1 && user.contents().get(0) instanceof TextContent only) {
+            return only.text();
+        }
         StringBuilder out = new StringBuilder();
         for (Content content : user.contents()) {
             if (content instanceof TextContent part) {

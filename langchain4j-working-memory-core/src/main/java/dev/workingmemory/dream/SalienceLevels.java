@@ -32,7 +32,7 @@ public record SalienceLevels(double dopamine, double cortisol, double oxytocin) 
     }
 
     private static void check(double level, String name) {
-        Ensure.that(level >= 0 && level <= 1, name + " must be between 0 and 1, was " + level);
+        Ensure.that(level >= 0 && level <= 1, () -> name + " must be between 0 and 1, was " + level);
     }
 
     public double level(Hormone hormone) {

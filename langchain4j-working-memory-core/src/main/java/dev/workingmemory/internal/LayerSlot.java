@@ -109,6 +109,11 @@ public final class LayerSlot implements LayerContext {
     }
 
     @Override
+    public boolean runLater(Runnable task, java.time.Duration delay) {
+        return scope.runLater(task, delay);
+    }
+
+    @Override
     public int maxAnalyzedChars() {
         return scope.messageRules().maxAnalyzedChars();
     }

@@ -64,6 +64,24 @@ public final class SaveScheduler {
         }
     }
 
+    /**
+     * Runs {@code task} on the saver thread after {@code delay} (zero: as soon as the thread is free): derived work a
+     * layer does behind the turn ({@link dev.workingmemory.layer.LayerContext#runLater}).
+     *
+     * @return false when saves are not deferred or the scheduler is closed: the caller does the work itself
+     */
+    boolean schedule(Runnable task, Duration delay) {
+        if (executor == null) {
+            return false;
+        }
+        try {
+            executor.schedule(task, TimeUnit.NANOSECONDS.convert(delay), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (RejectedExecutionException e) {
+            return false;
+        }
+    }
+
     /** Drops the saves still waiting and waits for one that is running. Call after saving every scope. */
     public void close() {
         if (executor == null) {

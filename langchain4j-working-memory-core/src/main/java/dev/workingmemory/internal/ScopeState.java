@@ -138,6 +138,11 @@ public final class ScopeState {
         return scope;
     }
 
+    /** Runs a layer's derived work on the saver thread after {@code delay}; false when saves are not deferred. */
+    boolean runLater(Runnable task, java.time.Duration delay) {
+        return !closed && saver.schedule(task, delay);
+    }
+
     /** How the layers of this scope read messages. */
     MessageRules messageRules() {
         return messageRules;

@@ -26,7 +26,8 @@ public final class ShapedRequest implements RequestDraft {
     private final Conversation conversation;
     private final TokenCountEstimator estimator;
     private final int contextWindow;
-    private final Map<ChatMessage, ChatMessage> replacements = new IdentityHashMap<>();
+    /** Null until a shaper replaces a message: most requests of a chat replace none. */
+    private Map<ChatMessage, ChatMessage> replacements;
     private SystemMessage system;
     private List<ChatMessage> view;
     private List<ChatMessage> sent;
@@ -53,7 +54,7 @@ public final class ShapedRequest implements RequestDraft {
     @Override
     public List<ChatMessage> messages() {
         if (sent == null) {
-            if (replacements.isEmpty()) {
+            if (replacements == null || replacements.isEmpty()) {
                 sent = view;
             } else {
                 List<ChatMessage> shaped = new ArrayList<>(view.size());
@@ -89,13 +90,16 @@ public final class ShapedRequest implements RequestDraft {
             Ensure.that(ai.toolExecutionRequests().equals(((AiMessage) replacement).toolExecutionRequests()),
                     "A tool request must be replaced by one with the same tool calls");
         }
+        if (replacements == null) {
+            replacements = new IdentityHashMap<>();
+        }
         replacements.put(original, replacement);
         sent = null;
     }
 
     @Override
     public ChatMessage sent(ChatMessage original) {
-        return replacements.getOrDefault(original, original);
+        return replacements == null ? original : replacements.getOrDefault(original, original);
     }
 
     @Override
@@ -123,9 +127,11 @@ public final class ShapedRequest implements RequestDraft {
             return false;
         }
         view = conversation.window().view();
-        Set<ChatMessage> kept = Collections.newSetFromMap(new IdentityHashMap<>());
-        kept.addAll(view);
-        replacements.keySet().retainAll(kept);
+        if (replacements != null) {
+            Set<ChatMessage> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+            kept.addAll(view);
+            replacements.keySet().retainAll(kept);
+        }
         sent = null;
         return true;
     }

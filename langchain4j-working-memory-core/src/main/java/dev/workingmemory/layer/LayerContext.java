@@ -86,6 +86,20 @@ public interface LayerContext {
     }
 
     /**
+     * Runs {@code task} off the request path, on the provider's saver thread, after {@code delay} (zero: as soon as
+     * that thread is free): derived work a layer need not do inside {@code add} or {@code messages()}, such as scoring
+     * a message. The task takes the lock itself ({@link #read}, {@link #write}), must not throw, and may find the
+     * memory closed meanwhile ({@code IllegalStateException}). Work queued when the provider closes is dropped, like
+     * state not saved yet.
+     *
+     * @return false, running nothing, when the provider does work within each call ({@code saveDelay(Duration.ZERO)})
+     * or is closing: the layer then does the work itself, now. The default: false.
+     */
+    default boolean runLater(Runnable task, java.time.Duration delay) {
+        return false;
+    }
+
+    /**
      * The most characters of one message a layer analyses on the request path (in {@code add} and {@code messages()}):
      * a longer text is read as its first and last halves of this many ({@link AnalyzedText#of}), so that one huge
      * message costs bounded work. What is said stays whole in the window and the stores; only the analysis is
