@@ -525,7 +525,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
 
         ToolExecutionResultMessage in(PruningMode mode) {
             return versions.computeIfAbsent(mode, m -> {
-                PrunedOutput output = config.pruner().prune(original.text(), m, null);
+                PrunedOutput output = config.pruner().prune(original.text(), m, null, context.maxAnalyzedChars());
                 lines = output.originalLines();
                 if (!output.pruned()) {
                     return original;
@@ -541,7 +541,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         ToolExecutionResultMessage reference() {
             if (reference == null) {
                 String text = original.text();
-                int count = lines >= 0 ? lines : (int) text.chars().filter(c -> c == '\n').count() + 1;
+                int count = lines >= 0 ? lines : LineIndex.count(text);
                 reference = copy("[Output of " + original.toolName() + " (" + count + " lines, " + text.length()
                         + " chars) moved out of the context under pressure. " + READ_TOOL_OUTPUT + "(\"" + entry()
                         + "\") reads it.]");

@@ -41,6 +41,29 @@ final class LineIndex {
         }
     }
 
+    /** The lines of {@code text} as an index of it would count them, without indexing it. */
+    static int count(String text) {
+        int length = text.length();
+        if (length == 0) {
+            return 1;
+        }
+        int breaks = 0;
+        if (text.indexOf('\r') < 0) {
+            for (int at = text.indexOf('\n'); at >= 0; at = text.indexOf('\n', at + 1)) {
+                breaks++;
+            }
+        } else {
+            for (int i = 0; i < length; i++) {
+                char c = text.charAt(i);
+                if (c == '\n' || c == '\r' && (i + 1 == length || text.charAt(i + 1) != '\n')) {
+                    breaks++;
+                }
+            }
+        }
+        char last = text.charAt(length - 1);
+        return last == '\n' || last == '\r' ? breaks : breaks + 1;
+    }
+
     private void add(int start, int end) {
         if (count == starts.length) {
             starts = Arrays.copyOf(starts, count * 2);

@@ -327,9 +327,13 @@ public final class ToolOutputCache implements AutoCloseable {
         while (start < text.length()) {
             int end = Math.min(text.length(), start + size);
             if (end < text.length()) {
-                int newline = text.lastIndexOf('\n', end - 1);
-                if (newline > start + size / 2) {
-                    end = newline + 1;
+                // the chunk's last line break in its second half, looked for there only: a 1 MB output of one line
+                // searched back to its start for every chunk took a second
+                for (int at = end - 1; at > start + size / 2; at--) {
+                    if (text.charAt(at) == '\n') {
+                        end = at + 1;
+                        break;
+                    }
                 }
             }
             String chunk = text.substring(start, end);

@@ -36,7 +36,10 @@ import java.util.Map;
  * 1 error line from them.]} followed by the caller's retrieval hint. Markers are ASCII.
  *
  * <p>Linear in the size of the output: lines are indexed once, only the lines shown are copied, each line is
- * classified by its first 2,000 characters, and no regular expression runs over the whole text.
+ * classified by its first 2,000 characters, and no regular expression runs over the whole text. An output longer
+ * than the {@code maxAnalyzedChars} given to {@link #prune(String, PruningMode, String, int)} is read as its first and
+ * last halves of that many characters: the lines between them are cut unread (a marker says how many), and the
+ * summary counts the whole output.
  *
  * <p>Immutable and thread-safe.
  */
@@ -79,17 +82,69 @@ public final class ToolOutputPruner {
      * @return the text to show, the original instance when it is within the mode's limits
      */
     public PrunedOutput prune(String text, PruningMode mode, String retrievalHint) {
+        return prune(text, mode, retrievalHint, Integer.MAX_VALUE);
+    }
+
+    /**
+     * {@link #prune(String, PruningMode, String)} reading at most {@code maxAnalyzedChars} of {@code text}: a longer
+     * output is pruned from its first and last halves of that many characters, the lines between cut unread.
+     */
+    public PrunedOutput prune(String text, PruningMode mode, String retrievalHint, int maxAnalyzedChars) {
         Ensure.notNull(text, "text");
+        Ensure.positive(maxAnalyzedChars, "maxAnalyzedChars");
         PruningLimits limit = limits(mode);
+        if (text.length() > maxAnalyzedChars) {
+            return pruneWindow(text, limit, retrievalHint, maxAnalyzedChars);
+        }
         LineIndex lines = new LineIndex(text);
         if (lines.count() <= limit.maxLines() && lines.longest() <= limit.maxLineChars()) {
             return PrunedOutput.unchanged(text, lines.count());
         }
-        Output out = new Output(lines, limit);
+        return pruneLines(text, lines, limit, retrievalHint, Unread.NONE);
+    }
+
+    /**
+     * Prunes the head and tail of a huge output, with one line between them standing for the lines not read: a
+     * marker, cut with the middle as one of its lines or shown saying how many there are.
+     */
+    private PrunedOutput pruneWindow(String text, PruningLimits limit, String hint, int maxChars) {
+        int half = maxChars / 2;
+        int headEnd = text.lastIndexOf('\n', half); // the head ends before a line break when there is one near
+        if (headEnd < half / 2) {
+            headEnd = half;
+        }
+        int newline = text.indexOf('\n', text.length() - half);
+        int tailStart = newline < 0 || newline > text.length() - half / 2 ? text.length() - half : newline + 1;
+        String head = text.substring(0, headEnd);
+        String tail = text.substring(tailStart);
+        int headLines = LineIndex.count(head);
+        int totalLines = LineIndex.count(text);
+        int unreadLines = Math.max(1, totalLines - headLines - LineIndex.count(tail));
+        String marker = "[... " + unreadLines + (unreadLines == 1 ? " line" : " lines") + " ("
+                + (tailStart - headEnd) + " chars) not read ...]";
+        String window = head + "\n" + marker + "\n" + tail;
+        LineIndex lines = new LineIndex(window);
+        return pruneLines(text, lines, limit, hint, new Unread(headLines, unreadLines, marker.length(), totalLines));
+    }
+
+    /**
+     * The lines of a huge output that were not read, replaced by one marker line.
+     *
+     * @param line       the marker's line in the text pruned; -1 for none
+     * @param lines      how many lines of the output it stands for
+     * @param chars      the marker's own length
+     * @param totalLines the output's lines
+     */
+    private record Unread(int line, int lines, int chars, int totalLines) {
+        static final Unread NONE = new Unread(-1, 0, 0, -1);
+    }
+
+    private PrunedOutput pruneLines(String text, LineIndex lines, PruningLimits limit, String retrievalHint, Unread unread) {
+        Output out = new Output(lines, limit, unread);
         List<String> listing = Listings.collapse(lines, limit.maxLines() - 2, namesPerDirectory);
         if (listing != null) {
             out.listing(listing);
-        } else if (!out.units(units(lines))) {
+        } else if (!out.units(units(lines)) && unread.line() < 0) {
             return PrunedOutput.unchanged(text, lines.count()); // over maxLines, but nothing to collapse or cut
         }
         return out.finish(text.length(), retrievalHint);
@@ -207,6 +262,7 @@ public final class ToolOutputPruner {
     private static final class Output {
         private final LineIndex lines;
         private final PruningLimits limit;
+        private final Unread unread;
         private final List<String> out = new ArrayList<>();
         private long shownChars;
         private int keptLines;
@@ -214,9 +270,16 @@ public final class ToolOutputPruner {
         private int errorLinesCut;
         private int similarCollapsed;
 
-        Output(LineIndex lines, PruningLimits limit) {
+        Output(LineIndex lines, PruningLimits limit, Unread unread) {
             this.lines = lines;
             this.limit = limit;
+            this.unread = unread;
+        }
+
+        /** The lines of the output a unit stands for: its own, the unread ones for the marker's. */
+        private int outputLines(Unit unit) {
+            boolean marker = unit.first() <= unread.line() && unread.line() <= unit.last();
+            return marker ? unit.size() - 1 + unread.lines() : unit.size();
         }
 
         void listing(List<String> collapsed) {
@@ -260,7 +323,7 @@ public final class ToolOutputPruner {
                     show(unit);
                     errorLinesKept++;
                 } else {
-                    cut += unit.size();
+                    cut += outputLines(unit);
                     errorLinesCut += unit.error() ? 1 : 0;
                 }
             }
@@ -282,6 +345,9 @@ public final class ToolOutputPruner {
 
         /** A line of the original, its middle cut when it is too long. */
         private String fit(int line) {
+            if (line == unread.line()) {
+                return lines.line(line); // the marker: no line of the output
+            }
             keptLines++;
             int length = lines.length(line);
             if (length <= limit.maxLineChars()) {
@@ -308,7 +374,7 @@ public final class ToolOutputPruner {
         }
 
         PrunedOutput finish(int originalChars, String hint) {
-            int originalLines = lines.count();
+            int originalLines = unread.line() < 0 ? lines.count() : unread.totalLines();
             int linesCut = Math.max(0, originalLines - keptLines);
             long charsCut = Math.max(0, originalChars - shownChars - (originalLines - 1L));
             StringBuilder summary = new StringBuilder("[Pruned tool output: ").append(count(originalLines, "line"))

@@ -40,8 +40,9 @@ import java.util.regex.Pattern;
  *       ({@code import}, {@code def}, {@code class}, {@code public}, {@code func}, {@code #include}, ...), or a build
  *       file's telling lines ({@code <artifactId>}, pinned requirements, {@code "devDependencies"}).</li>
  * </ul>
- * A JSON result is read for what survives JSON's escaping ({@code "devDependencies"}, a Python traceback) and, when a
- * string value holds several lines (an {@code {"stdout": "…"}} of a command), those lines as above.
+ * A JSON result is evidence when it is a {@code package.json} ({@code "devDependencies"}) or when a string value holds
+ * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
+ * costs three look-ups.
  *
  * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
  * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
@@ -77,7 +78,7 @@ final class CodingEvidence implements SessionActivation {
             "error[E0", ": error TS", "ModuleNotFoundError: ",
             "diff --git ", "Changes not staged for commit:", "Changes to be committed:", "Untracked files:",
             "nothing to commit, working tree clean", "Your branch is up to date with '", "<artifactId>",
-            "\"devDependencies\"", "\"peerDependencies\"", "[ERROR] Failed to execute goal", "* What went wrong:",
+            "[ERROR] Failed to execute goal", "* What went wrong:",
             "npm error ", "version solving failed", "No matching distribution found for", "APPLICATION FAILED TO START",
             "Error from server (", "CONFLICT (", "failed to push some refs", "would be overwritten by ",
             "Unmerged paths:", "both modified:");
@@ -118,7 +119,12 @@ final class CodingEvidence implements SessionActivation {
         if (first == '{' || first == '[' && looksLikeJsonArray(trimmed)) {
             return json(trimmed);
         }
-        return lines(text);
+        return plainText(text);
+    }
+
+    /** A tool's text output: its tools' lines anywhere, then the line-based signals. */
+    private static boolean plainText(String text) {
+        return containsToolLine(text) || lines(text);
     }
 
     /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */
@@ -136,9 +142,12 @@ final class CodingEvidence implements SessionActivation {
         return at + 4 < text.length() && text.charAt(at + 4) == '-';
     }
 
-    /** JSON: markers that survive escaping, then each string value of several lines read as lines. */
+    /**
+     * JSON: a {@code package.json}, or a string value of several lines (a command's output) read as a tool's text. A
+     * JSON reply of a shop or a CMS holds neither and costs three look-ups.
+     */
     private static boolean json(String text) {
-        if (containsToolLine(text)) {
+        if (text.contains("\"devDependencies\"") || text.contains("\"peerDependencies\"")) {
             return true;
         }
         if (!text.contains("\\n")) {
@@ -149,7 +158,7 @@ final class CodingEvidence implements SessionActivation {
             for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
                 if (token == JsonToken.VALUE_STRING) {
                     String value = parser.getText();
-                    if (value.indexOf('\n') >= 0 && lines(value)) {
+                    if (value.indexOf('\n') >= 0 && plainText(value)) {
                         return true;
                     }
                     if (++strings >= MAX_JSON_STRINGS) {
@@ -158,7 +167,7 @@ final class CodingEvidence implements SessionActivation {
                 }
             }
         } catch (IOException e) {
-            return lines(text); // not JSON after all
+            return plainText(text); // not JSON after all
         }
         return false;
     }
@@ -223,11 +232,6 @@ final class CodingEvidence implements SessionActivation {
 
     /** Counts the line into {@code tally}; true when the line (with the one before) is evidence on its own. */
     private static boolean decisive(String line, String previous, Tally tally) {
-        for (String marker : TOOL_LINES) {
-            if (line.contains(marker)) {
-                return true;
-            }
-        }
         String stripped = line.strip();
         if (stripped.startsWith("at ") && (JAVA_FRAME.matcher(line).matches() || JS_FRAME.matcher(line).matches()
                 || DOTNET_FRAME.matcher(line).matches())

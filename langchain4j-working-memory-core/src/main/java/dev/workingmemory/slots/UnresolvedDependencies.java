@@ -99,7 +99,27 @@ final class UnresolvedDependencies {
             // Ruby: "cannot load such file -- x (LoadError)"
             Pattern.compile("cannot load such file -- (\\S+)"));
 
+    /**
+     * Words one of the messages above holds (each rule needs one of them): a line with none is let go after a few
+     * {@code indexOf} calls instead of some thirty regular expressions. Case-sensitive, as the rules are.
+     */
+    private static final List<String> CUES = List.of("ould not", "ouldn't", "ould NOT", "not found", "not in ",
+            "No matching", "match any", "wheel", "nresolved", "YN0", "no version", "locate package", "No match for",
+            "no such package", "no matching", "failed to select", "module provid", "find package", "find module",
+            "NU11", "does not match", "could not be", "No package with", "need to install", "No module named",
+            "Can't resolve", "resolve import", "cannot load such", "Error downloading", "distribution", "registry.",
+            "go: ", " peer ", "Failure to find");
+
     private UnresolvedDependencies() {
+    }
+
+    private static boolean mayName(String line) {
+        for (String cue : CUES) {
+            if (line.contains(cue)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static void find(List<String> lines, Found found) {
@@ -114,8 +134,9 @@ final class UnresolvedDependencies {
                 add(found, seen, m.group(1), UNRESOLVED);
                 continue;
             }
-            condaList = condaList && line.isBlank() || CONDA_HEADER.matcher(line).find();
-            if (!line.contains(" ")) {
+            condaList = condaList && line.isBlank()
+                    || line.contains("ackages") && CONDA_HEADER.matcher(line).find();
+            if (!line.contains(" ") || !mayName(line)) {
                 continue;
             }
             if ((m = MAVEN_MISSING.matcher(line)).find()) {

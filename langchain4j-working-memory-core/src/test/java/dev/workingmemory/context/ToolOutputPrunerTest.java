@@ -109,6 +109,30 @@ class ToolOutputPrunerTest {
     }
 
     @Test
+    void should_read_a_huge_output_as_its_head_and_tail_and_count_all_of_it() {
+        StringBuilder log = new StringBuilder();
+        int total = 40_000;
+        for (int i = 1; i <= total; i++) {
+            log.append(i == total - 5 ? "[ERROR] Invoice.java:[57,41] ';' expected" : "line " + i + " " + word(i))
+                    .append('\n');
+        }
+        String text = log.toString();
+
+        PrunedOutput pruned = pruner.prune(text, PruningMode.NORMAL, HINT, 16_384);
+
+        List<String> lines = pruned.text().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("line 1 " + word(1));
+        assertThat(pruned.text()).contains("[ERROR] Invoice.java:[57,41] ';' expected")
+                .containsPattern("\\[\\.\\.\\. 3\\d{4} lines cut \\.\\.\\.]");
+        assertThat(pruned.originalLines()).isEqualTo(total);
+        assertThat(pruned.linesCut()).isEqualTo(total - pruned.keptLines());
+        assertThat(lines.get(lines.size() - 1)).startsWith("[Pruned tool output: " + total + " lines, " + text.length()
+                + " chars; cut ");
+        assertThat(pruner.prune(text, PruningMode.NORMAL, HINT).text())
+                .as("read whole, the same head, tail and counts").isEqualTo(pruned.text());
+    }
+
+    @Test
     void should_leave_an_output_just_over_the_threshold_alone_when_nothing_collapses() {
         String text = distinctLines(58); // over 50, but cutting to 30 + 30 would not shorten it
 
