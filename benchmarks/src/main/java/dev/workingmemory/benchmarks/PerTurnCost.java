@@ -1,0 +1,108 @@
+package dev.workingmemory.benchmarks;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@link PerTurnBenchmark}'s and {@link PrunedTurnBenchmark}'s turns, measured as the CPU time of the calling thread:
+ * on a machine shared with other builds, JMH's wall time of a microsecond turn mostly says how long the thread waited
+ * for a core. A {@code main}: per case, the benchmark's own set-up and turns, 5 rounds of each memory in turn (so that
+ * both sides of a ratio see the same load), the median round reported. Work the memory hands to its own threads (the
+ * saver scoring salience, the cache writing outputs) is not the calling thread's and is not counted, as in JMH.
+ *
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns]}
+ * (default 200,000 turns per round).
+ */
+public final class PerTurnCost {
+
+    private static final int ROUNDS = 5;
+
+    private PerTurnCost() {
+    }
+
+    public static void main(String[] args) {
+        int turns = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12s %12s %12s %9s %9s%n", "longTerm", "layers", "scenario",
+                "working ns", "window ns", "peer ns", "÷window", "÷peer");
+        for (String longTerm : List.of("none", "pastTurns")) {
+            for (String layers : List.of("defaults", "hardening")) {
+                for (String scenario : List.of("chat", "unchanged", "changed", "unchangedText")) {
+                    perTurn(turns, longTerm, layers, scenario);
+                }
+            }
+        }
+        pruned(turns / 10);
+        System.exit(0);
+    }
+
+    private static void perTurn(int turns, String longTerm, String layers, String scenario) {
+        PerTurnBenchmark bench = new PerTurnBenchmark();
+        bench.scenario = scenario;
+        bench.layers = layers;
+        bench.longTerm = longTerm;
+        bench.setUp();
+        try {
+            double[] working = new double[ROUNDS];
+            double[] window = new double[ROUNDS];
+            double[] peer = new double[ROUNDS];
+            run(turns, () -> bench.workingChatMemory(null)); // warm-up
+            run(turns, () -> bench.messageWindowChatMemory(null));
+            run(turns, () -> bench.messageWindowChatMemoryAndReadTree(null));
+            for (int round = 0; round < ROUNDS; round++) {
+                working[round] = run(turns, () -> bench.workingChatMemory(null));
+                window[round] = run(turns, () -> bench.messageWindowChatMemory(null));
+                peer[round] = run(turns, () -> bench.messageWindowChatMemoryAndReadTree(null));
+            }
+            double w = median(working);
+            double m = median(window);
+            double p = median(peer);
+            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12.0f %8.2fx %8.2fx%n", longTerm, layers,
+                    scenario, w, m, p, w / m, w / p);
+        } finally {
+            bench.tearDown();
+        }
+    }
+
+    private static void pruned(int turns) {
+        PrunedTurnBenchmark bench = new PrunedTurnBenchmark();
+        bench.setUp();
+        try {
+            double[] working = new double[ROUNDS];
+            double[] window = new double[ROUNDS];
+            run(turns, () -> bench.workingChatMemoryPruned(null));
+            run(turns, () -> bench.messageWindowChatMemory(null));
+            for (int round = 0; round < ROUNDS; round++) {
+                working[round] = run(turns, () -> bench.workingChatMemoryPruned(null));
+                window[round] = run(turns, () -> bench.messageWindowChatMemory(null));
+            }
+            double w = median(working);
+            double m = median(window);
+            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12s %8.2fx %9s%n", "pastTurns", "defaults",
+                    "pruned400", w, m, "-", w / m, "-");
+        } finally {
+            bench.tearDown();
+        }
+    }
+
+    /** The CPU time of the calling thread per turn, in nanoseconds. */
+    private static double run(int turns, Runnable turn) {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long start = threads.getCurrentThreadCpuTime();
+        for (int i = 0; i < turns; i++) {
+            turn.run();
+        }
+        return (double) (threads.getCurrentThreadCpuTime() - start) / turns;
+    }
+
+    private static double median(double[] values) {
+        List<Double> sorted = new ArrayList<>();
+        for (double value : values) {
+            sorted.add(value);
+        }
+        sorted.sort(Double::compare);
+        return sorted.get(sorted.size() / 2);
+    }
+}
