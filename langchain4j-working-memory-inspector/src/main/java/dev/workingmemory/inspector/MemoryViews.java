@@ -26,6 +26,7 @@ import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.dream.DreamLogEntry;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
+import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.notes.Note;
 import dev.workingmemory.render.LayerShare;
 import dev.workingmemory.scratchpad.Scratchpad;
@@ -245,6 +246,13 @@ final class MemoryViews {
     }
 
     private void live(ObjectNode node, WorkingMemory memory) {
+        // which layers act now: a layer waiting for its evidence (the session of a memory that has seen no coding
+        // agent's output) is listed as not active
+        List<String> active = memory.activeLayers();
+        ArrayNode tiers = node.putArray("tiers");
+        for (MemoryLayer layer : memory.layers()) {
+            tiers.addObject().put("layer", layer.name()).put("active", active.contains(layer.name()));
+        }
         memory.lastRequest().ifPresent(request -> request(node.putObject("request"), request));
         memory.layer(ContextPressure.class).ifPresent(pressure -> pressure(node.putObject("pressure"), pressure));
         memory.layer(CoreMemory.class).ifPresent(core -> {

@@ -2,6 +2,11 @@ package dev.workingmemory.inspector;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.dream.DreamGuard;
 import org.junit.jupiter.api.AfterAll;
@@ -144,6 +149,37 @@ class InspectorApiTest {
         assertThat(log.path("messages").asInt()).isEqualTo(7);
         assertThat(json("api/thread?resource=nobody&thread=default").path("messageLog").path("lastSeq").asLong())
                 .isZero();
+    }
+
+    @Test
+    void should_tell_which_layers_act_the_session_only_once_a_coding_agents_output_was_seen() throws Exception {
+        // alice's CMS tools returned a page and 400 lines of plain text: no coding agent's output
+        JsonNode alice = json("api/thread?resource=alice&thread=default").path("tiers");
+        assertThat(active(alice, "entities")).isTrue();
+        assertThat(active(alice, "session")).isFalse();
+
+        ChatMemory chat = scenario.provider.get(MemoryKey.of("carol", "build"));
+        chat.add(UserMessage.from("Run the tests"));
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id("t1").name("bash").arguments("{}").build()));
+        chat.add(ToolExecutionResultMessage.from("t1", "bash", String.join("\n",
+                "[ERROR] /app/src/main/java/com/acme/App.java:[12,5] cannot find symbol",
+                "[INFO] BUILD FAILURE")));
+        chat.messages();
+
+        JsonNode carol = json("api/thread?resource=carol&thread=build").path("tiers");
+        assertThat(active(carol, "session")).isTrue();
+        assertThat(carol.findValuesAsText("layer"))
+                .containsExactlyElementsOf(scenario.provider.memory(MemoryKey.of("carol", "build")).layers().stream()
+                        .map(layer -> layer.name()).toList());
+    }
+
+    private static boolean active(JsonNode tiers, String layer) {
+        for (JsonNode tier : tiers) {
+            if (tier.path("layer").asText().equals(layer)) {
+                return tier.path("active").asBoolean();
+            }
+        }
+        throw new AssertionError("no layer " + layer + " in " + tiers);
     }
 
     @Test

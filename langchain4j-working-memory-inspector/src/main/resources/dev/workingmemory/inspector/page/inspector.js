@@ -353,6 +353,12 @@
 
     function layersSections(thread) {
         const parts = [];
+        if (thread.tiers) {
+            parts.push(section('Tiers', 'tiers', el('p', {class: 'meta', text: 'Acting: '
+                + (thread.tiers.filter(tier => tier.active).map(tier => tier.layer).join(', ') || 'none')
+                + (thread.tiers.some(tier => !tier.active) ? ' · waiting for evidence: '
+                    + thread.tiers.filter(tier => !tier.active).map(tier => tier.layer).join(', ') : '')})));
+        }
         if (thread.coreMemory) {
             parts.push(section('Core memory', 'core-memory', thread.coreMemory.map(block => el('div', {},
                 el('strong', {text: block.name}), el('span', {class: 'meta', text: ' ' + block.chars + '/' + block.maxChars + ' chars'}),
