@@ -5,6 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 
 /**
  * {@link PerTurnBenchmark}'s and {@link PrunedTurnBenchmark}'s turns, measured as the CPU time of the calling thread:
@@ -13,8 +14,9 @@ import java.util.Locale;
  * both sides of a ratio see the same load), the median round reported. Work the memory hands to its own threads (the
  * saver scoring salience, the cache writing outputs) is not the calling thread's and is not counted, as in JMH.
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns]}
- * (default 200,000 turns per round).
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns [cases]]}
+ * (default 200,000 turns per round; {@code cases}: a regular expression the line's first three columns, such as
+ * {@code "pastTurns defaults chat"}, must contain to be run; default all).
  */
 public final class PerTurnCost {
 
@@ -25,16 +27,21 @@ public final class PerTurnCost {
 
     public static void main(String[] args) {
         int turns = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
+        Pattern cases = Pattern.compile(args.length > 1 ? args[1] : "");
         System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12s %12s %12s %9s %9s%n", "longTerm", "layers", "scenario",
                 "working ns", "window ns", "peer ns", "÷window", "÷peer");
         for (String longTerm : List.of("none", "pastTurns")) {
             for (String layers : List.of("defaults", "hardening")) {
                 for (String scenario : List.of("chat", "unchanged", "changed", "unchangedText")) {
-                    perTurn(turns, longTerm, layers, scenario);
+                    if (cases.matcher(longTerm + " " + layers + " " + scenario).find()) {
+                        perTurn(turns, longTerm, layers, scenario);
+                    }
                 }
             }
         }
-        pruned(turns / 10);
+        if (cases.matcher("pastTurns defaults pruned400").find()) {
+            pruned(turns / 10);
+        }
         System.exit(0);
     }
 
