@@ -1,5 +1,7 @@
 package dev.workingmemory.benchmarks;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
@@ -50,6 +52,7 @@ public final class PerTurnCost {
         bench.scenario = scenario;
         bench.layers = layers;
         bench.longTerm = longTerm;
+        bench.store = "memory";
         bench.setUp();
         try {
             double[] working = new double[ROUNDS];
@@ -69,7 +72,11 @@ public final class PerTurnCost {
             System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12.0f %8.2fx %8.2fx%n", longTerm, layers,
                     scenario, w, m, p, w / m, w / p);
         } finally {
-            bench.tearDown();
+            try {
+                bench.tearDown();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 
