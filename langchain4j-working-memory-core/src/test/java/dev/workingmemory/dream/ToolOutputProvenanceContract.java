@@ -47,7 +47,9 @@ public interface ToolOutputProvenanceContract {
             .collect(Collectors.joining("\n"));
 
     private WorkingMemoryProvider.Builder provider(SettableClock clock) {
-        return WorkingMemoryProvider.builder().store(store()).clock(clock).maxMessages(4)
+        // a 16K-token model: the 71-line bulletin (about 800 tokens) is over the pruning floor (1% of the window), so
+        // it is pruned and cached as the attack needs; at 128K it would be sent whole
+        return WorkingMemoryProvider.builder().store(store()).clock(clock).maxMessages(4).contextWindow(16_000)
                 .embeddingModel(new HashingEmbeddingModel()).dreams(DreamConfig.builder().scheduled(false).build());
     }
 
