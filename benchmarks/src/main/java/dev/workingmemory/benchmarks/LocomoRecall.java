@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.benchmarks.LocomoData.Conversation;
@@ -47,7 +48,10 @@ import java.util.Set;
  * end (never a crystal) counts as not found; how many questions have some is printed.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
- * [--candidates N]} ({@code --candidates}: per list, {@link CrystalRanking#candidates()}; default 30).
+ * [--candidates N] [--conversations conv-26,conv-30] [--quantized] [--embedding-cache FILE]} ({@code --candidates}:
+ * per list, {@link CrystalRanking#candidates()}; default 30; {@code --conversations}: only these, e.g. to hold some
+ * out; {@code --quantized}: the quantized all-MiniLM-L6-v2; {@code --embedding-cache}: vectors kept in a file to run
+ * again faster, for recall only: never time such a run).
  * Without {@code --data}, the first ancestor of the working directory holding
  * {@code shared/bench/locomo/locomo-dev.json} is used (the repository root's parent); when there is none, the run is
  * skipped with a message. The data is read in place, never copied. The last line printed is
@@ -65,35 +69,47 @@ public final class LocomoRecall {
     public static void main(String[] args) throws IOException {
         Path data = null;
         CrystalRanking ranking = null;
+        boolean quantized = false;
+        Path cache = null;
+        Set<String> only = new HashSet<>();
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--data") && i + 1 < args.length) {
                 data = Path.of(args[++i]);
+            } else if (args[i].equals("--quantized")) {
+                quantized = true;
+            } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
+                cache = Path.of(args[++i]);
+            } else if (args[i].equals("--conversations") && i + 1 < args.length) {
+                only.addAll(Arrays.asList(args[++i].split(",")));
             } else if (args[i].equals("--candidates") && i + 1 < args.length) {
                 CrystalRanking defaults = CrystalRanking.defaults();
                 ranking = new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
                         defaults.contextWeight(), Integer.parseInt(args[++i]));
             } else {
-                System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N]   (unknown argument: "
-                        + args[i] + ")");
+                System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--conversations conv-26,conv-30]"
+                        + " [--quantized] [--embedding-cache FILE]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
         }
         if (data == null) {
-            data = defaultData(Path.of("").toAbsolutePath());
+            data = ancestorHolding(Path.of("").toAbsolutePath(), DEFAULT_DATA);
         }
         if (data == null || !Files.isRegularFile(data)) {
             System.out.println("locomo: skipped, no LoCoMo data at " + (data != null ? data
                     : "any ancestor's " + DEFAULT_DATA) + " (pass --data PATH to locomo-dev.json)");
             return;
         }
-        run(data, null, ranking, System.out);
+        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
+            run(data, only, cached != null ? cached : model, ranking, System.out);
+        }
     }
 
-    /** @return the first {@code <ancestor>/shared/bench/locomo/locomo-dev.json} that exists, or null */
-    static Path defaultData(Path from) {
+    /** @return the first {@code <ancestor>/<relative>} that exists (a file or a folder), or null */
+    static Path ancestorHolding(Path from, String relative) {
         for (Path dir = from; dir != null; dir = dir.getParent()) {
-            Path candidate = dir.resolve(DEFAULT_DATA);
-            if (Files.isRegularFile(candidate)) {
+            Path candidate = dir.resolve(relative);
+            if (Files.exists(candidate)) {
                 return candidate;
             }
         }
@@ -103,13 +119,15 @@ public final class LocomoRecall {
     /**
      * Runs the measurement and prints it, the {@code locomo:} line last.
      *
+     * @param only           the ids of the conversations to run; all when empty
      * @param embeddingModel the provider's embedding model, or null for its default
      * @param ranking        the ranking of the provider's (in-memory) crystal store, or null for its default
      */
-    static void run(Path data, EmbeddingModel embeddingModel, CrystalRanking ranking, PrintStream out)
-            throws IOException {
+    static void run(Path data, Set<String> only, EmbeddingModel embeddingModel, CrystalRanking ranking,
+                    PrintStream out) throws IOException {
         LocomoData.Stats stats = new LocomoData.Stats();
-        List<Conversation> conversations = LocomoData.read(data, stats);
+        List<Conversation> conversations = LocomoData.read(data, stats).stream()
+                .filter(conversation -> only.isEmpty() || only.contains(conversation.id())).toList();
         out.printf("LoCoMo %s: %d conversations, %d turns, %d questions of categories 1-4; evidence ids normalised %d,"
                         + " dropped %d; questions dropped (no evidence left) %d%n", data,
                 conversations.size(), conversations.stream().mapToInt(Conversation::turnCount).sum(),
@@ -151,7 +169,7 @@ public final class LocomoRecall {
                     }
                 }
                 WorkingMemory memory = provider.memory(conversation.id());
-                memory.search("indexed", 1); // waits until every crystal of the conversation is indexed
+                awaitIndexed(provider);
                 long fed = System.nanoTime() - start;
                 feedNanos += fed;
                 turns += conversation.turnCount();
@@ -212,8 +230,24 @@ public final class LocomoRecall {
                 total.any(), total.tokens(), total.questions);
     }
 
+    /**
+     * Waits until the provider's crystal store has indexed every crystal added so far: a search waits for its scope
+     * only up to a timeout (a minute), which embedding a long conversation on a loaded machine exceeds.
+     */
+    static void awaitIndexed(WorkingMemoryProvider provider) {
+        var store = provider.crystalStore().orElseThrow();
+        try {
+            while (store.pendingCount() > 0) {
+                Thread.sleep(50);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the crystals to be indexed", e);
+        }
+    }
+
     /** The message's text as it was added. */
-    private static String textOf(ChatMessage message) {
+    static String textOf(ChatMessage message) {
         if (message instanceof UserMessage user && user.hasSingleText()) {
             return user.singleText();
         }
@@ -225,7 +259,7 @@ public final class LocomoRecall {
         return text.strip().replaceAll("\\s+", " ");
     }
 
-    private static double percentile(List<Long> values, int percent) {
+    static double percentile(List<Long> values, int percent) {
         long[] sorted = values.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
         return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, sorted.length * percent / 100)];
@@ -266,7 +300,7 @@ public final class LocomoRecall {
     }
 
     /** The provider's clock: the time of the turn being fed. Thread-safe. */
-    private static final class SessionClock extends Clock {
+    static final class SessionClock extends Clock {
 
         private volatile Instant now = Instant.EPOCH;
 

@@ -1,0 +1,289 @@
+package dev.workingmemory.benchmarks;
+
+import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.benchmarks.BeamData.Chat;
+import dev.workingmemory.benchmarks.BeamData.Message;
+import dev.workingmemory.benchmarks.BeamData.Question;
+import dev.workingmemory.crystal.MemoryHit;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Long-term recall on BEAM (issue 20): does {@code memory_search} find the messages that answer a probing question
+ * about a long chat in which a user builds a project with an assistant (long messages: plans, code, logs)?
+ *
+ * <p>Each chat's messages go in order through the {@code WorkingChatMemory} of a default {@link WorkingMemoryProvider}
+ * (the user's as user messages, the assistant's as AI messages), the provider's clock at the chat's time anchors
+ * ({@link BeamData}). Then each question with evidence (abstention questions have none) is searched exactly as the
+ * {@code memory_search} tool does with {@code limit=10}: {@link WorkingMemory#search(String, int)}, within the
+ * provider's 600-token budget. An evidence message is <b>found</b> when a returned hit holds part of it: a run of
+ * {@value #PART_CHARS} characters of its text (white space folded) is in the hit. <b>recall_all@10</b> is the share of
+ * questions whose evidence messages were all found, <b>recall_any@10</b> those with one at least, <b>tokens@10</b> the
+ * mean of the returned texts' tokens (the provider's estimate); <b>update_first</b>, over the knowledge-update
+ * questions, the share where a message with the new value is found and ranks above every message with the old value
+ * that is found (if any). Evidence still in the window at the end counts as not found.
+ *
+ * <p>{@code --baseline} measures the same questions, with the same matching, on {@link NaivePassages} instead of the
+ * memory: the naive baseline, for ratios of one run.
+ *
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
+ * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE]}. Without {@code --data}, the first ancestor of
+ * the working directory holding {@code shared/bench/beam} is used; when there is none, the run is skipped with a
+ * message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache} keeps the vectors
+ * in a file to run again faster (recall only: never time such a run). The last line printed is
+ * {@code beam: recall_all@10=<x> recall_any@10=<y> tokens@10=<z> questions=<n> update_first=<u>}.
+ */
+public final class BeamRecall {
+
+    static final String DEFAULT_DATA = "shared/bench/beam";
+    static final int LIMIT = 10;
+    static final int TOKEN_BUDGET = 600;
+    /** How long a run of a message's text a hit must hold for the message to count as found. */
+    static final int PART_CHARS = 50;
+
+    private BeamRecall() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        Path data = null;
+        boolean baseline = false;
+        boolean quantized = false;
+        Path cache = null;
+        List<Integer> chats = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--data") && i + 1 < args.length) {
+                data = Path.of(args[++i]);
+            } else if (args[i].equals("--baseline")) {
+                baseline = true;
+            } else if (args[i].equals("--quantized")) {
+                quantized = true;
+            } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
+                cache = Path.of(args[++i]);
+            } else if (args[i].equals("--chats") && i + 1 < args.length) {
+                Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::parseInt).forEach(chats::add);
+            } else {
+                System.err.println("Usage: BeamRecall [--data DIR] [--baseline] [--chats 1,2,5] [--quantized]"
+                        + " [--embedding-cache FILE]   (unknown argument: " + args[i] + ")");
+                System.exit(2);
+            }
+        }
+        if (data == null) {
+            data = LocomoRecall.ancestorHolding(Path.of("").toAbsolutePath(), DEFAULT_DATA);
+        }
+        if (data == null || !Files.isDirectory(data)) {
+            System.out.println("beam: skipped, no BEAM data at " + (data != null ? data : "any ancestor's "
+                    + DEFAULT_DATA) + " (pass --data DIR, a folder of numbered chat folders)");
+            return;
+        }
+        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
+            run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, System.out);
+        }
+    }
+
+    static void run(List<Chat> chats, boolean baseline, EmbeddingModel model, boolean quantized, PrintStream out)
+            throws IOException {
+        out.printf("BEAM: %d chats (%s), %d messages, %d questions with evidence; %s%s%n", chats.size(),
+                String.join(",", chats.stream().map(Chat::name).toList()),
+                chats.stream().mapToInt(chat -> chat.messages().size()).sum(),
+                chats.stream().mapToInt(chat -> chat.questions().size()).sum(),
+                baseline ? "naive baseline (" + NaivePassages.PASSAGE_CHARS + "-char passages, BM25 + MiniLM, RRF)"
+                        : "default WorkingMemoryProvider", quantized ? ", quantized MiniLM" : "");
+        Tally total = new Tally();
+        Map<String, Tally> kinds = new TreeMap<>();
+        int inWindow = 0;
+        long feedNanos = 0;
+        int messages = 0;
+        List<Long> searchNanos = new ArrayList<>();
+        LocomoRecall.SessionClock clock = new LocomoRecall.SessionClock();
+        try (WorkingMemoryProvider provider = baseline ? null
+                : WorkingMemoryProvider.builder().clock(clock).embeddingModel(model).build()) {
+            for (Chat chat : chats) {
+                long start = System.nanoTime();
+                Searcher searcher;
+                List<String> window = List.of();
+                if (baseline) {
+                    NaivePassages passages = new NaivePassages(model);
+                    passages.index(chat.messages().stream().map(Message::text).toList());
+                    searcher = question -> passages.search(question, LIMIT, TOKEN_BUDGET).stream()
+                            .map(text -> new Hit(text, (text.length() + 3) / 4)).toList();
+                } else {
+                    ChatMemory memory = provider.get("beam-" + chat.name());
+                    for (Message message : chat.messages()) {
+                        clock.set(message.time());
+                        memory.add(message.user() ? UserMessage.from(message.text()) : AiMessage.from(message.text()));
+                    }
+                    WorkingMemory working = provider.memory("beam-" + chat.name());
+                    LocomoRecall.awaitIndexed(provider);
+                    window = memory.messages().stream().map(LocomoRecall::textOf).toList();
+                    searcher = question -> working.search(question, LIMIT).stream()
+                            .map(hit -> new Hit(hit.text(), hit.tokens())).toList();
+                }
+                long fed = System.nanoTime() - start;
+                feedNanos += fed;
+                messages += chat.messages().size();
+                Map<Integer, Message> byId = chat.byId();
+                Tally tally = new Tally();
+                for (Question question : chat.questions()) {
+                    long before = System.nanoTime();
+                    List<Hit> hits = searcher.search(question.text());
+                    searchNanos.add(System.nanoTime() - before);
+                    List<String> folded = hits.stream().map(hit -> folded(hit.text())).toList();
+                    int found = 0;
+                    boolean windowed = false;
+                    for (int id : question.evidence()) {
+                        Message message = byId.get(id);
+                        if (message == null) {
+                            continue; // counted as not found
+                        }
+                        if (rank(folded, message) >= 0) {
+                            found++;
+                        }
+                        windowed |= window.contains(message.text());
+                    }
+                    inWindow += windowed ? 1 : 0;
+                    Boolean updateFirst = null;
+                    if (!question.updated().isEmpty() && !question.original().isEmpty()) {
+                        int updated = best(folded, question.updated(), byId);
+                        int original = best(folded, question.original(), byId);
+                        updateFirst = updated >= 0 && (original < 0 || updated < original);
+                    }
+                    int tokens = hits.stream().mapToInt(Hit::tokens).sum();
+                    tally.add(found, question.evidence().size(), tokens, updateFirst);
+                    kinds.computeIfAbsent(question.kind(), kind -> new Tally())
+                            .add(found, question.evidence().size(), tokens, updateFirst);
+                }
+                total.add(tally);
+                out.printf("chat %s: %d messages fed and indexed in %.1f s; %s%n", chat.name(),
+                        chat.messages().size(), fed / 1e9, tally);
+            }
+        }
+        for (Map.Entry<String, Tally> kind : kinds.entrySet()) {
+            out.printf("%s: %s%n", kind.getKey(), kind.getValue());
+        }
+        out.printf("questions with evidence still in the window at the end (not searchable): %d%n", inWindow);
+        out.printf("feeding and indexing: %.1f ms per message; search p50 %.1f ms, p95 %.1f ms%n",
+                feedNanos / 1e6 / Math.max(1, messages), LocomoRecall.percentile(searchNanos, 50) / 1e6,
+                LocomoRecall.percentile(searchNanos, 95) / 1e6);
+        out.printf("beam: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d update_first=%.2f%n",
+                total.all(), total.any(), total.tokens(), total.questions, total.updateFirst());
+    }
+
+    /** @return the best rank of a hit holding one of the messages, or -1 */
+    private static int best(List<String> folded, List<Integer> ids, Map<Integer, Message> byId) {
+        int best = -1;
+        for (int id : ids) {
+            Message message = byId.get(id);
+            int rank = message == null ? -1 : rank(folded, message);
+            if (rank >= 0 && (best < 0 || rank < best)) {
+                best = rank;
+            }
+        }
+        return best;
+    }
+
+    /**
+     * @return the rank of the first hit holding part of the message (a run of {@value #PART_CHARS} characters of its
+     *         folded text, or all of it when shorter), or -1
+     */
+    static int rank(List<String> foldedHits, Message message) {
+        String text = folded(message.text());
+        List<String> parts = new ArrayList<>();
+        if (text.length() <= PART_CHARS) {
+            parts.add(text);
+        } else {
+            // windows every half window: a hit holding 1.5 windows of the text holds one of them whole
+            for (int from = 0; from + PART_CHARS <= text.length(); from += PART_CHARS / 2) {
+                parts.add(text.substring(from, from + PART_CHARS));
+            }
+            parts.add(text.substring(text.length() - PART_CHARS));
+        }
+        for (int rank = 0; rank < foldedHits.size(); rank++) {
+            String hit = foldedHits.get(rank);
+            for (String part : parts) {
+                if (hit.contains(part)) {
+                    return rank;
+                }
+            }
+        }
+        return -1;
+    }
+
+    static String folded(String text) {
+        return text.strip().replaceAll("\\s+", " ");
+    }
+
+    private record Hit(String text, int tokens) {
+    }
+
+    private interface Searcher {
+        List<Hit> search(String question) throws IOException;
+    }
+
+    /** Recall, tokens and update order over questions. */
+    private static final class Tally {
+        int questions;
+        int all;
+        int any;
+        long tokens;
+        int updates;
+        int updatesFirst;
+
+        void add(int found, int evidence, int returnedTokens, Boolean updateFirst) {
+            questions++;
+            all += found == evidence ? 1 : 0;
+            any += found > 0 ? 1 : 0;
+            tokens += returnedTokens;
+            if (updateFirst != null) {
+                updates++;
+                updatesFirst += updateFirst ? 1 : 0;
+            }
+        }
+
+        void add(Tally other) {
+            questions += other.questions;
+            all += other.all;
+            any += other.any;
+            tokens += other.tokens;
+            updates += other.updates;
+            updatesFirst += other.updatesFirst;
+        }
+
+        double all() {
+            return questions == 0 ? 0 : all / (double) questions;
+        }
+
+        double any() {
+            return questions == 0 ? 0 : any / (double) questions;
+        }
+
+        double tokens() {
+            return questions == 0 ? 0 : tokens / (double) questions;
+        }
+
+        double updateFirst() {
+            return updates == 0 ? 0 : updatesFirst / (double) updates;
+        }
+
+        @Override
+        public String toString() {
+            return String.format("recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%s", all(), any(),
+                    tokens(), questions, updates == 0 ? "" : String.format(" update_first=%.2f", updateFirst()));
+        }
+    }
+}
