@@ -520,11 +520,14 @@ final class CrystalIndex implements AutoCloseable {
         }
         String partition = partition(scope);
         BooleanQuery.Builder words = new BooleanQuery.Builder();
+        BooleanQuery.Builder contextWords = new BooleanQuery.Builder();
         for (String term : terms) {
             words.add(new TermQuery(new Term(BODY + partition, term)), Occur.SHOULD);
             if (contextWeight > 0) {
-                words.add(new BoostQuery(new TermQuery(new Term(CONTEXT_BODY + partition, term)),
-                        (float) contextWeight), Occur.SHOULD);
+                Query inContext = new BoostQuery(new TermQuery(new Term(CONTEXT_BODY + partition, term)),
+                        (float) contextWeight);
+                words.add(inContext, Occur.SHOULD);
+                contextWords.add(inContext, Occur.SHOULD);
             }
         }
         Query filter = filter(scope, kinds);
@@ -541,32 +544,56 @@ final class CrystalIndex implements AutoCloseable {
             ScoreDoc[] hits = top(searcher, weight, max);
             ScopeSample population = ScopeSample.of(searcher, filter, sampleSize);
             int[] sampled = population.docs();
+            float[] sampleScores = scoresAt(searcher, weight, sampled);
             ScoreDoc[] sample = new ScoreDoc[sampled.length];
-            List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-            Scorer scorer = null;
-            int leafIndex = -1;
             for (int i = 0; i < sampled.length; i++) {
-                int leaf = ReaderUtil.subIndex(sampled[i], leaves);
-                if (leaf != leafIndex) {
-                    leafIndex = leaf;
-                    scorer = weight.scorer(leaves.get(leaf));
-                }
-                int doc = sampled[i] - leaves.get(leaf).docBase;
-                float score = 0;
-                if (scorer != null) {
-                    DocIdSetIterator matches = scorer.iterator();
-                    if (matches.docID() < doc) {
-                        matches.advance(doc);
-                    }
-                    if (matches.docID() == doc) {
-                        score = scorer.score();
-                    }
-                }
-                sample[i] = new ScoreDoc(sampled[i], score);
+                sample[i] = new ScoreDoc(sampled[i], sampleScores[i]);
             }
-            return new Ranked(VectorKeys.scored(searcher, hits, VECTOR_KEY),
-                    VectorKeys.scored(searcher, sample, VECTOR_KEY), population.population());
+            // the part of each top hit's score its context made (a crystal's breakdown, HitScores)
+            float[] contexts = new float[hits.length];
+            if (contextWeight > 0 && hits.length > 0) {
+                Integer[] order = new Integer[hits.length];
+                java.util.Arrays.setAll(order, i -> i);
+                java.util.Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
+                int[] docs = new int[hits.length];
+                for (int i = 0; i < hits.length; i++) {
+                    docs[i] = hits[order[i]].doc;
+                }
+                float[] scores = scoresAt(searcher, searcher.createWeight(searcher.rewrite(contextWords.build()),
+                        ScoreMode.COMPLETE, 1f), docs);
+                for (int i = 0; i < hits.length; i++) {
+                    contexts[order[i]] = Math.min(scores[i], hits[order[i]].score);
+                }
+            }
+            return new Ranked(VectorKeys.scored(searcher, hits, VECTOR_KEY, contexts),
+                    VectorKeys.scored(searcher, sample, VECTOR_KEY, null), population.population());
         });
+    }
+
+    /** The weight's score of each of the documents (ascending ids), 0 where it does not match. */
+    private static float[] scoresAt(IndexSearcher searcher, Weight weight, int[] docs) throws IOException {
+        float[] scores = new float[docs.length];
+        List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
+        Scorer scorer = null;
+        int leafIndex = -1;
+        for (int i = 0; i < docs.length; i++) {
+            int leaf = ReaderUtil.subIndex(docs[i], leaves);
+            if (leaf != leafIndex) {
+                leafIndex = leaf;
+                scorer = weight.scorer(leaves.get(leaf));
+            }
+            int doc = docs[i] - leaves.get(leaf).docBase;
+            if (scorer != null) {
+                DocIdSetIterator matches = scorer.iterator();
+                if (matches.docID() < doc) {
+                    matches.advance(doc);
+                }
+                if (matches.docID() == doc) {
+                    scores[i] = scorer.score();
+                }
+            }
+        }
+        return scores;
     }
 
     /** The best {@code max} hits of the weight over the live documents, as {@link IndexSearcher#search} collects. */

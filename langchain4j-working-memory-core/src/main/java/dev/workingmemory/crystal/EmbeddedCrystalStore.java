@@ -320,7 +320,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             for (Fused hit : fused) {
                 Crystal crystal = crystals.get(hit.key());
                 if (crystal != null) { // a vector whose crystal was deleted meanwhile
-                    hits.add(new CrystalHit(crystal, hit.score()));
+                    hits.add(new CrystalHit(crystal, hit.scores()));
                 }
             }
             return hits;

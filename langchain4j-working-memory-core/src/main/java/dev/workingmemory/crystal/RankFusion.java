@@ -18,12 +18,19 @@ final class RankFusion {
     private RankFusion() {
     }
 
-    /** A crystal's {@linkplain VectorKeys key} with the score one list gave it (higher is better). */
-    record Scored(long key, double score) {
+    /**
+     * A crystal's {@linkplain VectorKeys key} with the score one list gave it (higher is better) and, for the keyword
+     * list, the part of it its context scored (0 otherwise).
+     */
+    record Scored(long key, double score, double context) {
+
+        Scored(long key, double score) {
+            this(key, score, 0);
+        }
     }
 
-    /** A crystal's key and its fused score. */
-    record Fused(long key, double score) {
+    /** A crystal's key, its fused score and what that was made of. */
+    record Fused(long key, double score, HitScores scores) {
     }
 
     /**
@@ -55,13 +62,24 @@ final class RankFusion {
         List<Scored> vectorTop = vector.top();
         Standardized vectorZ = new Standardized(vector, population,
                 vectorTop.isEmpty() ? 0 : vectorTop.get(vectorTop.size() - 1).score());
+        Map<Long, Scored> keywordTop = new HashMap<>();
+        keyword.top().forEach(hit -> keywordTop.putIfAbsent(hit.key(), hit));
+        Map<Long, Scored> vectorScores = new HashMap<>();
+        vectorTop.forEach(hit -> vectorScores.putIfAbsent(hit.key(), hit));
         Set<Long> keys = new LinkedHashSet<>();
         keyword.top().forEach(hit -> keys.add(hit.key()));
         vectorTop.forEach(hit -> keys.add(hit.key()));
         List<Fused> fused = new ArrayList<>(keys.size());
         for (long key : keys) {
-            fused.add(new Fused(key, ranking.keywordWeight() * keywordZ.of(key)
-                    + ranking.vectorWeight() * vectorZ.of(key)));
+            double keywordStandardized = keywordZ.of(key);
+            double vectorStandardized = vectorZ.of(key);
+            double score = ranking.keywordWeight() * keywordStandardized + ranking.vectorWeight() * vectorStandardized;
+            Scored words = keywordTop.get(key);
+            Scored similar = vectorScores.get(key);
+            fused.add(new Fused(key, score, new HitScores(
+                    words == null ? Double.NaN : words.score() - words.context(),
+                    words == null ? Double.NaN : words.context(), keywordStandardized,
+                    similar == null ? Double.NaN : similar.score(), vectorStandardized, score)));
         }
         fused.sort((a, b) -> Double.compare(b.score(), a.score())); // stable: ties keep insertion order
         return fused.size() > limit ? List.copyOf(fused.subList(0, limit)) : fused;

@@ -37,10 +37,19 @@ final class VectorKeys {
 
     /** @return each hit's key (read from the field) with its score, in the hits' order */
     static List<Scored> scored(IndexSearcher searcher, ScoreDoc[] hits, String field) throws IOException {
+        return scored(searcher, hits, field, null);
+    }
+
+    /**
+     * @param contexts the part of each hit's score its context made, aligned with the hits; null for none
+     * @return each hit's key (read from the field) with its score, in the hits' order
+     */
+    static List<Scored> scored(IndexSearcher searcher, ScoreDoc[] hits, String field, float[] contexts)
+            throws IOException {
         long[] keys = of(searcher, hits, field);
         List<Scored> scored = new ArrayList<>(hits.length);
         for (int i = 0; i < hits.length; i++) {
-            scored.add(new Scored(keys[i], hits[i].score));
+            scored.add(new Scored(keys[i], hits[i].score, contexts == null ? 0 : contexts[i]));
         }
         return scored;
     }

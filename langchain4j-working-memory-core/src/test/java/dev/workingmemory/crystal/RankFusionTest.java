@@ -45,6 +45,30 @@ class RankFusionTest {
     }
 
     @Test
+    void should_say_what_each_fused_score_was_made_of() {
+        // a's keyword score 3 is 2 from its text and 1 from its context; c is in the vector list only
+        List<Fused> fused = fuse(
+                List.of(new Scored(key("a"), 3, 1), new Scored(key("b"), 1)),
+                List.of(new Scored(key("c"), 0.9), new Scored(key("a"), 0.5), new Scored(key("b"), 0.1)), 3, EQUAL, 10);
+
+        HitScores a = fused.get(0).scores();
+        assertThat(a.keyword()).isEqualTo(2);
+        assertThat(a.context()).isEqualTo(1);
+        assertThat(a.vector()).isEqualTo(0.5);
+        assertThat(a.vectorStandardized()).isCloseTo(0, within(1e-9));
+        assertThat(a.keywordStandardized() + a.vectorStandardized()).isCloseTo(a.fused(), within(1e-9));
+        assertThat(a.fused()).isEqualTo(fused.get(0).score());
+        HitScores c = fused.get(1).scores();
+        assertThat(c.keyword()).isNaN();
+        assertThat(c.context()).isNaN();
+        assertThat(c.keywordStandardized()).isNegative(); // no matching word: scored 0, below the mean
+        assertThat(c.vector()).isEqualTo(0.9);
+        for (Fused hit : fused) {
+            assertThat(hit.scores().fused()).isEqualTo(hit.score());
+        }
+    }
+
+    @Test
     void should_count_the_scope_beyond_the_lists_at_their_floor() {
         // 1 keyword hit among 100 crystals: far above the 99 others (which score 0), so it beats the best vector
         List<Fused> sparse = fuse(List.of(new Scored(key("k"), 1)),
