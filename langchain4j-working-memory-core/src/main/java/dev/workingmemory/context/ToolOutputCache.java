@@ -7,6 +7,7 @@ import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Passages;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
@@ -311,10 +312,11 @@ public final class ToolOutputCache implements AutoCloseable {
     }
 
     /**
-     * The chunks of a full output as crystals: about {@code crystalChunkChars} each, cut at line ends where possible,
-     * in the scope of {@link MemoryKey#crystalScope()} like every crystal of the resource. Chunk {@code i} is named
-     * {@code <id>#i}, the id made by {@link CrystalIds} from the scope and the entry's name: the entry name alone is
-     * the same for two users given the same result under the same call id in the same second.
+     * The passages of a full output as crystals ({@link Passages#spans}: at most {@code crystalChunkChars} each, cut
+     * at line ends where possible, joining back to the output), in the scope of {@link MemoryKey#crystalScope()} like
+     * every crystal of the resource. Passage {@code i} is named {@code <id>#i}, the id made by {@link CrystalIds} from
+     * the scope and the entry's name: the entry name alone is the same for two users given the same result under the
+     * same call id in the same second.
      */
     List<Crystal> crystals(MemoryKey key, String name, String toolName, String text) {
         String scope = key.crystalScope();
@@ -322,26 +324,9 @@ public final class ToolOutputCache implements AutoCloseable {
         List<Crystal> chunks = new ArrayList<>();
         Instant time = timeOf(name).orElse(clock.instant());
         List<String> tags = toolName == null || toolName.isBlank() ? List.of() : List.of(toolName);
-        int size = config.crystalChunkChars();
-        int start = 0;
-        while (start < text.length()) {
-            int end = Math.min(text.length(), start + size);
-            if (end < text.length()) {
-                // the chunk's last line break in its second half, looked for there only: a 1 MB output of one line
-                // searched back to its start for every chunk took a second
-                for (int at = end - 1; at > start + size / 2; at--) {
-                    if (text.charAt(at) == '\n') {
-                        end = at + 1;
-                        break;
-                    }
-                }
-            }
-            String chunk = text.substring(start, end);
-            if (!chunk.isBlank()) {
-                chunks.add(new Crystal(id + "#" + chunks.size(), scope, CrystalKind.TOOL_OUTPUT, time, 0.3, tags,
-                        chunk, name));
-            }
-            start = end;
+        for (String passage : Passages.spans(text, config.crystalChunkChars())) {
+            chunks.add(new Crystal(Passages.id(id, chunks.size()), scope, CrystalKind.TOOL_OUTPUT, time, 0.3, tags,
+                    passage, name));
         }
         return chunks;
     }

@@ -1,6 +1,7 @@
 package dev.workingmemory.context;
 
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Passages;
 
 import java.time.Duration;
 
@@ -63,7 +64,10 @@ public final class ToolOutputCacheConfig {
         return maxPendingWrites;
     }
 
-    /** About how many characters each crystal of a full output holds; default 1,500. */
+    /**
+     * The most characters each crystal of a full output holds; default {@value Passages#MAX_CHARS}, the passage of
+     * every crystal (issue 20: ten hits fit the search's budget).
+     */
     public int crystalChunkChars() {
         return crystalChunkChars;
     }
@@ -86,7 +90,7 @@ public final class ToolOutputCacheConfig {
         private int keepNewest = 300;
         private Duration maxAge = Duration.ofDays(7);
         private int maxPendingWrites = 64;
-        private int crystalChunkChars = 1_500;
+        private int crystalChunkChars = Passages.MAX_CHARS;
         private ToolOutputCrystals crystals = ToolOutputCrystals.NONE;
 
         private Builder() {

@@ -26,9 +26,9 @@ import java.util.List;
  * @param tags       free labels, e.g. {@code decision}; may be empty, never null (null is taken as empty)
  * @param text       what a search returns
  * @param source     where it came from (a note, a message id, a file), or {@code null}
- * @param context    what surrounds {@code text} where it was said (e.g. the neighbouring turns of a past turn),
- *                   searched with less weight than {@code text} and never returned by a search; {@code null} when
- *                   there is none
+ * @param context    what surrounds {@code text} where it was said (e.g. the neighbouring passages of a past turn),
+ *                   searched with less weight than {@code text} (embedded with it) and never returned by a search;
+ *                   {@code null} when there is none
  */
 public record Crystal(String id, String scope, CrystalKind kind, Instant time, double importance, List<String> tags,
                       String text, String source, String context) {
@@ -63,7 +63,7 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
         this(id, scope, kind, time, importance, tags, text, source, null);
     }
 
-    /** @return {@code text}, followed by {@code context} on a new line when there is one */
+    /** @return what is embedded: {@code text}, followed by {@code context} on a new line when there is one */
     public String textToIndex() {
         return context != null ? text + "\n" + context : text;
     }

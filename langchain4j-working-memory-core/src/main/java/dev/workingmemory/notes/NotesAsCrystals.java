@@ -6,16 +6,19 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Passages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@link NoteCrystals#into}: notes as crystals of a {@link CrystalStore}, in the scope of
  * {@link MemoryKey#crystalScope()}. The crystal id ({@link CrystalIds}) hashes the scope with the note's line, so the
  * same note gets the same crystal in every instance and after a restart, and two users' identical notes never share
- * one.
+ * one. A note longer than a passage ({@link Passages#MAX_CHARS}) is kept as its passages ({@code <id>#0},
+ * {@code #1}, ...), like past turns and tool outputs, so that one note never fills a search's budget.
  *
  * <p>Thread-safe (the store is).
  */
@@ -44,7 +47,7 @@ final class NotesAsCrystals implements NoteCrystals {
     public void deleted(String resource, List<Note> notes) {
         String scope = MemoryKey.of(resource).crystalScope();
         try {
-            crystals.delete(scope, notes.stream().map(note -> id(scope, note)).toList());
+            crystals.delete(scope, notes.stream().flatMap(note -> ids(scope, note).stream()).toList());
         } catch (RuntimeException e) {
             log.warn("Could not delete the crystals of {} deleted note(s) of '{}'", notes.size(), resource, e);
         }
@@ -54,7 +57,7 @@ final class NotesAsCrystals implements NoteCrystals {
     public void found(String resource, List<Note> notes) {
         String scope = MemoryKey.of(resource).crystalScope();
         try {
-            List<Note> missing = notes.stream().filter(note -> crystals.get(id(scope, note)).isEmpty()).toList();
+            List<Note> missing = notes.stream().filter(note -> crystals.get(ids(scope, note).get(0)).isEmpty()).toList();
             if (!missing.isEmpty()) {
                 log.info("{} note(s) of '{}' had no crystal; indexing them", missing.size(), resource);
                 add(resource, missing, CrystalKind.NOTE);
@@ -70,8 +73,16 @@ final class NotesAsCrystals implements NoteCrystals {
         }
         String scope = MemoryKey.of(resource).crystalScope();
         try {
-            crystals.add(notes.stream().map(note -> new Crystal(id(scope, note), scope, kind, note.time(),
-                    note.importance(), note.tags(), note.text(), SOURCE)).toList());
+            List<Crystal> made = new ArrayList<>();
+            for (Note note : notes) {
+                List<String> passages = passages(note);
+                List<String> ids = ids(scope, note, passages.size());
+                for (int i = 0; i < passages.size(); i++) {
+                    made.add(new Crystal(ids.get(i), scope, kind, note.time(), note.importance(), note.tags(),
+                            passages.get(i), SOURCE));
+                }
+            }
+            crystals.add(made);
         } catch (RuntimeException e) {
             // the note is in the log either way; the next load of the memory tries again (found)
             log.warn("Could not make {} note(s) of '{}' crystals", notes.size(), resource, e);
@@ -80,5 +91,28 @@ final class NotesAsCrystals implements NoteCrystals {
 
     static String id(String scope, Note note) {
         return CrystalIds.of("note", scope, note.line());
+    }
+
+    /** The note's text whole when it fits a passage, else its passages. */
+    private static List<String> passages(Note note) {
+        return note.text().length() <= Passages.MAX_CHARS ? List.of(note.text())
+                : Passages.cut(note.text(), Passages.MAX_CHARS);
+    }
+
+    /** The ids of the note's crystals, in order: its id alone when it is one passage. */
+    static List<String> ids(String scope, Note note) {
+        return ids(scope, note, passages(note).size());
+    }
+
+    private static List<String> ids(String scope, Note note, int passages) {
+        String id = id(scope, note);
+        if (passages <= 1) {
+            return List.of(id);
+        }
+        List<String> ids = new ArrayList<>(passages);
+        for (int i = 0; i < passages; i++) {
+            ids.add(Passages.id(id, i));
+        }
+        return ids;
     }
 }

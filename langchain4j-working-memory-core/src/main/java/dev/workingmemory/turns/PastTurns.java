@@ -13,6 +13,7 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Passages;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -26,28 +27,32 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
- * Past turns (issue 10): the messages that leave the message window become {@link CrystalKind#TURN} crystals in the
- * resource's scope, so that {@code memory_search} finds what the model no longer sees. Renders nothing.
+ * Past turns (issues 10 and 20): the messages that leave the message window become {@link CrystalKind#TURN} crystals
+ * in the resource's scope, so that {@code memory_search} finds what the model no longer sees. Renders nothing.
  *
- * <p>One crystal per <em>exchange</em>: a user message and the assistant texts and tool results that follow it (tool
- * requests are left out; a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} characters, except the results
- * of {@code memory_search}, which are copies of crystals already kept). Its text has one
- * line per message, {@code [2026-03-12] user: …}, {@code assistant: …}, {@code tool getWeather: …}, dated by the day
- * the message was added in the zone of the provider's clock (a line of the first line's day without its date, to
- * spend the search's token budget on text),
- * line breaks folded into spaces, a message cut at {@value #MAX_MESSAGE_CHARS} characters. Its time is when the user
- * message was added; its importance {@value #IMPORTANCE}. Its context (indexed with it, never returned) is the text of
- * the exchange before and of the one after (still in the window when this one leaves it) when they were said within
- * six hours of it, so that a question about a fact spread over two turns still finds it.
+ * <p>The crystals are the <em>passages</em> of an <em>exchange</em> (a user message and the assistant texts and tool
+ * results that follow it; tool requests are left out): each message is a line {@code user: …}, {@code assistant: …},
+ * {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
+ * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is cut into
+ * passages of its own by {@link Passages#cut} (each begins with the line's label again). A message counts up to
+ * {@value #MAX_MESSAGE_CHARS} characters, a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} (the results of
+ * {@code memory_search}, copies of crystals already kept, not at all). So a hit is the part of a turn that answers,
+ * ten of them fit the search's budget, and the whole exchange stays readable through the passages' ids
+ * {@code <exchange id>#0}, {@code #1}, ... in order ({@link Passages#parentId}).
  *
- * <p>An exchange that leaves the window in parts (a turn longer than the whole window) is one crystal replaced as it
- * grows (same id); past {@value #MAX_CRYSTAL_CHARS} characters it continues in a next crystal. Messages whose user
- * message left before the memory was loaded (a restart) form an exchange of their own.
+ * <p>A passage's time is when its first line's message was added; its importance {@value #IMPORTANCE}. Its context
+ * (searched with less weight and embedded with it, never returned) is the passage before it and the one after it
+ * in the conversation when they were said within six hours of it (across exchanges; of an exchange still in the
+ * window when this one leaves it, the first passage of its first line), so that a question about a fact spread over
+ * two turns still finds it.
+ *
+ * <p>An exchange that leaves the window in parts (a turn longer than the whole window) has its passages replaced as
+ * it grows (same ids; only the passages that changed are handed over again); past {@value #MAX_EXCHANGE_PASSAGES}
+ * passages it continues as an exchange of its own ({@code <id>-1}). Messages whose user message left before the
+ * memory was loaded (a restart) form an exchange of their own.
  *
  * <p>Nothing here waits for embedding: the crystals are only handed to {@link CrystalStore#add}, which queues them.
  *
@@ -60,7 +65,7 @@ public final class PastTurns implements MemoryLayer {
     /** How much of an exchange's first line its id is made of. */
     static final int ID_LINE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 1_500;
-    static final int MAX_CRYSTAL_CHARS = 3_000;
+    static final int MAX_EXCHANGE_PASSAGES = 64;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
     /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
@@ -71,12 +76,8 @@ public final class PastTurns implements MemoryLayer {
     private final String scope;
     /** The exchange that left the window last: continued by evicted messages that follow it, else the previous one. */
     private Exchange last;
-    /** The lines of the window's first exchange, made for the context of the last crystal: it is the next to leave. */
-    private final Map<ChatMessage, Line> nextLines = new IdentityHashMap<>();
-    /** The window's first exchange as made from {@link #nextLines}. */
-    private Exchange nextExchange;
-    /** The date prefix of the last line made: most lines share it. */
-    private DatePrefix datePrefix;
+    /** The first passage of the window's first exchange, the context of the last passage to leave; null when none. */
+    private NextPassage next;
 
     private PastTurns(LayerContext context, CrystalStore crystals) {
         this.context = context;
@@ -96,17 +97,17 @@ public final class PastTurns implements MemoryLayer {
         List<Exchange> touched = new ArrayList<>();
         for (EvictedMessage evicted : messages) {
             ChatMessage message = evicted.message();
-            String line = keptLine(message, evicted.added(), zone);
+            Line line = line(message, evicted.added(), zone);
             if (message instanceof UserMessage) {
                 last = new Exchange(id(evicted.added(), line), evicted.added(), last);
             } else if (line == null) {
                 continue;
             } else if (last == null) {
                 last = new Exchange(id(evicted.added(), line), evicted.added(), null);
-            } else if (!last.fits(line)) {
+            } else if (last.full()) {
                 last = last.continuation();
             }
-            last.append(line);
+            last.add(line);
             if (touched.isEmpty() || touched.get(touched.size() - 1) != last) {
                 touched.add(last);
             }
@@ -114,112 +115,118 @@ public final class PastTurns implements MemoryLayer {
         if (touched.isEmpty()) {
             return;
         }
-        List<Crystal> made = new ArrayList<>(touched.size());
+        List<Crystal> made = new ArrayList<>();
+        String source = "thread:" + context.key().thread();
         for (int i = 0; i < touched.size(); i++) {
             Exchange exchange = touched.get(i);
-            Exchange next = i + 1 < touched.size() ? touched.get(i + 1) : nextInWindow(window, zone);
-            made.add(exchange.crystal(scope, "thread:" + context.key().thread(), next));
+            Passage after = i + 1 < touched.size() ? touched.get(i + 1).firstPassage() : nextInWindow(window, zone);
+            exchange.changedCrystals(scope, source, after, made);
         }
-        crystals.add(made);
+        if (!made.isEmpty()) {
+            crystals.add(made);
+        }
     }
 
     /**
-     * The first exchange that starts in the window (the turn after the evicted ones), or null. Its lines are kept
-     * for when it leaves the window.
+     * The first passage of the first exchange that starts in the window (the turn after the evicted ones), or null.
+     * Made once per message.
      */
-    private Exchange nextInWindow(WindowMessages window, ZoneId zone) {
+    private Passage nextInWindow(WindowMessages window, ZoneId zone) {
         int first = 0;
         while (first < window.size() && !(window.message(first) instanceof UserMessage)) {
             first++;
         }
-        int end = first + 1;
-        while (end < window.size() && !(window.message(end) instanceof UserMessage)) {
-            end++;
-        }
         if (first == window.size()) {
             return null;
         }
+        ChatMessage message = window.message(first);
+        Instant added = window.added(first);
         // eviction goes a message at a time: the same next exchange is met again until it leaves
-        if (nextExchange != null && nextLines.size() == end - first) {
-            boolean same = true;
-            for (int i = first; i < end && same; i++) {
-                Line kept = nextLines.get(window.message(i));
-                same = kept != null && kept.added().equals(window.added(i));
-            }
-            if (same) {
-                return nextExchange;
-            }
+        if (next == null || next.message() != message || !next.added().equals(added)) {
+            Line line = line(message, added, zone);
+            next = new NextPassage(message, added, line == null ? null : new Passage(line.passages().get(0), added, null));
         }
-        Map<ChatMessage, Line> lines = new IdentityHashMap<>();
-        Exchange next = new Exchange("next", window.added(first), null);
-        for (int i = first; i < end; i++) {
-            ChatMessage message = window.message(i);
-            String line = keptLine(message, window.added(i), zone);
-            lines.put(message, new Line(window.added(i), line));
-            if (line != null && next.fits(line)) {
-                next.append(line);
-            }
-        }
-        nextLines.clear();
-        nextLines.putAll(lines);
-        nextExchange = next;
-        return next;
+        return next.passage();
     }
 
-    /** The message's line as made for the window's next exchange, else made now. */
-    private String keptLine(ChatMessage message, Instant added, ZoneId zone) {
-        Line kept = nextLines.get(message);
-        return kept != null && kept.added().equals(added) ? kept.text() : line(message, added, zone);
+    /** The first passage of the window's first exchange (null: none), as made for the message added at that instant. */
+    private record NextPassage(ChatMessage message, Instant added, Passage passage) {
     }
 
-    private String id(Instant added, String firstLine) {
+    private String id(Instant added, Line firstLine) {
         // the line's start is enough to tell exchanges of one thread and millisecond apart; hashing all of it
         // (up to 1,500 characters) was a third of what making a past turn cost
-        String start = firstLine.length() > ID_LINE_CHARS ? firstLine.substring(0, ID_LINE_CHARS) : firstLine;
+        String text = firstLine == null ? "" : firstLine.label() + ": " + firstLine.text();
+        String start = text.length() > ID_LINE_CHARS ? text.substring(0, ID_LINE_CHARS) : text;
         return CrystalIds.of("turn", scope, context.key().thread(), Long.toString(added.toEpochMilli()), start);
     }
 
     /** The message's line, or null for a message without text of its own (a tool request, a system message). */
-    String line(ChatMessage message, Instant added, ZoneId zone) {
-        String date = datePrefix(added, zone);
+    Line line(ChatMessage message, Instant added, ZoneId zone) {
+        LocalDate day = LocalDate.ofInstant(added, zone);
         if (message instanceof UserMessage user) {
             String text = userText(user);
-            return date + "user: " + (text.isBlank() ? "(no text)" : oneLine(text, MAX_MESSAGE_CHARS));
+            return new Line("user", text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
-            return date + "assistant: " + oneLine(ai.text(), MAX_MESSAGE_CHARS);
+            return new Line("assistant", cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
                 && !MEMORY_SEARCH.equals(result.toolName())) {
-            return date + "tool " + oneLine(String.valueOf(result.toolName()), 100) + ": "
-                    + oneLine(result.text(), TOOL_EXCERPT_CHARS);
+            return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
+                    oneLine(result.text(), TOOL_EXCERPT_CHARS), added, day);
         }
         return null;
     }
 
-    /** A message's line (null: none) as made when it was added at that instant. */
-    private record Line(Instant added, String text) {
+    /** {@code text} cut at {@code max} characters, marked with an ellipsis where it was cut. */
+    private static String cut(String text, int max) {
+        return text.length() <= max ? text : text.substring(0, max - 1) + "…";
     }
 
-    /** {@code [2026-03-12] } for the day of {@code added} in the zone; the last one made is reused within its day. */
-    private String datePrefix(Instant added, ZoneId zone) {
-        if (datePrefix == null || !datePrefix.holds(added, zone)) {
-            datePrefix = DatePrefix.of(added, zone);
+    /**
+     * A message as a line of an exchange: its label ({@code user}, {@code assistant}, {@code tool <name>}), its text
+     * (not folded yet), when it was added, that day in the clock's zone, and the line as passages of its own (each
+     * beginning with the label), made once.
+     */
+    static final class Line {
+        private final String label;
+        private final String text;
+        private final Instant added;
+        private final LocalDate day;
+        private final List<String> passages;
+
+        Line(String label, String text, Instant added, LocalDate day) {
+            this.label = label;
+            this.text = text;
+            this.added = added;
+            this.day = day;
+            String prefix = label + ": ";
+            List<String> cut = new ArrayList<>();
+            for (String piece : Passages.cut(text, Passages.MAX_CHARS - prefix.length())) {
+                cut.add(prefix + piece);
+            }
+            this.passages = cut.isEmpty() ? List.of(prefix + "(no text)") : List.copyOf(cut);
         }
-        return datePrefix.text();
-    }
 
-    /** A day's line prefix, the zone and the epoch seconds [start, end) it is the day of. */
-    private record DatePrefix(String text, ZoneId zone, long start, long end) {
-
-        static DatePrefix of(Instant instant, ZoneId zone) {
-            LocalDate day = LocalDate.ofInstant(instant, zone);
-            return new DatePrefix("[" + day + "] ", zone, day.atStartOfDay(zone).toEpochSecond(),
-                    day.plusDays(1).atStartOfDay(zone).toEpochSecond());
+        String label() {
+            return label;
         }
 
-        boolean holds(Instant instant, ZoneId zone) {
-            return zone.equals(this.zone) && instant.getEpochSecond() >= start && instant.getEpochSecond() < end;
+        String text() {
+            return text;
+        }
+
+        Instant added() {
+            return added;
+        }
+
+        LocalDate day() {
+            return day;
+        }
+
+        List<String> passages() {
+            return passages;
         }
     }
 
@@ -272,75 +279,111 @@ public final class PastTurns implements MemoryLayer {
         return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
-    /** One exchange (or a continuation of a long one) as it becomes a crystal. Guarded by the thread's lock. */
+    private static boolean near(Instant a, Instant b) {
+        return Duration.between(a, b).abs().compareTo(NEIGHBOUR_SPAN) <= 0;
+    }
+
+    /** One passage as made: its text, time and context. */
+    private record Passage(String text, Instant time, String context) {
+    }
+
+    /** One exchange (or a continuation of a long one) as it becomes crystals. Guarded by the thread's lock. */
     private static final class Exchange {
         private final String id;
         private final Instant time;
         private final int part;
-        private final StringBuilder text = new StringBuilder();
-        /** The text of the exchange before, when it was said within {@link #NEIGHBOUR_SPAN} of this one; else null. */
-        private final String previous;
+        private final List<Line> lines = new ArrayList<>();
+        /** The last passage of the exchange before, or null. */
+        private final Passage before;
+        /** The passages' texts and times, remade as lines are added. */
+        private List<Passage> passages = List.of();
+        /** What was handed to the store, by passage: remade passages equal to it are not handed over again. */
+        private final List<Passage> handedOver = new ArrayList<>();
 
-        Exchange(String id, Instant time, Exchange before) {
-            this(id, time, 0, before);
+        Exchange(String id, Instant time, Exchange previous) {
+            this(id, time, 0, previous);
         }
 
-        private Exchange(String id, Instant time, int part, Exchange before) {
+        private Exchange(String id, Instant time, int part, Exchange previous) {
             this.id = id;
             this.time = time;
             this.part = part;
-            this.previous = near(before, time) ? before.text.toString() : null;
+            this.before = previous == null || previous.passages.isEmpty() ? null
+                    : previous.passages.get(previous.passages.size() - 1);
         }
 
         Exchange continuation() {
             return new Exchange(id, time, part + 1, this);
         }
 
-        boolean fits(String line) {
-            return text.length() + 1 + line.length() <= MAX_CRYSTAL_CHARS;
+        boolean full() {
+            return passages.size() >= MAX_EXCHANGE_PASSAGES;
         }
 
-        /** Appends {@code line}, without its date when the exchange's first line has that date (fewer tokens per hit). */
-        void append(String line) {
-            int from = 0;
-            if (!text.isEmpty()) {
-                int dateEnd = line.indexOf("] ") + 2;
-                if (dateEnd > 1 && text.length() >= dateEnd && sameStart(text, line, dateEnd)) {
-                    from = dateEnd;
+        void add(Line line) {
+            lines.add(line);
+            passages = pack(lines);
+        }
+
+        Passage firstPassage() {
+            return passages.isEmpty() ? null : passages.get(0);
+        }
+
+        /** Whole lines packed while they fit and share a day; a longer line as passages of its own. */
+        private static List<Passage> pack(List<Line> lines) {
+            List<Passage> packed = new ArrayList<>();
+            StringBuilder current = null;
+            Line currentLine = null;
+            for (Line line : lines) {
+                List<String> pieces = line.passages();
+                if (pieces.size() == 1 && current != null && currentLine.day().equals(line.day())
+                        && current.length() + 1 + pieces.get(0).length() <= Passages.MAX_CHARS) {
+                    current.append('\n').append(pieces.get(0));
+                    continue;
                 }
-                text.append('\n');
-            }
-            text.append(line, from, line.length());
-        }
-
-        private static boolean sameStart(CharSequence a, String b, int length) {
-            for (int i = 0; i < length; i++) {
-                if (a.charAt(i) != b.charAt(i)) {
-                    return false;
+                if (current != null) {
+                    packed.add(new Passage(current.toString(), currentLine.added(), null));
                 }
+                for (int i = 0; i < pieces.size() - 1; i++) {
+                    packed.add(new Passage(pieces.get(i), line.added(), null));
+                }
+                current = new StringBuilder(pieces.get(pieces.size() - 1));
+                currentLine = line;
             }
-            return true;
+            if (current != null) {
+                packed.add(new Passage(current.toString(), currentLine.added(), null));
+            }
+            return packed;
         }
 
-        Crystal crystal(String scope, String source, Exchange next) {
-            text.trimToSize(); // kept while the memory is cached, to continue it or as the next one's context
-            String after = near(next, time) ? next.text.toString() : null;
-            String context = previous == null ? after : after == null ? previous : previous + "\n" + after;
-            return new Crystal(part == 0 ? id : id + "-" + part, scope, CrystalKind.TURN, time, IMPORTANCE, List.of(),
-                    text.toString(), source, context);
+        /**
+         * Adds to {@code made} the crystals of the passages that are new or changed since last handed over; each
+         * passage's context is the passage before and after it said within {@link #NEIGHBOUR_SPAN} of it.
+         */
+        void changedCrystals(String scope, String source, Passage after, List<Crystal> made) {
+            String base = part == 0 ? id : id + "-" + part;
+            for (int i = 0; i < passages.size(); i++) {
+                Passage passage = passages.get(i);
+                String previous = neighbour(i > 0 ? passages.get(i - 1) : before, passage);
+                String following = neighbour(i + 1 < passages.size() ? passages.get(i + 1) : after, passage);
+                String context = previous == null ? following : following == null ? previous
+                        : previous + "\n" + following;
+                Passage made1 = new Passage(passage.text(), passage.time(), context);
+                if (i < handedOver.size() && handedOver.get(i).equals(made1)) {
+                    continue;
+                }
+                if (i < handedOver.size()) {
+                    handedOver.set(i, made1);
+                } else {
+                    handedOver.add(made1);
+                }
+                made.add(new Crystal(Passages.id(base, i), scope, CrystalKind.TURN, passage.time(), IMPORTANCE,
+                        List.of(), passage.text(), source, context));
+            }
         }
 
-        private static boolean near(Exchange other, Instant time) {
-            if (other == null || other.text.isEmpty()) {
-                return false;
-            }
-            long seconds = Math.abs(other.time.getEpochSecond() - time.getEpochSecond());
-            if (seconds > NEIGHBOUR_SPAN.getSeconds() + 1) {
-                return false; // also keeps the nanoseconds below from overflowing
-            }
-            long nanos = (other.time.getEpochSecond() - time.getEpochSecond()) * 1_000_000_000L
-                    + other.time.getNano() - time.getNano();
-            return Math.abs(nanos) <= NEIGHBOUR_SPAN.toNanos();
+        private static String neighbour(Passage neighbour, Passage passage) {
+            return neighbour != null && near(neighbour.time(), passage.time()) ? neighbour.text() : null;
         }
     }
 

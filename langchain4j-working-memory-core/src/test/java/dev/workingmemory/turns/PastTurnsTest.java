@@ -24,7 +24,7 @@ import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Messages that leave the window become TURN crystals of the resource, one per exchange. */
+/** Messages that leave the window become TURN crystals of the resource: the passages of each exchange. */
 class PastTurnsTest {
 
     private final CrystalStore crystals = EmbeddedCrystalStore.builder().embeddingModel(TestEmbeddingModels.miniLm()).build();
@@ -49,7 +49,7 @@ class PastTurnsTest {
     }
 
     @Test
-    void should_make_one_dated_crystal_per_exchange_with_its_neighbours_as_context() {
+    void should_pack_a_short_exchange_into_one_passage_with_its_neighbours_as_context() {
         ChatMemory chat = provider(6).get("alice");
         chat.add(UserMessage.from("What is the weather\nin Lisbon?"));
         chat.add(AiMessage.from(call("c1", "getWeather")));
@@ -72,13 +72,13 @@ class PastTurnsTest {
         assertThat(first.scope()).isEqualTo("alice");
         assertThat(first.importance()).isEqualTo(0.5);
         assertThat(first.time()).isEqualTo(Instant.parse("2026-03-12T09:00:00Z"));
+        assertThat(first.id()).matches("turn-[0-9a-f]{32}#0");
         assertThat(first.text()).isEqualTo("""
-                [2026-03-12] user: What is the weather in Lisbon?
+                user: What is the weather in Lisbon?
                 tool getWeather: Sunny, 24 degrees
                 assistant: It is sunny in Lisbon.""");
-        assertThat(first.context()).isEqualTo("""
-                [2026-03-12] user: And tomorrow?
-                assistant: Rain is expected.""");
+        // the exchange after was still in the window: its first line is the context
+        assertThat(first.context()).isEqualTo("user: And tomorrow?");
         Crystal second = turns.get(1);
         assertThat(second.time()).isEqualTo(Instant.parse("2026-03-12T10:00:00Z"));
         // the next exchange was said a day later: only the one before is context
@@ -86,12 +86,13 @@ class PastTurnsTest {
     }
 
     @Test
-    void should_date_each_line_by_its_own_day_across_midnight() {
+    void should_not_pack_lines_of_two_days_into_one_passage() {
         ChatMemory chat = provider(2).get("alice");
         clock.set("2026-03-12T23:59:50Z");
         chat.add(UserMessage.from("Still up?"));
         clock.set("2026-03-13T00:00:10Z");
         chat.add(AiMessage.from("Yes, it is past midnight."));
+        clock.set("2026-03-13T00:00:20Z");
         chat.add(UserMessage.from("Good night."));
         chat.add(AiMessage.from("Good night!"));
         clock.set("2026-03-13T00:05:00Z");
@@ -99,13 +100,15 @@ class PastTurnsTest {
         chat.add(AiMessage.from("Yes?"));
 
         List<Crystal> turns = turns("alice");
-        assertThat(turns).extracting(Crystal::text).containsExactly("""
-                [2026-03-12] user: Still up?
-                [2026-03-13] assistant: Yes, it is past midnight.""", """
-                [2026-03-13] user: Good night.
+        assertThat(turns).extracting(Crystal::text).containsExactly("user: Still up?",
+                "assistant: Yes, it is past midnight.", """
+                user: Good night.
                 assistant: Good night!""");
+        assertThat(turns).extracting(Crystal::time).containsExactly(Instant.parse("2026-03-12T23:59:50Z"),
+                Instant.parse("2026-03-13T00:00:10Z"), Instant.parse("2026-03-13T00:00:20Z"));
+        assertThat(turns.get(0).context()).isEqualTo("assistant: Yes, it is past midnight.");
         // what the window held of the second exchange was the first one's context, with the same line
-        assertThat(turns.get(0).context()).isEqualTo("[2026-03-13] user: Good night.");
+        assertThat(turns.get(1).context()).isEqualTo("user: Still up?\nuser: Good night.");
     }
 
     @Test
@@ -118,7 +121,8 @@ class PastTurnsTest {
         chat.add(UserMessage.from("Thanks"));
         chat.add(AiMessage.from("You're welcome"));
 
-        String toolLine = turns("alice").get(0).text().lines().filter(l -> l.contains("tool readFile")).findFirst().orElseThrow();
+        String toolLine = turns("alice").stream().flatMap(turn -> turn.text().lines())
+                .filter(l -> l.contains("tool readFile")).findFirst().orElseThrow();
         assertThat(toolLine).hasSizeLessThanOrEqualTo(PastTurns.TOOL_EXCERPT_CHARS + 40).endsWith("…");
     }
 
@@ -133,12 +137,12 @@ class PastTurnsTest {
         chat.add(AiMessage.from("You're welcome"));
 
         assertThat(turns("alice").get(0).text()).isEqualTo("""
-                [2026-03-12] user: What did I say about Lisbon?
+                user: What did I say about Lisbon?
                 assistant: You planned a trip.""");
     }
 
     @Test
-    void should_grow_one_crystal_while_a_turn_longer_than_the_window_leaves_it_in_parts() {
+    void should_grow_one_passage_while_a_turn_longer_than_the_window_leaves_it_in_parts() {
         ChatMemory chat = provider(3).get("alice");
         chat.add(UserMessage.from("Run the three checks"));
         for (int i = 1; i <= 3; i++) {
@@ -149,8 +153,41 @@ class PastTurnsTest {
 
         List<Crystal> turns = turns("alice");
         assertThat(turns).hasSize(1);
-        assertThat(turns.get(0).text()).startsWith("[2026-03-12] user: Run the three checks")
+        assertThat(turns.get(0).text()).startsWith("user: Run the three checks")
                 .contains("tool check: check 1 passed", "tool check: check 2 passed");
+    }
+
+    @Test
+    void should_cut_a_long_message_into_passages_that_read_back_as_the_whole_exchange() {
+        WorkingMemoryProvider memories = provider(2);
+        ChatMemory chat = memories.get("alice");
+        StringBuilder plan = new StringBuilder("Here is the plan for the budget tracker.\n");
+        for (int week = 1; week <= 12; week++) {
+            plan.append("Week ").append(week).append(": build feature ").append(week)
+                    .append(" with its tests, review it with the team and deploy it to staging.\n");
+        }
+        chat.add(UserMessage.from("Plan the project."));
+        chat.add(AiMessage.from(plan.toString()));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+
+        List<Crystal> turns = turns("alice");
+        assertThat(turns).hasSizeGreaterThan(3);
+        assertThat(turns).allSatisfy(turn -> assertThat(turn.text()).hasSizeLessThanOrEqualTo(320));
+        assertThat(turns.get(0).text()).isEqualTo("user: Plan the project.");
+        assertThat(turns.subList(1, turns.size())).allSatisfy(turn -> assertThat(turn.text()).startsWith("assistant: "));
+        String exchange = turns.get(0).id().substring(0, turns.get(0).id().indexOf('#'));
+        assertThat(turns).extracting(Crystal::id).allMatch(id -> id.startsWith(exchange + "#"));
+        // cut at line ends: no week is split between two passages
+        assertThat(turns.subList(1, turns.size())).allSatisfy(turn -> assertThat(turn.text())
+                .matches("assistant: (Here is|Week \\d+:).*staging\\."));
+
+        List<Crystal> read = memories.memory("alice").read(turns.get(2).id(), 0, 50);
+        assertThat(read).extracting(Crystal::id).containsExactlyElementsOf(turns.stream().map(Crystal::id).sorted(
+                Comparator.comparingInt(id -> Integer.parseInt(id.substring(id.indexOf('#') + 1)))).toList());
+        assertThat(String.join(" ", read.stream().map(Crystal::text).toList())).contains("Week 7: build feature 7")
+                .contains("Week 12: build feature 12");
+        assertThat(memories.memory("bob").read(turns.get(2).id(), 0, 50)).isEmpty(); // another resource's
     }
 
     @Test

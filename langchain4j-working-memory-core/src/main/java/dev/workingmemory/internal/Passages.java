@@ -1,0 +1,164 @@
+package dev.workingmemory.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How a text becomes crystals: the one cutter of past turns, tool outputs and notes (issue 20). A search hit is a
+ * passage of at most {@value #MAX_CHARS} characters, so that ten hits fit the search's budget of 600 tokens and the
+ * sentence that answers is most of its hit; the whole it came from stays readable by the passages' ids
+ * ({@code <id>#0}, {@code <id>#1}, ...: {@link #id}, {@link #parentId}).
+ *
+ * <p>A text is cut where it breaks best within the last half of a passage's room: at a line break, else after a
+ * sentence's end, else at white space, else anywhere; each piece has its white space (ASCII, as {@code \s} matches)
+ * folded into single spaces.
+ *
+ * <p>Thread-safe (stateless).
+ */
+public final class Passages {
+
+    /**
+     * The most characters of a passage. LoCoMo's turns (a sentence or two, 95% under 270 characters) stay whole, a
+     * plan or a log of a coding chat gives about one passage per paragraph.
+     */
+    public static final int MAX_CHARS = 320;
+    /** What separates a whole's id from a passage's number. */
+    public static final char SEPARATOR = '#';
+
+    private Passages() {
+    }
+
+    /** @return the id of passage {@code n} of the whole with id {@code parentId} */
+    public static String id(String parentId, int n) {
+        return parentId + SEPARATOR + n;
+    }
+
+    /** @return the id of the whole a passage id belongs to (the id itself when it is not a passage's) */
+    public static String parentId(String id) {
+        int separator = id.lastIndexOf(SEPARATOR);
+        if (separator <= 0 || separator == id.length() - 1) {
+            return id;
+        }
+        for (int i = separator + 1; i < id.length(); i++) {
+            if (!Character.isDigit(id.charAt(i))) {
+                return id;
+            }
+        }
+        return id.substring(0, separator);
+    }
+
+    /**
+     * Cuts {@code text} into pieces of at most {@code max} characters, white space folded (none blank).
+     *
+     * @param max at least 20
+     */
+    public static List<String> cut(String text, int max) {
+        Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
+        List<String> pieces = new ArrayList<>();
+        int from = skipSpace(text, 0);
+        while (from < text.length()) {
+            // folding only shrinks a piece, so a raw span of max characters always fits
+            int end = Math.min(text.length(), from + max);
+            if (end < text.length()) {
+                end = breakBefore(text, from, end);
+            }
+            String piece = fold(text, from, end);
+            if (!piece.isEmpty()) {
+                pieces.add(piece);
+            }
+            from = skipSpace(text, end);
+        }
+        return pieces;
+    }
+
+    /**
+     * Cuts {@code text} into spans of at most {@code max} characters as they are (white space kept, blank spans left
+     * out), each ending after a line break, else after white space, in the last half of its room when it can: the
+     * spans of a tool output, which join back to it.
+     *
+     * @param max at least 20
+     */
+    public static List<String> spans(String text, int max) {
+        Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
+        List<String> spans = new ArrayList<>();
+        int start = 0;
+        while (start < text.length()) {
+            int end = Math.min(text.length(), start + max);
+            if (end < text.length()) {
+                int least = start + max / 2;
+                int cut = -1;
+                for (int i = end - 1; i > least && cut < 0; i--) {
+                    if (text.charAt(i) == '\n') {
+                        cut = i + 1;
+                    }
+                }
+                for (int i = end - 1; i > least && cut < 0; i--) {
+                    if (isSpace(text.charAt(i))) {
+                        cut = i + 1;
+                    }
+                }
+                end = cut > 0 ? cut : Character.isLowSurrogate(text.charAt(end)) ? end - 1 : end;
+            }
+            String span = text.substring(start, end);
+            if (!span.isBlank()) {
+                spans.add(span);
+            }
+            start = end;
+        }
+        return spans;
+    }
+
+    /** The best place to end a piece in {@code [from, end]}: a line break, a sentence's end, white space, or end. */
+    private static int breakBefore(String text, int from, int end) {
+        int least = from + (end - from) / 2;
+        for (int i = end; i > least; i--) {
+            if (text.charAt(i) == '\n') {
+                return i;
+            }
+        }
+        for (int i = end - 1; i > least; i--) {
+            char c = text.charAt(i - 1);
+            if ((c == '.' || c == '?' || c == '!' || c == ';') && isSpace(text.charAt(i))) {
+                return i;
+            }
+        }
+        for (int i = end; i > least; i--) {
+            if (isSpace(text.charAt(i))) {
+                return i;
+            }
+        }
+        // a run without a break: never split a surrogate pair
+        return Character.isLowSurrogate(text.charAt(end)) && end - 1 > from ? end - 1 : end;
+    }
+
+    private static int skipSpace(String text, int from) {
+        while (from < text.length() && isSpace(text.charAt(from))) {
+            from++;
+        }
+        return from;
+    }
+
+    /** The white space folded: what the pattern {@code \s} matches (ASCII only), as past turns always folded. */
+    static boolean isSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
+    }
+
+    /** {@code text[from, end)} with each run of white space as one space, trimmed. */
+    static String fold(String text, int from, int end) {
+        StringBuilder folded = new StringBuilder(end - from);
+        boolean space = false;
+        for (int i = from; i < end; i++) {
+            char c = text.charAt(i);
+            if (isSpace(c)) {
+                space = !folded.isEmpty();
+            } else {
+                if (space) {
+                    folded.append(' ');
+                    space = false;
+                }
+                folded.append(c);
+            }
+        }
+        return folded.toString();
+    }
+}

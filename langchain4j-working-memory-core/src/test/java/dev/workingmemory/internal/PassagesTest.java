@@ -1,0 +1,80 @@
+package dev.workingmemory.internal;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** The one cutter of past turns, tool outputs and notes. */
+class PassagesTest {
+
+    @Test
+    void should_keep_a_short_text_whole_with_its_white_space_folded() {
+        assertThat(Passages.cut("  The deadline\n moved\t to April 5.  ", 320)).containsExactly(
+                "The deadline moved to April 5.");
+    }
+
+    @Test
+    void should_cut_at_line_breaks_then_sentence_ends_then_white_space() {
+        String lines = "first line of the log\nsecond line of the log\nthird line of the log";
+        assertThat(Passages.cut(lines, 50)).containsExactly("first line of the log second line of the log",
+                "third line of the log");
+
+        String sentences = "The first sprint ends on March 29. The second one ends on April 19. Then we ship.";
+        assertThat(Passages.cut(sentences, 60)).containsExactly("The first sprint ends on March 29.",
+                "The second one ends on April 19. Then we ship.");
+
+        String words = "alpha beta gamma delta epsilon zeta eta theta iota kappa";
+        assertThat(Passages.cut(words, 30)).allSatisfy(piece -> assertThat(piece).hasSizeLessThanOrEqualTo(30))
+                .extracting(piece -> piece.split(" ").length).allMatch(n -> n >= 2);
+        assertThat(String.join(" ", Passages.cut(words, 30))).isEqualTo(words);
+    }
+
+    @Test
+    void should_cut_a_run_without_breaks_anywhere_but_inside_a_surrogate_pair() {
+        String run = "x".repeat(29) + "😀" + "y".repeat(40);
+        List<String> pieces = Passages.cut(run, 30);
+        assertThat(String.join("", pieces)).isEqualTo(run);
+        assertThat(pieces).allSatisfy(piece -> {
+            assertThat(piece).hasSizeLessThanOrEqualTo(30);
+            assertThat(Character.isHighSurrogate(piece.charAt(piece.length() - 1))).isFalse();
+        });
+    }
+
+    @Test
+    void should_cut_spans_that_join_back_to_the_text() {
+        String log = "[INFO] step one\n".repeat(40) + "x".repeat(90) + " tail";
+        List<String> spans = Passages.spans(log, 64);
+        assertThat(String.join("", spans)).isEqualTo(log);
+        assertThat(spans).allSatisfy(span -> assertThat(span).hasSizeLessThanOrEqualTo(64));
+        assertThat(spans.get(0)).endsWith("\n").doesNotStartWith("\n");
+    }
+
+    @Test
+    void should_give_nothing_for_blank_text() {
+        assertThat(Passages.cut(" \n\t ", 320)).isEmpty();
+    }
+
+    @Test
+    void should_reject_a_room_too_small_for_a_passage() {
+        assertThatThrownBy(() -> Passages.cut("text", 19)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 20");
+    }
+
+    @Test
+    void should_name_passages_by_their_whole_and_number() {
+        assertThat(Passages.id("turn-ab12", 3)).isEqualTo("turn-ab12#3");
+        assertThat(Passages.parentId("turn-ab12#3")).isEqualTo("turn-ab12");
+        assertThat(Passages.parentId("tool-output-20261123T091500Z-3fa9#12")).isEqualTo("tool-output-20261123T091500Z-3fa9");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"note-ab12", "note#", "#3", "a#b", "turn#1x"})
+    void should_take_an_id_that_is_no_passage_s_as_a_whole(String id) {
+        assertThat(Passages.parentId(id)).isEqualTo(id);
+    }
+}
