@@ -3,6 +3,7 @@ package dev.workingmemory;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.workingmemory.blocks.CoreMemory;
+import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.entity.Entity;
@@ -185,8 +186,11 @@ public final class WorkingMemory {
      * of the resource, never another resource's) by meaning and by keyword, as {@code memory_search} does: the best
      * hits first, at most {@code limit}, whose texts together stay within the provider's
      * {@linkplain WorkingMemoryProvider.Builder#searchTokenBudget token budget} (a hit too long for what is left is
-     * skipped and a shorter one after it may still be taken). Sees every crystal of the resource made before the call
-     * (it may wait for their embedding); holds no lock of this memory while it searches.
+     * skipped and a shorter one after it may still be taken). A hit is a passage (of a past turn, a note, a tool
+     * output); one per whole comes first, and the newer of two hits that state the same thing ranks above the older,
+     * which is marked {@linkplain MemoryHit#earlierThan() earlier}. The whole a hit belongs to is read with
+     * {@link #read}. Sees every crystal of the resource made before the call (it may wait for their embedding); holds
+     * no lock of this memory while it searches.
      *
      * @param query what to look for: not blank, at most {@link WorkingMemoryProvider.Builder#maxSearchQueryChars}
      *              characters
@@ -203,6 +207,28 @@ public final class WorkingMemory {
         }
         thread.read(() -> null); // refuses use once evicted or forgotten
         return search.search(key.crystalScope(), query, limit);
+    }
+
+    /**
+     * Reads the whole a search hit belongs to (the exchange of a past turn, a note, a tool output), passage by
+     * passage in order: the passages of {@code <whole>#0}, {@code #1}, ... for a hit {@code <whole>#<n>}, the crystal
+     * alone for a hit that is whole. Only this memory's resource is read: an id of another resource reads nothing.
+     *
+     * @param id    a hit's id ({@link MemoryHit#id()}), or the whole's
+     * @param from  the first passage to read, from 0
+     * @param count how many passages at most, 1 to {@value MemorySearch#MAX_READ}
+     * @return the passages read; empty when there is no such crystal (or none from {@code from} on)
+     * @throws IllegalArgumentException for a blank id or a bad {@code from} or {@code count}
+     * @throws IllegalStateException    as {@link #search}
+     */
+    public List<Crystal> read(String id, int from, int count) {
+        MemorySearch search = settings.search();
+        if (search == null) {
+            throw new IllegalStateException("This working memory keeps no long-term memory to read: the"
+                    + " WorkingMemoryProvider was built withoutCrystals()");
+        }
+        thread.read(() -> null); // refuses use once evicted or forgotten
+        return search.read(key.crystalScope(), id, from, count);
     }
 
     /** The session slots and pool (seed 003, tier 2). @throws IllegalStateException when the provider was built without them */

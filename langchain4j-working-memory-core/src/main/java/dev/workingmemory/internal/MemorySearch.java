@@ -11,13 +11,14 @@ import dev.workingmemory.event.WorkingMemoryListener;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Optional;
 import java.util.List;
 
 /**
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
- * {@code max(30, 3 × limit)} candidates, walks them best first and takes each whose text keeps the total within the
- * budget (a long one is skipped, a shorter one after it may still fit), until {@code limit} are taken. Each search is
- * reported to the provider's listeners ({@link SearchRun}).
+ * {@code max(30, 5 × limit)} candidates and chooses among them ({@link HitChoice}): best first within the budget, one
+ * passage per whole (exchange, note, tool output) before a second, and the newer of two hits that state the same
+ * thing above the older. Each search is reported to the provider's listeners ({@link SearchRun}).
  *
  * <p>Thread-safe (immutable; the store is thread-safe).
  */
@@ -25,7 +26,11 @@ public final class MemorySearch {
 
     /** The most hits one search returns. */
     public static final int MAX_LIMIT = 100;
+    /** The most passages one read returns. */
+    public static final int MAX_READ = 50;
     private static final int MIN_CANDIDATES = 30;
+    /** Candidates asked for per hit: several passages of one whole wait behind the other wholes. */
+    private static final int CANDIDATES_PER_HIT = 5;
 
     private final CrystalStore store;
     private final TokenCountEstimator estimator;
@@ -60,6 +65,34 @@ public final class MemorySearch {
      * @throws IllegalArgumentException for a blank or too long query, or a limit outside 1 to {@value #MAX_LIMIT},
      *                                  with a message saying what to change
      */
+    /**
+     * The passages of the whole that crystal {@code id} belongs to, in the scope, from passage {@code from}.
+     *
+     * @throws IllegalArgumentException for a blank id, a negative {@code from}, a count outside 1 to
+     *                                  {@value #MAX_READ}
+     */
+    public List<Crystal> read(String scope, String id, int from, int count) {
+        Ensure.that(id != null && !id.isBlank(), "The id is empty: pass the id of a search hit, like turn-3fa9c2d1#2.");
+        Ensure.that(from >= 0, "from must be 0 or more, was " + from + ".");
+        Ensure.that(count >= 1 && count <= MAX_READ, "count must be within 1 and " + MAX_READ + ", was " + count + ".");
+        String whole = Passages.parentId(id.strip());
+        List<Crystal> passages = new ArrayList<>();
+        if (whole.equals(id.strip()) && from == 0) {
+            Optional<Crystal> alone = store.get(whole).filter(crystal -> crystal.scope().equals(scope));
+            if (alone.isPresent()) {
+                return List.of(alone.get());
+            }
+        }
+        for (int n = from; n < from + count; n++) {
+            Optional<Crystal> passage = store.get(Passages.id(whole, n)).filter(crystal -> crystal.scope().equals(scope));
+            if (passage.isEmpty()) {
+                break;
+            }
+            passages.add(passage.get());
+        }
+        return passages;
+    }
+
     public List<MemoryHit> search(String scope, String query, int limit) {
         Ensure.that(query != null && !query.isBlank(), "The query is empty: say what to look for, e.g. a name, a date"
                 + " or a few words of the fact.");
@@ -69,21 +102,9 @@ public final class MemorySearch {
         Ensure.that(limit >= 1 && limit <= MAX_LIMIT, "The limit must be within 1 and " + MAX_LIMIT + ", was " + limit
                 + ".");
         long start = System.nanoTime();
-        List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text, Math.max(MIN_CANDIDATES, 3 * limit)));
-        List<MemoryHit> hits = new ArrayList<>(limit);
-        int tokens = 0;
-        for (CrystalHit candidate : candidates) {
-            Crystal crystal = candidate.crystal();
-            int cost = estimator.estimateTokenCountInText(crystal.text());
-            if (tokens + cost > tokenBudget) {
-                continue;
-            }
-            tokens += cost;
-            hits.add(new MemoryHit(crystal.id(), crystal.kind(), crystal.time(), crystal.text(), candidate.score(), cost));
-            if (hits.size() == limit) {
-                break;
-            }
-        }
+        List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text,
+                Math.max(MIN_CANDIDATES, CANDIDATES_PER_HIT * limit)));
+        List<MemoryHit> hits = HitChoice.choose(candidates, estimator, tokenBudget, limit);
         listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));
         return hits;
     }

@@ -1,0 +1,108 @@
+package dev.workingmemory.internal;
+
+import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.crystal.CrystalHit;
+import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.crystal.MemoryHit;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The choice among a search's candidates: budget, one passage per whole first, the newer of two alike first. */
+class HitChoiceTest {
+
+    private static final CharsPerTokenEstimator TOKENS = CharsPerTokenEstimator.INSTANCE;
+    private final List<CrystalHit> candidates = new ArrayList<>();
+
+    private void candidate(String id, String day, String text) {
+        at(id, Instant.parse(day + "T10:00:00Z"), text);
+    }
+
+    private void at(String id, Instant time, String text) {
+        double score = 10 - candidates.size(); // best first
+        candidates.add(new CrystalHit(new Crystal(id, "alice", CrystalKind.TURN, time, 0.5, List.of(), text, null),
+                score));
+    }
+
+    private List<MemoryHit> choose(int budget, int limit) {
+        return HitChoice.choose(candidates, TOKENS, budget, limit);
+    }
+
+    @Test
+    void should_take_one_passage_per_message_before_a_second() {
+        candidate("turn-a#0", "2026-03-01", "user: the Flask app stores its data in SQLite");
+        candidate("turn-a#1", "2026-03-01", "assistant: SQLite keeps the whole database in one file");
+        candidate("turn-b#0", "2026-03-05", "user: we deploy the service with Gunicorn behind nginx");
+        candidate("note-c", "2026-03-07", "Lunch with Ana on Friday");
+
+        assertThat(choose(600, 3)).extracting(MemoryHit::id).containsExactly("turn-a#0", "turn-b#0", "note-c");
+        assertThat(choose(600, 4)).extracting(MemoryHit::id).containsExactly("turn-a#0", "turn-b#0", "note-c",
+                "turn-a#1");
+    }
+
+    @Test
+    void should_not_keep_a_user_message_behind_the_answer_of_its_exchange_nor_mark_it_earlier() {
+        at("turn-a#1", Instant.parse("2026-03-01T10:00:30Z"), "assistant: the first sprint ends on March 29, plan login first");
+        at("turn-a#2", Instant.parse("2026-03-01T10:00:30Z"), "assistant: then the registration form and its tests");
+        at("turn-a#0", Instant.parse("2026-03-01T10:00:00Z"), "user: my first sprint ends on March 29");
+
+        List<MemoryHit> hits = choose(600, 2);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-a#1", "turn-a#0");
+        assertThat(hits).extracting(MemoryHit::earlierThan).containsOnlyNulls();
+    }
+
+    @Test
+    void should_keep_within_the_budget_skipping_what_does_not_fit() {
+        candidate("turn-a#0", "2026-03-01", "user: " + "long ".repeat(100));
+        candidate("turn-b#0", "2026-03-05", "user: we deploy the service with Gunicorn behind nginx");
+        candidate("note-c", "2026-03-07", "Lunch with Ana on Friday");
+
+        List<MemoryHit> hits = choose(40, 10);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-b#0", "note-c");
+        assertThat(hits.stream().mapToInt(MemoryHit::tokens).sum()).isLessThanOrEqualTo(40);
+    }
+
+    @Test
+    void should_rank_the_newer_of_two_hits_that_state_the_same_thing_first_and_mark_the_older() {
+        candidate("turn-a#0", "2026-03-01", "user: the first sprint deadline is April 1");
+        candidate("note-x", "2026-03-02", "Lunch with Ana on Friday");
+        candidate("turn-b#0", "2026-03-20", "user: the first sprint deadline moved to April 5");
+        candidate("turn-c#0", "2026-03-03", "user: we deploy the service with Gunicorn behind nginx");
+
+        List<MemoryHit> hits = choose(600, 4);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-b#0", "turn-a#0", "note-x", "turn-c#0");
+        assertThat(hits.get(1).earlierThan()).isEqualTo("turn-b#0");
+        assertThat(hits).filteredOn(hit -> !hit.id().equals("turn-a#0")).extracting(MemoryHit::earlierThan)
+                .containsOnlyNulls();
+    }
+
+    @Test
+    void should_leave_alone_an_older_hit_below_a_newer_one_and_hits_on_other_subjects() {
+        candidate("turn-b#0", "2026-03-20", "user: the first sprint deadline moved to April 5");
+        candidate("turn-a#0", "2026-03-01", "user: the first sprint deadline is April 1");
+        candidate("turn-c#0", "2026-03-25", "user: we deploy the service with Gunicorn behind nginx");
+
+        List<MemoryHit> hits = choose(600, 3);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-b#0", "turn-a#0", "turn-c#0");
+        assertThat(hits.get(1).earlierThan()).isEqualTo("turn-b#0");
+        assertThat(hits.get(2).earlierThan()).isNull();
+    }
+
+    @Test
+    void should_only_reorder_the_hits_it_took_never_bring_in_one_left_out() {
+        candidate("turn-a#0", "2026-03-01", "user: the first sprint deadline is April 1");
+        candidate("turn-c#0", "2026-03-03", "user: we deploy the service with Gunicorn behind nginx");
+        candidate("turn-b#0", "2026-03-20", "user: the first sprint deadline moved to April 5");
+
+        assertThat(choose(600, 2)).extracting(MemoryHit::id).containsExactly("turn-a#0", "turn-c#0");
+    }
+
+    @Test
+    void should_return_nothing_for_no_candidates() {
+        assertThat(choose(600, 10)).isEmpty();
+    }
+}
