@@ -29,6 +29,9 @@ import java.util.Set;
  *   duplicates (same text, case and spacing ignored); placeholder lines go.</li>
  *   <li><b>Fading topics become pointers</b>: when there are notes, an old Active Context line that no note reinforces
  *   (shares at least two content words with, or all of them when it has fewer) leaves Active Context as a pointer;
+ *   so does an old line of any section that a note supersedes (it reinforces the line and holds other values:
+ *   numbers, dates, versions, month names), so that the state keeps only the current value, with a {@code Past:}
+ *   pointer to its history (seed 000);
  *   so do the lines beyond {@code maxActiveItems}. New crystals (other than the input notes' own) become pointers too,
  *   the most important first, up to half of {@code maxPointers}, one per crystal (none for a crystal an old line's
  *   pointer already came from): their text is long and already searchable. A
@@ -155,7 +158,8 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                     if (section.name().equals(StateSchema.EMERGING_SKILLS) && SkillPatterns.parse(line).isPresent()) {
                         continue; // counted with the new ones
                     }
-                    if (active && !noteWords.isEmpty() && !reinforced(line, noteWords)) {
+                    if (superseded(line, input.notes())
+                            || active && !noteWords.isEmpty() && !reinforced(line, noteWords)) {
                         fading.add(pointerFor(line, null));
                     } else {
                         addUnique(lines, line);
@@ -342,6 +346,50 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
         }
         int needed = Math.min(2, words.size());
         return noteWords.stream().anyMatch(note -> ContentWords.shared(words, note) >= needed);
+    }
+
+    /**
+     * An old line is superseded when a note states the same thing with another value: the note shares two of the
+     * line's content words (all, when it has fewer) and both hold values — numbers, dates, versions, month names —
+     * of which the line's are not all in the note. The line then leaves the state as a pointer to its history.
+     */
+    private static boolean superseded(String line, List<Note> notes) {
+        Set<String> values = values(line);
+        Set<String> words = ContentWords.stems(line);
+        if (values.isEmpty() || words.isEmpty()) {
+            return false;
+        }
+        int needed = Math.min(2, words.size());
+        for (Note note : notes) {
+            Set<String> noteValues = values(note.text());
+            if (!noteValues.isEmpty() && !noteValues.containsAll(values)
+                    && ContentWords.shared(words, ContentWords.stems(note.text())) >= needed) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static final Set<String> MONTHS = monthNames();
+
+    private static Set<String> monthNames() {
+        Set<String> months = new HashSet<>();
+        for (java.time.Month month : java.time.Month.values()) {
+            months.add(month.getDisplayName(java.time.format.TextStyle.FULL, Locale.ENGLISH).toLowerCase(Locale.ROOT));
+        }
+        return months;
+    }
+
+    /** The words of a text that hold a value: a digit, or a month's name. */
+    private static Set<String> values(String text) {
+        Set<String> values = new HashSet<>();
+        for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}.:/-]+")) {
+            String bare = word.replaceAll("^[.:/-]+|[.:/-]+$", "");
+            if (!bare.isEmpty() && (bare.chars().anyMatch(Character::isDigit) || MONTHS.contains(bare))) {
+                values.add(bare);
+            }
+        }
+        return values;
     }
 
     private static void addUnique(List<String> lines, String line) {

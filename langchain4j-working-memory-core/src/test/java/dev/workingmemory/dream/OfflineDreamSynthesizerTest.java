@@ -109,14 +109,39 @@ class OfflineDreamSynthesizerTest {
         StateDocument state = StateDocument.parse(OfflineDreamSynthesizer.builder().keywordSource(index).build()
                 .synthesize(input).state());
 
+        // the migration's month changed: only the current value stays, the old one is a pointer to its history
         assertThat(state.body("Active Context")).isEqualTo("""
-                - API migration moved to April, more prep needed
-                - Preparing the API migration for March""");
-        assertThat(state.pointers()).containsExactly(
-                new CrystalPointer("Debugging CORS errors on the P2P bridge", "CORS P2P EigenTrust"),
-                new CrystalPointer("Writing the quarterly report", "Writing quarterly report"));
+                - API migration moved to April, more prep needed""");
+        assertThat(state.pointers()).extracting(CrystalPointer::topic).containsExactly(
+                "Debugging CORS errors on the P2P bridge", "Preparing the API migration for March",
+                "Writing the quarterly report");
+        assertThat(state.pointers().get(0)).isEqualTo(
+                new CrystalPointer("Debugging CORS errors on the P2P bridge", "CORS P2P EigenTrust"));
         assertThat(state.body("Crystal Pointers")).doesNotContain("None yet");
         assertThat(state.body("Crystal Pointers")).startsWith("_Use memory_search if the user asks about these topics:_");
+    }
+
+    @Test
+    void should_keep_only_the_current_value_of_an_updated_fact_with_a_past_pointer() {
+        StateDocument old = StateDocument.builder()
+                .section("The Bond", "- Prefers short answers")
+                .section("Active Context", """
+                        - First sprint deadline is April 1
+                        - The dashboard API answers in 400 ms on average""")
+                .build();
+        DreamInput input = input().oldState(old).notes(List.of(
+                States.note(0, 0.8, "First sprint deadline moved to April 5"),
+                States.note(1, 0.7, "Dashboard API answers in 250 ms after the caching work"))).build();
+
+        String text = synthesizer.synthesize(input).state();
+        StateDocument state = StateDocument.parse(text);
+
+        assertThat(text).contains("- First sprint deadline moved to April 5", "- Dashboard API answers in 250 ms");
+        assertThat(state.body("Active Context")).doesNotContain("April 1", "400 ms");
+        assertThat(state.body("The Bond")).contains("Prefers short answers"); // nothing states it anew
+        assertThat(state.pointers()).extracting(CrystalPointer::topic).contains("First sprint deadline is April 1",
+                "The dashboard API answers in 400 ms on average");
+        assertThat(state.body("Crystal Pointers")).contains("- Past: First sprint deadline is April 1 → search: `");
     }
 
     @Test
