@@ -179,7 +179,7 @@ class CodingTierTest {
 
         assertThat(lastToolResult(model.requests().get(1))).doesNotContain("zebra-quartz-1137"); // cut for the model
         assertThat(lastToolResult(model.lastRequest()))
-                .contains("(tool_output)")
+                .contains("(tool_output, id tool-output-")
                 .contains("[INFO] Verified artifact org.acme:ledger checksum zebra-quartz-1137");
         memories.close();
     }

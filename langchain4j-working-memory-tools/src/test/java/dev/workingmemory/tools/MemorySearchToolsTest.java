@@ -63,7 +63,7 @@ class MemorySearchToolsTest {
 
             assertThat(lastToolResult(model.requests().get(1))).contains("memory_search finds it now");
             assertThat(lastToolResult(model.requests().get(2)))
-                    .startsWith("Found ").contains("- 2026-03-12 (note) " + DEADLINE);
+                    .startsWith("Found ").containsPattern("- 2026-03-12 \\(note, id note-[0-9a-f]{32}\\) " + DEADLINE);
         }
     }
 
@@ -89,9 +89,54 @@ class MemorySearchToolsTest {
 
             assistant.chat("alice", "What is my dog called?");
 
-            assertThat(lastToolResult(model.lastRequest())).contains("(turn)")
-                    .contains("[2026-01-05] user: I adopted a beagle puppy and called him Biscuit.");
+            assertThat(lastToolResult(model.lastRequest())).containsPattern("- 2026-01-05 \\(turn, id turn-[0-9a-f]{32}#0\\)")
+                    .contains("user: I adopted a beagle puppy and called him Biscuit.");
         }
+    }
+
+    @Test
+    void should_read_the_whole_exchange_of_a_hit_page_by_page_and_only_the_user_s_own() {
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxMessages(2)
+                .clock(new SettableClock("2026-03-12T14:30:00Z")).build()) {
+            // one exchange of twelve answers of about 200 characters: a passage each (the question packed with the first)
+            dev.langchain4j.memory.ChatMemory chat = memories.get("alice");
+            chat.add(UserMessage.from("Plan the database migration, one table per step."));
+            for (int step = 1; step <= 12; step++) {
+                chat.add(AiMessage.from("Step " + step + ": write the migration script for table t" + step
+                        + ", run it on staging, check the row counts against the source database, compare the"
+                        + " checksums of both copies and record the timings in the migration log."));
+            }
+            chat.add(UserMessage.from("Thanks."));
+            chat.add(AiMessage.from("Sure."));
+
+            String found = search(memories, "alice", "{\"query\": \"migration script for table t7\"}");
+            java.util.regex.Matcher hit = java.util.regex.Pattern.compile("id (turn-[0-9a-f]{32})#\\d+").matcher(found);
+            assertThat(hit.find()).as(found).isTrue();
+            assertThat(found).contains("table t7").contains("memory_read");
+
+            String first = read(memories, "alice", "{\"id\": \"" + hit.group().substring(3) + "\"}");
+            assertThat(first).startsWith("Passages 0-9 of " + hit.group(1) + ":")
+                    .contains("user: Plan the database migration").contains("assistant: Step 10: write")
+                    .doesNotContain("Step 11:").endsWith("[More: call memory_read with from 10.]");
+            String rest = read(memories, "alice", "{\"id\": \"" + hit.group(1) + "\", \"from\": 10}");
+            assertThat(rest).startsWith("Passages 10-11 of " + hit.group(1) + ":")
+                    .contains("Step 12: write the migration script for table t12").endsWith("[End.]");
+
+            assertThat(read(memories, "bob", "{\"id\": \"" + hit.group(1) + "#0\"}"))
+                    .startsWith("Nothing in your long-term memory has the id");
+            assertThat(read(memories, "alice", "{\"id\": \"\"}")).startsWith("Error:").contains("How to fix:");
+            assertThat(read(memories, "alice", "{\"id\": \"" + hit.group(1) + "\", \"from\": -1}"))
+                    .startsWith("Error: from must be 0 or more");
+        }
+    }
+
+    /** What memory_read answered {@code user} when asked {@code arguments} in a turn of its own. */
+    private static String read(WorkingMemoryProvider memories, String user, String arguments) {
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool(MemorySearchTools.MEMORY_READ, arguments)
+                .thenAnswer("Read.");
+        assistant(model, memories).chat(user, "Read it.");
+        return lastToolResult(model.lastRequest());
     }
 
     @Test
@@ -119,7 +164,7 @@ class MemorySearchToolsTest {
         }
 
         try (WorkingMemoryProvider second = onFiles()) {
-            assertThat(search(second, "alice", SEARCH_DEADLINE)).contains("(note) " + DEADLINE);
+            assertThat(search(second, "alice", SEARCH_DEADLINE)).containsPattern("\\(note, id note-[0-9a-f]{32}\\) " + DEADLINE);
             assertThat(search(second, "bob", SEARCH_DEADLINE)).startsWith("Nothing");
         }
     }
@@ -130,7 +175,7 @@ class MemorySearchToolsTest {
             assistant(ScriptedChatModel.script().thenCallTool("working_memory_note", NOTE_DEADLINE).thenAnswer("Noted."), first)
                     .chat("alice", "The API migration is due March 20th.");
 
-            assertThat(search(second, "alice", SEARCH_DEADLINE)).contains("(note) " + DEADLINE);
+            assertThat(search(second, "alice", SEARCH_DEADLINE)).containsPattern("\\(note, id note-[0-9a-f]{32}\\) " + DEADLINE);
         }
     }
 
