@@ -104,8 +104,8 @@ public final class BeamRecall {
                 chats.stream().mapToInt(chat -> chat.questions().size()).sum(),
                 baseline ? "naive baseline (" + NaivePassages.PASSAGE_CHARS + "-char passages, BM25 + MiniLM, RRF)"
                         : "default WorkingMemoryProvider", quantized ? ", quantized MiniLM" : "");
-        Tally total = new Tally();
-        Map<String, Tally> kinds = new TreeMap<>();
+        RecallTally total = new RecallTally();
+        Map<String, RecallTally> kinds = new TreeMap<>();
         int inWindow = 0;
         long feedNanos = 0;
         int messages = 0;
@@ -138,7 +138,7 @@ public final class BeamRecall {
                 feedNanos += fed;
                 messages += chat.messages().size();
                 Map<Integer, Message> byId = chat.byId();
-                Tally tally = new Tally();
+                RecallTally tally = new RecallTally();
                 for (Question question : chat.questions()) {
                     long before = System.nanoTime();
                     List<Hit> hits = searcher.search(question.text());
@@ -165,7 +165,7 @@ public final class BeamRecall {
                     }
                     int tokens = hits.stream().mapToInt(Hit::tokens).sum();
                     tally.add(found, question.evidence().size(), tokens, updateFirst);
-                    kinds.computeIfAbsent(question.kind(), kind -> new Tally())
+                    kinds.computeIfAbsent(question.kind(), kind -> new RecallTally())
                             .add(found, question.evidence().size(), tokens, updateFirst);
                 }
                 total.add(tally);
@@ -173,7 +173,7 @@ public final class BeamRecall {
                         chat.messages().size(), fed / 1e9, tally);
             }
         }
-        for (Map.Entry<String, Tally> kind : kinds.entrySet()) {
+        for (Map.Entry<String, RecallTally> kind : kinds.entrySet()) {
             out.printf("%s: %s%n", kind.getKey(), kind.getValue());
         }
         out.printf("questions with evidence still in the window at the end (not searchable): %d%n", inWindow);
@@ -233,57 +233,5 @@ public final class BeamRecall {
 
     private interface Searcher {
         List<Hit> search(String question) throws IOException;
-    }
-
-    /** Recall, tokens and update order over questions. */
-    private static final class Tally {
-        int questions;
-        int all;
-        int any;
-        long tokens;
-        int updates;
-        int updatesFirst;
-
-        void add(int found, int evidence, int returnedTokens, Boolean updateFirst) {
-            questions++;
-            all += found == evidence ? 1 : 0;
-            any += found > 0 ? 1 : 0;
-            tokens += returnedTokens;
-            if (updateFirst != null) {
-                updates++;
-                updatesFirst += updateFirst ? 1 : 0;
-            }
-        }
-
-        void add(Tally other) {
-            questions += other.questions;
-            all += other.all;
-            any += other.any;
-            tokens += other.tokens;
-            updates += other.updates;
-            updatesFirst += other.updatesFirst;
-        }
-
-        double all() {
-            return questions == 0 ? 0 : all / (double) questions;
-        }
-
-        double any() {
-            return questions == 0 ? 0 : any / (double) questions;
-        }
-
-        double tokens() {
-            return questions == 0 ? 0 : tokens / (double) questions;
-        }
-
-        double updateFirst() {
-            return updates == 0 ? 0 : updatesFirst / (double) updates;
-        }
-
-        @Override
-        public String toString() {
-            return String.format("recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%s", all(), any(),
-                    tokens(), questions, updates == 0 ? "" : String.format(" update_first=%.2f", updateFirst()));
-        }
     }
 }

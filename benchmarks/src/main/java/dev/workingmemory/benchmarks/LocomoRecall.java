@@ -138,8 +138,8 @@ public final class LocomoRecall {
         if (embeddingModel != null) {
             builder.embeddingModel(embeddingModel);
         }
-        Tally total = new Tally();
-        Tally[] categories = {new Tally(), new Tally(), new Tally(), new Tally(), new Tally()};
+        RecallTally total = new RecallTally();
+        RecallTally[] categories = {new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally()};
         List<Long> addNanos = new ArrayList<>();
         List<Long> searchNanos = new ArrayList<>();
         long feedNanos = 0;
@@ -177,7 +177,7 @@ public final class LocomoRecall {
                 chat.messages().forEach(message -> window.add(textOf(message)));
 
                 Map<String, Turn> turnsById = conversation.turnsById();
-                Tally tally = new Tally();
+                RecallTally tally = new RecallTally();
                 for (Question question : conversation.questions()) {
                     long before = System.nanoTime();
                     List<MemoryHit> hits = memory.search(question.text(), LIMIT);
@@ -196,8 +196,8 @@ public final class LocomoRecall {
                         inWindow++;
                     }
                     int tokens = hits.stream().mapToInt(MemoryHit::tokens).sum();
-                    tally.add(found, question.evidence().size(), tokens);
-                    categories[question.category()].add(found, question.evidence().size(), tokens);
+                    tally.add(found, question.evidence().size(), tokens, null);
+                    categories[question.category()].add(found, question.evidence().size(), tokens, null);
                 }
                 total.add(tally);
                 out.printf("%s: %d sessions, %d turns fed and indexed in %.1f s; recall_all@10=%.3f"
@@ -207,7 +207,7 @@ public final class LocomoRecall {
             }
         }
         for (int category = 1; category <= 4; category++) {
-            Tally tally = categories[category];
+            RecallTally tally = categories[category];
             out.printf("category %d: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", category,
                     tally.all(), tally.any(), tally.tokens(), tally.questions);
         }
@@ -263,40 +263,6 @@ public final class LocomoRecall {
         long[] sorted = values.stream().mapToLong(Long::longValue).toArray();
         Arrays.sort(sorted);
         return sorted.length == 0 ? 0 : sorted[Math.min(sorted.length - 1, sorted.length * percent / 100)];
-    }
-
-    /** Recall and tokens over questions. */
-    private static final class Tally {
-        int questions;
-        int all;
-        int any;
-        long tokens;
-
-        void add(int found, int evidence, int returnedTokens) {
-            questions++;
-            all += found == evidence ? 1 : 0;
-            any += found > 0 ? 1 : 0;
-            tokens += returnedTokens;
-        }
-
-        void add(Tally other) {
-            questions += other.questions;
-            all += other.all;
-            any += other.any;
-            tokens += other.tokens;
-        }
-
-        double all() {
-            return questions == 0 ? 0 : all / (double) questions;
-        }
-
-        double any() {
-            return questions == 0 ? 0 : any / (double) questions;
-        }
-
-        double tokens() {
-            return questions == 0 ? 0 : tokens / (double) questions;
-        }
     }
 
     /** The provider's clock: the time of the turn being fed. Thread-safe. */
