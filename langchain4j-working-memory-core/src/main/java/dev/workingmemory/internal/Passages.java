@@ -48,6 +48,23 @@ public final class Passages {
     }
 
     /**
+     * The passages of one message or note: the text whole (white space folded) when it has at most {@code max} plus
+     * half of it characters, else {@link #cut} into pieces of at most {@code max}. Cutting a text a little longer than
+     * a passage would leave a piece too short to say anything on its own and make half a sentence the hit: on
+     * LoCoMo, one evidence turn in eleven is longer than 300 characters, and cut it could never be found whole.
+     *
+     * @param max at least 20
+     */
+    public static List<String> of(String text, int max) {
+        Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
+        String whole = fold(text, 0, text.length());
+        if (whole.isEmpty()) {
+            return List.of();
+        }
+        return whole.length() <= max + max / 2 ? List.of(whole) : cut(text, max);
+    }
+
+    /**
      * Cuts {@code text} into pieces of at most {@code max} characters, white space folded (none blank).
      *
      * @param max at least 20

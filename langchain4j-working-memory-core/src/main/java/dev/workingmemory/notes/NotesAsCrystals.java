@@ -93,10 +93,10 @@ final class NotesAsCrystals implements NoteCrystals {
         return CrystalIds.of("note", scope, note.line());
     }
 
-    /** The note's text whole when it fits a passage, else its passages. */
+    /** The note's text whole when it fits a passage (and half again), else its passages. */
     private static List<String> passages(Note note) {
         return note.text().length() <= Passages.MAX_CHARS ? List.of(note.text())
-                : Passages.cut(note.text(), Passages.MAX_CHARS);
+                : Passages.of(note.text(), Passages.MAX_CHARS);
     }
 
     /** The ids of the note's crystals, in order: its id alone when it is one passage. */

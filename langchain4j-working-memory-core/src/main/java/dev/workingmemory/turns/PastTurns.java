@@ -36,8 +36,9 @@ import java.util.List;
  * <p>The crystals are the <em>passages</em> of an <em>exchange</em> (a user message and the assistant texts and tool
  * results that follow it; tool requests are left out): each message is a line {@code user: …}, {@code assistant: …},
  * {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
- * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is cut into
- * passages of its own by {@link Passages#cut} (each begins with the line's label again). A message counts up to
+ * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
+ * of its own, cut into several by {@link Passages#of} when it is half as long again (each begins with the line's
+ * label again). A message counts up to
  * {@value #MAX_MESSAGE_CHARS} characters, a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} (the results of
  * {@code memory_search}, copies of crystals already kept, not at all). So a hit is the part of a turn that answers,
  * ten of them fit the search's budget, and the whole exchange stays readable through the passages' ids
@@ -203,7 +204,7 @@ public final class PastTurns implements MemoryLayer {
             this.day = day;
             String prefix = label + ": ";
             List<String> cut = new ArrayList<>();
-            for (String piece : Passages.cut(text, Passages.MAX_CHARS - prefix.length())) {
+            for (String piece : Passages.of(text, Passages.MAX_CHARS - prefix.length())) {
                 cut.add(prefix + piece);
             }
             this.passages = cut.isEmpty() ? List.of(prefix + "(no text)") : List.copyOf(cut);

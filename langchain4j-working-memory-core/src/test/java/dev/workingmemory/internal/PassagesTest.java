@@ -55,13 +55,28 @@ class PassagesTest {
     }
 
     @Test
+    void should_keep_a_message_whole_up_to_half_a_passage_over_and_cut_a_longer_one() {
+        String sentence = "The first sprint ends on March 29. ";
+        String over = sentence.repeat(4); // 140 characters: within 100 and half again (150)
+        assertThat(Passages.of(over, 100)).containsExactly(over.strip());
+
+        String longer = sentence.repeat(5); // 175 characters: cut into passages of at most 100
+        assertThat(Passages.of(longer, 100)).hasSizeGreaterThan(1)
+                .allSatisfy(piece -> assertThat(piece).hasSizeLessThanOrEqualTo(100))
+                .isEqualTo(Passages.cut(longer, 100));
+    }
+
+    @Test
     void should_give_nothing_for_blank_text() {
         assertThat(Passages.cut(" \n\t ", 320)).isEmpty();
+        assertThat(Passages.of(" \n\t ", 320)).isEmpty();
     }
 
     @Test
     void should_reject_a_room_too_small_for_a_passage() {
         assertThatThrownBy(() -> Passages.cut("text", 19)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least 20");
+        assertThatThrownBy(() -> Passages.of("text", 19)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least 20");
     }
 
