@@ -18,7 +18,8 @@ import java.util.List;
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
  * {@code max(30, 5 × limit)} candidates and chooses among them ({@link HitChoice}): best first within the budget, one
  * passage per whole (exchange, note, tool output) before a second, and the newer of two hits that state the same
- * thing above the older. Each search is reported to the provider's listeners ({@link SearchRun}).
+ * thing above the older; then the rest of the budget widens the hits with the neighbouring passages of their whole
+ * ({@link HitWidening}). Each search is reported to the provider's listeners ({@link SearchRun}).
  *
  * <p>Thread-safe (immutable; the store is thread-safe).
  */
@@ -104,7 +105,8 @@ public final class MemorySearch {
         long start = System.nanoTime();
         List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text,
                 Math.max(MIN_CANDIDATES, CANDIDATES_PER_HIT * limit)));
-        List<MemoryHit> hits = HitChoice.choose(candidates, estimator, tokenBudget, limit);
+        List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(candidates, estimator, tokenBudget, limit),
+                id -> store.get(id).filter(crystal -> crystal.scope().equals(scope)), estimator, tokenBudget);
         listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));
         return hits;
     }
