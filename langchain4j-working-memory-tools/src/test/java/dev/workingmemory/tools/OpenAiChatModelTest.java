@@ -64,7 +64,7 @@ class OpenAiChatModelTest {
         assertThat(functionNames(tools)).containsExactlyInAnyOrder("updateWorkingMemory", "core_memory_update",
                 "core_memory_read", "working_memory_note", "working_memory_stats", "working_memory_add",
                 "working_memory_clear", "working_memory_clear_slot", "working_memory_remove", "read_tool_output",
-                "memory_search");
+                "memory_search", "memory_read");
         JsonNode search = function(tools, "memory_search").get("parameters");
         assertThat(search.at("/properties/query/type").asText()).isEqualTo("string");
         assertThat(search.at("/properties/limit/type").asText()).isEqualTo("integer");

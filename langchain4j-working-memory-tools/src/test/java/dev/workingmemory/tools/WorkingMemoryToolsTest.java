@@ -49,7 +49,7 @@ class WorkingMemoryToolsTest {
         assertThat(specs).extracting(ToolSpecification::name).containsExactlyInAnyOrder(
                 "updateWorkingMemory", "core_memory_update", "core_memory_read", "working_memory_note",
                 "working_memory_stats", "working_memory_add", "working_memory_clear", "working_memory_clear_slot",
-                "working_memory_remove", "read_tool_output", "memory_search");
+                "working_memory_remove", "read_tool_output", "memory_search", "memory_read");
         for (ToolSpecification spec : specs) {
             assertThat(spec.description()).as(spec.name()).hasSizeGreaterThan(100);
             JsonObjectSchema parameters = spec.parameters();
