@@ -65,8 +65,9 @@ public final class ToolOutputCacheConfig {
     }
 
     /**
-     * The most characters each crystal of a full output holds; default {@value Passages#MAX_CHARS}, the passage of
-     * every crystal (issue 20: ten hits fit the search's budget).
+     * The most characters each crystal of a full output holds; default 1,500. Not yet the {@value Passages#MAX_CHARS}
+     * of other passages: with passages that small, a pointer's keywords to an output could quote three of its words
+     * in a row (an injected instruction reached the block; ToolOutputProvenanceContract).
      */
     public int crystalChunkChars() {
         return crystalChunkChars;
@@ -90,7 +91,7 @@ public final class ToolOutputCacheConfig {
         private int keepNewest = 300;
         private Duration maxAge = Duration.ofDays(7);
         private int maxPendingWrites = 64;
-        private int crystalChunkChars = Passages.MAX_CHARS;
+        private int crystalChunkChars = 1_500;
         private ToolOutputCrystals crystals = ToolOutputCrystals.NONE;
 
         private Builder() {
