@@ -42,7 +42,8 @@ class LexiconSalienceScorerEquivalenceTest {
         List<String> texts = new ArrayList<>(PHRASES);
         texts.addAll(labelledTexts("/extraction"));
         texts.addAll(labelledTexts("/ordinary"));
-        texts.addAll(locomoTurns());
+        List<String> locomo = locomoTurns(); // none on a clone without shared/bench (CI)
+        texts.addAll(locomo);
         List<String> differ = new ArrayList<>();
         for (String text : texts) {
             for (SalienceSource source : List.of(SalienceSource.USER_MESSAGE, SalienceSource.ASSISTANT_MESSAGE)) {
@@ -53,9 +54,10 @@ class LexiconSalienceScorerEquivalenceTest {
                 }
             }
         }
-        System.out.println("Lexicon scorer: " + texts.size() + " texts, " + differ.size() + " scores differ");
+        System.out.println("Lexicon scorer: " + texts.size() + " texts (" + locomo.size() + " LoCoMo turns), "
+                + differ.size() + " scores differ");
         differ.forEach(line -> System.out.println("  differs: " + line));
-        assertThat(texts).hasSizeGreaterThan(300);
+        assertThat(texts.size() - locomo.size()).as("phrases and labelled texts").isGreaterThan(200);
         assertThat(differ).isEmpty();
     }
 
