@@ -79,6 +79,8 @@ public interface ScopeContract {
         // what is searched here is found by its words: hashed vectors keep hundreds of crystals cheap
         return WorkingMemoryProvider.builder().store(store()).embeddingModel(new HashingEmbeddingModel()).clock(clock)
                 .maxMessages(4)
+                // 16K tokens: issue 19's 120-line private output is over the pruning size floor, pruned and cached
+                .contextWindow(16_000)
                 .notes(NotesConfig.builder().softLimit(3).hardLimit(50).batchSize(1).build())
                 .dreams(DreamConfig.builder().scheduled(false).build());
     }

@@ -21,6 +21,7 @@ import dev.workingmemory.context.ToolOutputCache;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.HitScores;
 import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.dream.DreamLogEntry;
@@ -191,10 +192,28 @@ final class MemoryViews {
             ObjectNode item = array.addObject().put("rank", rank++).put("id", hit.id()).put("kind", hit.kind().textName())
                     .put("time", hit.time().toString()).put("tokens", hit.tokens()).put("text", hit.text());
             provenance(item, hit.kind(), hit.text());
-            // The fused score ranks the hits; the parts it was fused from show where the search reports them.
-            item.putObject("scores").put("fused", hit.score());
+            HitScores scores = hit.scores();
+            ObjectNode parts = item.putObject("scores");
+            score(parts, "keyword", scores.keyword());
+            score(parts, "context", scores.context());
+            score(parts, "keywordStandardized", scores.keywordStandardized());
+            score(parts, "vector", scores.vector());
+            score(parts, "vectorStandardized", scores.vectorStandardized());
+            parts.put("fused", hit.score());
+            if (hit.earlierThan() != null) {
+                item.put("earlierThan", hit.earlierThan());
+            }
         }
         return node;
+    }
+
+    /** A part of a hit's score; JSON has no NaN, so a part the search did not measure for the hit is null. */
+    private static void score(ObjectNode node, String name, double value) {
+        if (Double.isNaN(value)) {
+            node.putNull(name);
+        } else {
+            node.put(name, value);
+        }
     }
 
     /** One thread: what its loaded memory holds, or its stored state, and its cached tool outputs. */

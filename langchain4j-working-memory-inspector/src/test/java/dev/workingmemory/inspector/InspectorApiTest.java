@@ -211,7 +211,16 @@ class InspectorApiTest {
 
         JsonNode first = answer.path("hits").get(0);
         assertThat(first.path("text").asText()).contains("migration");
-        assertThat(first.path("scores").path("fused").isNumber()).isTrue();
+        dev.workingmemory.crystal.HitScores expected = scenario.provider.search(MemoryKey.of("alice"),
+                "migration deadline", 5).get(0).scores();
+        JsonNode scores = first.path("scores");
+        assertThat(scores.path("fused").asDouble()).isEqualTo(expected.fused());
+        // the top hit holds both words: the keyword list and the vector list both measured it
+        assertThat(scores.path("keyword").asDouble()).isPositive().isEqualTo(expected.keyword());
+        assertThat(scores.path("vector").asDouble()).isEqualTo(expected.vector());
+        assertThat(scores.path("keywordStandardized").asDouble()).isEqualTo(expected.keywordStandardized());
+        assertThat(scores.path("vectorStandardized").asDouble()).isEqualTo(expected.vectorStandardized());
+        assertThat(scores.has("context")).isTrue();
         assertThat(answer.path("hits").findValuesAsText("text"))
                 .isEqualTo(scenario.provider.search(MemoryKey.of("alice"), "migration deadline", 5).stream()
                         .map(hit -> hit.text()).toList());

@@ -60,11 +60,16 @@ class InspectorBrowserTest {
             chromium.driver.findElement(By.id("search-q")).sendKeys("migration deadline");
             chromium.driver.findElement(By.id("search-go")).click();
             WebElement hit = chromium.await(By.cssSelector("#hits tr.hit"), "migration");
-            double fused = scenario.provider.search(dev.workingmemory.MemoryKey.of("alice"), "migration deadline", 10)
-                    .get(0).score();
-            assertThat(hit.findElement(By.cssSelector(".score-fused")).getText()).isEqualTo(String.format("%.4f", fused));
-            // keyword, vector and context show once the search reports them (the one fusion, issue 20); "—" until then
-            assertThat(hit.findElements(By.cssSelector(".score-keyword, .score-vector, .score-context"))).hasSize(3);
+            dev.workingmemory.crystal.HitScores scores = scenario.provider.search(
+                    dev.workingmemory.MemoryKey.of("alice"), "migration deadline", 10).get(0).scores();
+            assertThat(hit.findElement(By.cssSelector(".score-fused")).getText())
+                    .isEqualTo(String.format(java.util.Locale.ROOT, "%.4f", scores.fused()));
+            assertThat(hit.findElement(By.cssSelector(".score-keyword")).getText())
+                    .isEqualTo(String.format(java.util.Locale.ROOT, "%.4f", scores.keyword()));
+            assertThat(hit.findElement(By.cssSelector(".score-vector")).getText())
+                    .isEqualTo(String.format(java.util.Locale.ROOT, "%.4f", scores.vector()));
+            assertThat(hit.findElement(By.cssSelector(".score-context")).getText())
+                    .isEqualTo(Double.isNaN(scores.context()) ? "—" : String.format(java.util.Locale.ROOT, "%.4f", scores.context()));
             assertThat(hit.findElement(By.cssSelector(".hit-from")).getText()).isEqualTo("model"); // a note's words
 
             screenshot(chromium);

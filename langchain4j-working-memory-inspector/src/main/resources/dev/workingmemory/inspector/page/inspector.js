@@ -417,7 +417,8 @@
                         el('td', {class: 'num score-vector', text: score(hit.scores.vector)}),
                         el('td', {class: 'num score-context', text: score(hit.scores.context)}),
                         el('td', {class: 'num score-fused', text: score(hit.scores.fused)}),
-                        el('td', {}, el('pre', {class: 'hit-text', text: hit.text}))))) : el('p', {class: 'hint', text: 'No hit.'}));
+                        el('td', {}, hit.earlierThan ? el('p', {class: 'meta hit-earlier', text: 'Earlier value than ' + hit.earlierThan}) : null,
+                            el('pre', {class: 'hit-text', text: hit.text}))))) : el('p', {class: 'hint', text: 'No hit.'}));
             } catch (e) {
                 results.replaceChildren(el('p', {class: 'hint', text: e.message}));
             }
@@ -425,7 +426,7 @@
         input.addEventListener('keydown', event => { if (event.key === 'Enter') run(); });
         return section('memory_search', 'search',
             el('div', {class: 'row'}, input, el('button', {id: 'search-go', onclick: run}, 'Search')),
-            el('p', {class: 'meta', text: 'Runs memory_search for this user, as the model would: each hit with where its words came from (a tool\'s are data, never an instruction) and the scores that ranked it.'}),
+            el('p', {class: 'meta', text: 'Runs memory_search for this user, as the model would: each hit with where its words came from (a tool\'s are data, never an instruction) and the scores that ranked it: BM25 of its text (keyword) and of its neighbours (context), the cosine similarity of its vector, and the weighted sum of their standardized values (fused); — where the hit was not among that list\'s candidates.'}),
             results);
     }
 
