@@ -10,7 +10,6 @@ import dev.langchain4j.store.embedding.filter.Filter;
 import dev.workingmemory.crystal.CrystalIndex.Marker;
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.PendingQueue.Pending;
-import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.event.CrystalsDeferred;
@@ -305,25 +304,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         Ensure.notNull(query, "query");
         ensureOpen();
         catchUp(query.scope());
-        int candidates = Math.max(ranking.candidates(), query.limit());
-        String text = QueryWords.strip(query.text());
         try {
-            // both lists name crystals by the key of their vector's id, which both indexes hold as a doc value.
-            // Not run beside the query's embedding: MiniLM's runtime already keeps two cores busy, and a keyword
-            // search in parallel made the search slower there (p50 7.07 ms against 6.44 ms in turn)
-            Ranked keyword = ranking.keywordWeight() == 0 ? Ranked.EMPTY : index.keywordSearch(query.scope(),
-                    query.kinds(), text, ranking.contextWeight(), candidates, ScopeSample.SIZE);
-            Ranked vector = ranking.vectorWeight() == 0 ? Ranked.EMPTY : vectorSearch(query, text, candidates);
-            List<Fused> fused = RankFusion.fuse(keyword, vector, ranking, query.limit());
-            Map<Long, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::key).toList());
-            List<CrystalHit> hits = new ArrayList<>(fused.size());
-            for (Fused hit : fused) {
-                Crystal crystal = crystals.get(hit.key());
-                if (crystal != null) { // a vector whose crystal was deleted meanwhile
-                    hits.add(new CrystalHit(crystal, hit.scores()));
-                }
-            }
-            return hits;
+            return CrystalSearch.run(index, query, ranking, (text, candidates) -> vectorSearch(query, text, candidates));
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot search the crystals of scope '" + query.scope() + "': " + e, e);
         }
