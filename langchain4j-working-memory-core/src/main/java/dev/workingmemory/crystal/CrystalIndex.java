@@ -69,6 +69,7 @@ import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.Reader;
@@ -80,6 +81,7 @@ import org.apache.lucene.analysis.WordlistLoader;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -427,6 +429,19 @@ final class CrystalIndex implements AutoCloseable {
     void commit(long nextSeq) throws IOException {
         writer.setLiveCommitData(Map.of(FORMAT_KEY, FORMAT, NEXT_SEQ_KEY, Long.toString(nextSeq)).entrySet());
         writer.commit();
+    }
+
+    /** The bytes the index holds: its files (in memory for an index in memory) and its writer's buffers. */
+    long sizeInBytes() throws IOException {
+        long bytes = writer.ramBytesUsed();
+        for (String file : directory.listAll()) {
+            try {
+                bytes += directory.fileLength(file);
+            } catch (NoSuchFileException | FileNotFoundException e) {
+                // deleted by a merge meanwhile
+            }
+        }
+        return bytes;
     }
 
     long committedNextSeq() {
