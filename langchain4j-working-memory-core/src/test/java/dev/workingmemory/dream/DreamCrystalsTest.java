@@ -93,7 +93,7 @@ class DreamCrystalsTest {
      */
     @Test
     void should_keep_the_dream_input_flat_as_history_grows_tenfold() {
-        try (WorkingMemoryProvider memories = provider(new dev.workingmemory.testing.HashingEmbeddingModel()).maxMessages(4).build()) {
+        try (WorkingMemoryProvider memories = provider(TestEmbeddingModels.hashing()).maxMessages(4).build()) {
             int at10 = 0;
             int at100 = 0;
             for (int session = 1; session <= 100; session++) {

@@ -6,77 +6,169 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 
+import java.nio.ByteBuffer;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
+import java.util.TreeMap;
+import java.util.function.Consumer;
 
+import static dev.workingmemory.jdbc.Database.batch;
 import static dev.workingmemory.jdbc.Database.query;
 import static dev.workingmemory.jdbc.Database.queryOne;
 import static dev.workingmemory.jdbc.Database.update;
 
 /**
- * The SQL of {@link JdbcCrystalStore}: crystals as rows of {@code wm_crystal}, with a {@code tsvector} of their text
- * (weight A) and context (weight B) under a GIN index for PostgreSQL's full-text search.
+ * The SQL of {@link JdbcCrystalStore}.
+ *
+ * <ul>
+ *   <li>{@code wm_crystal}: a row per crystal, with {@code revision} (a new number whenever its text or context
+ *       changes), the vector of its text ({@code vector}: float4s, big-endian; the current text's when
+ *       {@code embedded_revision = revision}), {@code embed_claim} (until when an instance is embedding it) and
+ *       {@code change} (the change of its scope that last wrote it).</li>
+ *   <li>{@code wm_crystal_scope}: a row per scope with the number of its last {@code change}, and {@code reset}: where
+ *       its history starts (a cache that has not seen that change loads the scope whole).</li>
+ *   <li>{@code wm_crystal_removed}: the crystals removed from a scope, with the change that removed them; past
+ *       {@value #MAX_REMOVED} of a scope they are forgotten and the scope's {@code reset} moves to that change.</li>
+ * </ul>
+ * Every write of a scope first takes the next change number (of the sequence {@code wm_crystal_revision}) on its
+ * {@code wm_crystal_scope} row, which stays locked until the write commits: one scope's writes commit in the order of
+ * their numbers, so an instance that has seen a scope up to change {@code n} finds every later write by its number.
  *
  * <p>Thread-safe (holds no connection).
  */
 final class CrystalTable {
 
+    /** The removed crystals remembered per scope; an instance behind more removals than this loads the scope whole. */
+    static final int MAX_REMOVED = 1_000;
+    private static final int LOAD_CHUNK = 500;
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS = "id, scope, kind, time, importance, tags, text, source, context";
-    /** The query text's lexemes, OR-ed: a crystal matching any of them is a candidate, ranked by ts_rank. */
-    private static final String ANY_LEXEME = "(SELECT string_agg('''' || replace(replace(l, '\\', '\\\\'), '''', '''''')"
-            + " || '''', ' | ') FROM unnest(tsvector_to_array(to_tsvector(CAST(? AS regconfig), ?))) l)::tsquery";
-    private static final Pattern WORD_SEPARATOR = Pattern.compile("[^\\p{L}\\p{N}]+");
+    /** The vector of a row's current text, or null. */
+    private static final String CURRENT_VECTOR = "CASE WHEN embedded_revision = revision THEN vector END";
+    private static final String SAME_TEXT = "wm_crystal.text = EXCLUDED.text"
+            + " AND wm_crystal.context IS NOT DISTINCT FROM EXCLUDED.context";
 
     private final Database database;
-    private final String textSearchConfig;
 
-    CrystalTable(Database database, String textSearchConfig) {
+    CrystalTable(Database database) {
         this.database = database;
-        this.textSearchConfig = textSearchConfig;
     }
 
-    /** A crystal waiting for its vector. */
-    record Unembedded(Crystal crystal, long revision) {
+    /**
+     * A crystal as its row holds it.
+     *
+     * @param revision the revision of its text
+     * @param vector   the vector of that text, or null when it has none yet
+     */
+    record Row(Crystal crystal, long revision, float[] vector) {
+    }
+
+    /** Where a scope's history stands: the number of its last change, and the change its history starts from. */
+    record Version(long change, long reset) {
+    }
+
+    /**
+     * What changed in a scope after a change number: the crystals added or replaced (with their vectors) and the ids
+     * of those removed, apart from each other.
+     */
+    record Changes(List<Row> rows, List<String> removed) {
+    }
+
+    /** A crystal's new vector, for the revision of its text it was made from. */
+    record Embedded(String id, String scope, long revision, float[] vector) {
     }
 
     static byte[] hash(String text) {
         return Texts.hash(Texts.encode(text));
     }
 
-    /** Inserts or replaces the crystals in one transaction; their vectors are then due. */
+    /** Inserts or replaces the crystals in one transaction; a crystal whose text or context changed needs a vector again. */
     void upsert(List<Crystal> crystals) {
         database.write("store " + crystals.size() + " crystals", connection -> {
+            Map<ByteBuffer, Long> changes = new HashMap<>();
+            Map<ByteBuffer, List<Crystal>> byScope = new TreeMap<>();
             for (Crystal crystal : crystals) {
-                update(connection, "INSERT INTO wm_crystal (id_hash, " + COLUMNS + ", scope_hash, search, revision)"
-                                + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, setweight(to_tsvector(CAST(? AS regconfig), ?), 'A')"
-                                + " || setweight(to_tsvector(CAST(? AS regconfig), ?), 'B'), nextval('wm_crystal_revision'))"
-                                + " ON CONFLICT (id_hash) DO UPDATE SET id = EXCLUDED.id, scope = EXCLUDED.scope,"
-                                + " kind = EXCLUDED.kind, time = EXCLUDED.time, importance = EXCLUDED.importance,"
-                                + " tags = EXCLUDED.tags, text = EXCLUDED.text, source = EXCLUDED.source,"
-                                + " context = EXCLUDED.context, scope_hash = EXCLUDED.scope_hash, search = EXCLUDED.search,"
-                                + " revision = EXCLUDED.revision, embedded_revision = 0",
-                        hash(crystal.id()), Texts.encode(crystal.id()), Texts.encode(crystal.scope()), crystal.kind().textName(),
-                        OffsetDateTime.ofInstant(crystal.time(), ZoneOffset.UTC), crystal.importance(), tags(crystal.tags()),
-                        Texts.encode(crystal.text()), encodeOrNull(crystal.source()), encodeOrNull(crystal.context()),
-                        hash(crystal.scope()), textSearchConfig, searchable(crystal.text()), textSearchConfig,
-                        crystal.context() == null ? "" : searchable(crystal.context()));
+                byScope.computeIfAbsent(ByteBuffer.wrap(hash(crystal.scope())), s -> new ArrayList<>()).add(crystal);
             }
+            for (ByteBuffer scope : byScope.keySet()) { // in one order, so that two writers never wait for each other
+                changes.put(scope, nextChange(connection, scope.array()));
+            }
+            removeFromOtherScopes(connection, crystals, changes);
+            List<Object[]> rows = new ArrayList<>(crystals.size());
+            for (Crystal crystal : crystals) {
+                byte[] scopeHash = hash(crystal.scope());
+                rows.add(new Object[] {hash(crystal.id()), Texts.encode(crystal.id()), Texts.encode(crystal.scope()),
+                        crystal.kind().textName(), OffsetDateTime.ofInstant(crystal.time(), ZoneOffset.UTC),
+                        crystal.importance(), tags(crystal.tags()), Texts.encode(crystal.text()),
+                        encodeOrNull(crystal.source()), encodeOrNull(crystal.context()), scopeHash,
+                        changes.get(ByteBuffer.wrap(scopeHash))});
+            }
+            batch(connection, "INSERT INTO wm_crystal (id_hash, " + COLUMNS + ", scope_hash, revision, change)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, nextval('wm_crystal_revision'), ?)"
+                    + " ON CONFLICT (id_hash) DO UPDATE SET id = EXCLUDED.id, scope = EXCLUDED.scope,"
+                    + " kind = EXCLUDED.kind, time = EXCLUDED.time, importance = EXCLUDED.importance,"
+                    + " tags = EXCLUDED.tags, source = EXCLUDED.source, scope_hash = EXCLUDED.scope_hash,"
+                    + " change = EXCLUDED.change, text = EXCLUDED.text, context = EXCLUDED.context,"
+                    // every right-hand side reads the row as it was: the same text keeps its revision and vector
+                    + " revision = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.revision ELSE EXCLUDED.revision END,"
+                    + " vector = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.vector END,"
+                    + " embed_claim = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.embed_claim END", rows);
             return null;
         });
+    }
+
+    /** The ids that another scope holds leave it (a crystal id is unique across scopes): removed there. */
+    private void removeFromOtherScopes(Connection connection, List<Crystal> crystals, Map<ByteBuffer, Long> changes)
+            throws SQLException {
+        Map<ByteBuffer, byte[]> scopeOf = new HashMap<>();
+        for (Crystal crystal : crystals) {
+            scopeOf.put(ByteBuffer.wrap(hash(crystal.id())), hash(crystal.scope()));
+        }
+        Array ids = connection.createArrayOf("bytea",
+                scopeOf.keySet().stream().map(ByteBuffer::array).toArray(byte[][]::new));
+        List<Object[]> moved = new ArrayList<>();
+        for (Object[] row : query(connection, "SELECT id_hash, scope_hash, id FROM wm_crystal WHERE id_hash = ANY (?)"
+                + " FOR UPDATE", row -> new Object[] {row.getBytes(1), row.getBytes(2), row.getBytes(3)}, ids)) {
+            ByteBuffer oldScope = ByteBuffer.wrap((byte[]) row[1]);
+            if (!oldScope.equals(ByteBuffer.wrap(scopeOf.get(ByteBuffer.wrap((byte[]) row[0]))))) {
+                Long change = changes.get(oldScope);
+                if (change == null) {
+                    change = nextChange(connection, oldScope.array());
+                    changes.put(oldScope, change);
+                }
+                moved.add(new Object[] {row[1], row[0], row[2], change});
+            }
+        }
+        remember(connection, moved);
+    }
+
+    /** Takes the scope's next change number, locking its row until commit. */
+    private static long nextChange(Connection connection, byte[] scopeHash) throws SQLException {
+        return queryOne(connection, "INSERT INTO wm_crystal_scope AS s (scope_hash, change, reset)"
+                        + " VALUES (?, nextval('wm_crystal_revision'), currval('wm_crystal_revision'))"
+                        + " ON CONFLICT (scope_hash) DO UPDATE SET change = nextval('wm_crystal_revision')"
+                        + " RETURNING s.change", row -> row.getLong(1), scopeHash)
+                .orElseThrow(() -> new SQLException("No change number returned for a scope"));
+    }
+
+    /** Records removed crystals: (scope_hash, id_hash, id, change) each. */
+    private static void remember(Connection connection, List<Object[]> removed) throws SQLException {
+        batch(connection, "INSERT INTO wm_crystal_removed (scope_hash, id_hash, id, change) VALUES (?, ?, ?, ?)"
+                + " ON CONFLICT (scope_hash, id_hash) DO UPDATE SET id = EXCLUDED.id, change = EXCLUDED.change", removed);
     }
 
     Optional<Crystal> get(String id) {
@@ -84,27 +176,43 @@ final class CrystalTable {
                 "SELECT " + COLUMNS + " FROM wm_crystal WHERE id_hash = ?", CrystalTable::crystal, hash(id)));
     }
 
-    /** The crystals with these ids that belong to the scope, by id. */
-    Map<String, Crystal> get(String scope, Collection<String> ids) {
-        return database.read("read crystals", connection -> {
-            Map<String, Crystal> found = new LinkedHashMap<>();
-            Array hashes = connection.createArrayOf("bytea", ids.stream().map(CrystalTable::hash).toArray(byte[][]::new));
-            for (Crystal crystal : query(connection, "SELECT " + COLUMNS + " FROM wm_crystal WHERE id_hash = ANY (?)"
-                    + " AND scope_hash = ?", CrystalTable::crystal, hashes, hash(scope))) {
-                found.put(crystal.id(), crystal);
-            }
-            return found;
-        });
+    /** @return where the scope's history stands; empty when the scope has no crystals and never had */
+    Optional<Version> version(String scope) {
+        return database.read("read the version of a scope's crystals", connection -> queryOne(connection,
+                "SELECT change, reset FROM wm_crystal_scope WHERE scope_hash = ?",
+                row -> new Version(row.getLong(1), row.getLong(2)), hash(scope)));
     }
 
-    /** Crystal ids of the scope matching any word of {@code text}, best first. */
-    List<String> keywordSearch(String scope, Set<CrystalKind> kinds, String text, int limit) {
-        return database.read("search crystals by keyword", connection -> query(connection,
-                "SELECT c.id FROM wm_crystal c, (SELECT " + ANY_LEXEME + " AS q) query"
-                        + " WHERE query.q IS NOT NULL AND c.scope_hash = ? AND (cardinality(?) = 0 OR c.kind = ANY (?))"
-                        + " AND c.search @@ query.q ORDER BY ts_rank(c.search, query.q) DESC, c.revision DESC LIMIT ?",
-                row -> Texts.decode(row.getBytes(1)), textSearchConfig, searchable(text), hash(scope),
-                kindArray(connection, kinds), kindArray(connection, kinds), limit));
+    /** Hands every crystal of the scope to {@code chunks}, a few hundred at a time, about in the order they were added. */
+    void load(String scope, Consumer<List<Row>> chunks) {
+        database.stream("load the crystals of a scope", LOAD_CHUNK, "SELECT " + COLUMNS + ", revision, "
+                + CURRENT_VECTOR + " FROM wm_crystal WHERE scope_hash = ? ORDER BY revision", CrystalTable::row, chunks,
+                hash(scope));
+    }
+
+    /** @return what changed in the scope after change {@code since} */
+    Changes changes(String scope, long since) {
+        return database.read("read what changed in a scope's crystals", connection -> {
+            Map<String, Long> rowChanges = new HashMap<>();
+            List<Row> rows = query(connection, "SELECT " + COLUMNS + ", revision, " + CURRENT_VECTOR + ", change"
+                    + " FROM wm_crystal WHERE scope_hash = ? AND change > ? ORDER BY change", row -> {
+                Row read = row(row);
+                rowChanges.put(read.crystal().id(), row.getLong(12));
+                return read;
+            }, hash(scope), since);
+            List<String> removed = new ArrayList<>();
+            for (Object[] tombstone : query(connection, "SELECT id, change FROM wm_crystal_removed"
+                    + " WHERE scope_hash = ? AND change > ?", row -> new Object[] {Texts.decode(row.getBytes(1)),
+                    row.getLong(2)}, hash(scope), since)) {
+                Long added = rowChanges.get((String) tombstone[0]);
+                if (added == null || added < (Long) tombstone[1]) {
+                    removed.add((String) tombstone[0]);
+                }
+            }
+            Set<String> gone = Set.copyOf(removed);
+            rows.removeIf(row -> gone.contains(row.crystal().id()));
+            return new Changes(rows, removed);
+        });
     }
 
     List<Crystal> recent(String scope, Instant after, int limit) {
@@ -120,71 +228,109 @@ final class CrystalTable {
     }
 
     /**
-     * The words of the crystal's text whose lexemes the fewest crystals of its scope hold, longest first among equals,
-     * in the form they have in the text; stop words have no lexeme and are left out.
+     * Claims crystals without a vector of their current text that no other instance is embedding, oldest change
+     * first, for {@code claim}: other instances leave them alone until then.
      */
-    List<String> keywords(String id, int max) {
-        Optional<Crystal> crystal = get(id);
-        if (crystal.isEmpty()) {
+    List<Row> claimUnembedded(int limit, Duration claim) {
+        return database.write("claim crystals to embed", connection -> query(connection,
+                "UPDATE wm_crystal SET embed_claim = clock_timestamp() + ? * INTERVAL '1 millisecond'"
+                        + " WHERE id_hash IN (SELECT id_hash FROM wm_crystal WHERE embedded_revision <> revision"
+                        + " AND (embed_claim IS NULL OR embed_claim < clock_timestamp()) ORDER BY revision LIMIT ?"
+                        + " FOR UPDATE SKIP LOCKED) RETURNING " + COLUMNS + ", revision, NULL",
+                CrystalTable::row, claim.toMillis(), limit));
+    }
+
+    /**
+     * Stores vectors made from the current revision of their crystals' texts, unless a vector of that revision and
+     * of the same dimension is there already (another instance was first) or the text changed meanwhile.
+     *
+     * @return the ids whose vector was stored
+     */
+    List<String> storeVectors(List<Embedded> vectors) {
+        if (vectors.isEmpty()) {
             return List.of();
         }
-        List<String> words = new ArrayList<>();
-        for (String word : WORD_SEPARATOR.split(crystal.get().text())) {
-            if (!word.isEmpty() && words.stream().noneMatch(word::equalsIgnoreCase)) {
-                words.add(word);
+        return database.write("store the vectors of " + vectors.size() + " crystals", connection -> {
+            Map<ByteBuffer, List<Embedded>> byScope = new TreeMap<>();
+            for (Embedded embedded : vectors) {
+                byScope.computeIfAbsent(ByteBuffer.wrap(hash(embedded.scope())), s -> new ArrayList<>()).add(embedded);
             }
-        }
-        List<String[]> ranked = database.read("rank the words of a crystal", connection -> query(connection,
-                "SELECT w, lexeme FROM (SELECT w, ord, (tsvector_to_array(to_tsvector(CAST(? AS regconfig), w)))[1] AS lexeme"
-                        + " FROM unnest(?) WITH ORDINALITY AS t(w, ord)) x WHERE lexeme IS NOT NULL"
-                        + " ORDER BY (SELECT count(*) FROM wm_crystal c WHERE c.scope_hash = ?"
-                        + " AND c.search @@ ('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''')::tsquery),"
-                        + " length(w) DESC, ord",
-                row -> new String[] {row.getString(1), row.getString(2)}, textSearchConfig,
-                connection.createArrayOf("text", words.stream().map(CrystalTable::searchable).toArray(String[]::new)),
-                hash(crystal.get().scope())));
-        List<String> keywords = new ArrayList<>();
-        List<String> lexemes = new ArrayList<>();
-        for (String[] word : ranked) {
-            if (keywords.size() < max && !lexemes.contains(word[1])) {
-                keywords.add(word[0]);
-                lexemes.add(word[1]);
+            List<String> stored = new ArrayList<>();
+            for (Map.Entry<ByteBuffer, List<Embedded>> scope : byScope.entrySet()) {
+                long change = nextChange(connection, scope.getKey().array());
+                List<Object[]> rows = new ArrayList<>();
+                for (Embedded embedded : scope.getValue()) {
+                    byte[] bytes = encode(embedded.vector());
+                    rows.add(new Object[] {bytes, change, hash(embedded.id()), embedded.revision(), bytes.length});
+                }
+                int[] updated = batch(connection, "UPDATE wm_crystal SET vector = ?, embedded_revision = revision,"
+                        + " embed_claim = NULL, change = ? WHERE id_hash = ? AND revision = ?"
+                        + " AND (embedded_revision <> revision OR octet_length(vector) <> ?)", rows);
+                for (int i = 0; i < updated.length; i++) {
+                    if (updated[i] > 0) {
+                        stored.add(scope.getValue().get(i).id());
+                    }
+                }
             }
-        }
-        return keywords;
-    }
-
-    /** Crystals whose vector is missing or older than their text, oldest change first; only the scope's if given. */
-    List<Unembedded> unembedded(String scope, int limit) {
-        return database.read("find crystals to embed", connection -> query(connection,
-                "SELECT " + COLUMNS + ", revision FROM wm_crystal WHERE embedded_revision <> revision"
-                        + (scope == null ? "" : " AND scope_hash = ?") + " ORDER BY revision LIMIT ?",
-                row -> new Unembedded(crystal(row), row.getLong(10)),
-                scope == null ? new Object[] {limit} : new Object[] {hash(scope), limit}));
-    }
-
-    /** Records that the vector of this revision is stored; false when the crystal changed or went meanwhile. */
-    boolean markEmbedded(String id, long revision) {
-        return database.write("mark a crystal embedded", connection -> update(connection,
-                "UPDATE wm_crystal SET embedded_revision = revision WHERE id_hash = ? AND revision = ?",
-                hash(id), revision)) == 1;
+            return stored;
+        });
     }
 
     /** Deletes the scope's crystals among these ids and returns the ids deleted. */
     List<String> delete(String scope, Collection<String> ids) {
-        return database.write("delete crystals", connection -> query(connection,
-                "DELETE FROM wm_crystal WHERE id_hash = ANY (?) AND scope_hash = ? RETURNING id",
-                row -> Texts.decode(row.getBytes(1)),
-                connection.createArrayOf("bytea", ids.stream().map(CrystalTable::hash).toArray(byte[][]::new)), hash(scope)));
+        byte[] scopeHash = hash(scope);
+        return database.write("delete crystals", connection -> {
+            long change = nextChange(connection, scopeHash);
+            List<Object[]> deleted = query(connection,
+                    "DELETE FROM wm_crystal WHERE id_hash = ANY (?) AND scope_hash = ? RETURNING id_hash, id",
+                    row -> new Object[] {scopeHash, row.getBytes(1), row.getBytes(2), change},
+                    connection.createArrayOf("bytea", ids.stream().map(CrystalTable::hash).toArray(byte[][]::new)),
+                    scopeHash);
+            remember(connection, deleted);
+            if (!deleted.isEmpty() && queryOne(connection, "SELECT count(*) FROM wm_crystal_removed WHERE scope_hash = ?",
+                    row -> row.getInt(1), scopeHash).orElse(0) > MAX_REMOVED) {
+                // instances behind this change load the scope whole instead of reading every removal
+                update(connection, "DELETE FROM wm_crystal_removed WHERE scope_hash = ?", scopeHash);
+                update(connection, "UPDATE wm_crystal_scope SET reset = change WHERE scope_hash = ?", scopeHash);
+            }
+            List<String> removed = new ArrayList<>();
+            deleted.forEach(row -> removed.add(Texts.decode((byte[]) row[2])));
+            return removed;
+        });
     }
 
+    /** Deletes everything of the scope: its crystals, what was removed from it and its history. */
     void deleteScope(String scope) {
-        database.write("delete the crystals of a scope", connection ->
-                update(connection, "DELETE FROM wm_crystal WHERE scope_hash = ?", hash(scope)));
+        byte[] scopeHash = hash(scope);
+        database.write("delete the crystals of a scope", connection -> {
+            update(connection, "DELETE FROM wm_crystal_scope WHERE scope_hash = ?", scopeHash);
+            update(connection, "DELETE FROM wm_crystal WHERE scope_hash = ?", scopeHash);
+            return update(connection, "DELETE FROM wm_crystal_removed WHERE scope_hash = ?", scopeHash);
+        });
     }
 
-    private static Array kindArray(Connection connection, Set<CrystalKind> kinds) throws SQLException {
-        return connection.createArrayOf("text", kinds.stream().map(CrystalKind::textName).toArray(String[]::new));
+    /** @return the number of dimensions of some stored vector, or empty when there is none */
+    Optional<Integer> someVectorDimension() {
+        return database.read("read the dimension of the stored vectors", connection -> queryOne(connection,
+                "SELECT octet_length(vector) / 4 FROM wm_crystal WHERE vector IS NOT NULL LIMIT 1",
+                row -> row.getInt(1)));
+    }
+
+    static byte[] encode(float[] vector) {
+        ByteBuffer bytes = ByteBuffer.allocate(vector.length * Float.BYTES);
+        bytes.asFloatBuffer().put(vector);
+        return bytes.array();
+    }
+
+    static float[] decode(byte[] bytes) {
+        float[] vector = new float[bytes.length / Float.BYTES];
+        ByteBuffer.wrap(bytes).asFloatBuffer().get(vector);
+        return vector;
+    }
+
+    private static Row row(ResultSet row) throws SQLException {
+        byte[] vector = row.getBytes(11);
+        return new Row(crystal(row), row.getLong(10), vector == null ? null : decode(vector));
     }
 
     private static Crystal crystal(ResultSet row) throws SQLException {
@@ -192,11 +338,6 @@ final class CrystalTable {
                 CrystalKind.fromTextName(row.getString(3)), row.getObject(4, OffsetDateTime.class).toInstant(),
                 row.getDouble(5), tags(row.getBytes(6)), Texts.decode(row.getBytes(7)), decodeOrNull(row.getBytes(8)),
                 decodeOrNull(row.getBytes(9)));
-    }
-
-    /** Text PostgreSQL's text type accepts: NUL is the one character it refuses. */
-    private static String searchable(String text) {
-        return text.replace('\u0000', ' ');
     }
 
     private static byte[] tags(List<String> tags) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Runs work on a connection of the {@link DataSource}: reads in auto-commit, writes in one transaction that is committed
@@ -49,6 +50,53 @@ final class Database {
     static int update(Connection connection, String sql, Object... parameters) throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql, parameters)) {
             return statement.executeUpdate();
+        }
+    }
+
+    /** Runs one INSERT, UPDATE or DELETE once per parameter list, in one round trip; @return the rows of each. */
+    static int[] batch(Connection connection, String sql, List<Object[]> parameterLists) throws SQLException {
+        if (parameterLists.isEmpty()) {
+            return new int[0];
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            for (Object[] parameters : parameterLists) {
+                for (int i = 0; i < parameters.length; i++) {
+                    statement.setObject(i + 1, parameters[i]);
+                }
+                statement.addBatch();
+            }
+            return statement.executeBatch();
+        }
+    }
+
+    /**
+     * Reads the rows of a query in chunks of {@code chunkSize}, handing each chunk to {@code chunks}, in one read-only
+     * transaction (PostgreSQL's driver holds only one chunk of rows at a time only inside a transaction).
+     */
+    <T> void stream(String what, int chunkSize, String sql, Row<T> row, Consumer<List<T>> chunks,
+                    Object... parameters) {
+        try (Connection connection = dataSource.getConnection()) {
+            connection.setAutoCommit(false);
+            try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+                statement.setFetchSize(chunkSize);
+                try (ResultSet rows = statement.executeQuery()) {
+                    List<T> chunk = new ArrayList<>(chunkSize);
+                    while (rows.next()) {
+                        chunk.add(row.read(rows));
+                        if (chunk.size() == chunkSize) {
+                            chunks.accept(chunk);
+                            chunk = new ArrayList<>(chunkSize);
+                        }
+                    }
+                    if (!chunk.isEmpty()) {
+                        chunks.accept(chunk);
+                    }
+                }
+            } finally {
+                rollback(connection);
+            }
+        } catch (SQLException e) {
+            throw failure(what, e, false);
         }
     }
 

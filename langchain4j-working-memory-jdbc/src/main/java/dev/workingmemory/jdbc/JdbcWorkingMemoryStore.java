@@ -84,8 +84,8 @@ public final class JdbcWorkingMemoryStore implements WorkingMemoryStore {
 
     /**
      * A {@link JdbcCrystalStore} on this store's database, so that every instance finds the notes and past turns the
-     * others indexed: by keyword at once; by meaning only with an {@code embeddingStore} that the instances share
-     * (pgvector's, ...), which this store then fills behind the writes. Without one it searches by keyword alone.
+     * others indexed, by keyword and by meaning, ranked as the embedded store ranks (crystals and vectors in the
+     * tables, no extension needed). An {@code embeddingStore} of the application's receives a copy of every vector.
      */
     @Override
     public Optional<CrystalStore> openCrystalStore(EmbeddingModel embeddingModel,

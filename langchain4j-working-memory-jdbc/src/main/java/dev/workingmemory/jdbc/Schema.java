@@ -60,7 +60,26 @@ final class Schema {
             List.of(
                     "CREATE TABLE wm_message_log (key_hash BYTEA PRIMARY KEY, last_seq BIGINT NOT NULL)",
                     "CREATE TABLE wm_message (key_hash BYTEA NOT NULL, seq BIGINT NOT NULL, entry BYTEA NOT NULL,"
-                            + " PRIMARY KEY (key_hash, seq))"));
+                            + " PRIMARY KEY (key_hash, seq))"),
+            // 3 -> 4: each crystal's vector in its row (the vectors were in an EmbeddingStore: every row is embedded
+            // again); a change number per scope, taken under the scope's row lock so that one scope's changes commit
+            // in order, which instances compare with their cache's; removed crystals remembered by their change; the
+            // full-text column goes (keywords are searched by the same Lucene index in every store now)
+            List.of(
+                    "ALTER TABLE wm_crystal ADD COLUMN vector BYTEA",
+                    "ALTER TABLE wm_crystal ADD COLUMN change BIGINT NOT NULL DEFAULT 0",
+                    "ALTER TABLE wm_crystal ADD COLUMN embed_claim TIMESTAMPTZ",
+                    "UPDATE wm_crystal SET embedded_revision = 0",
+                    "DROP INDEX wm_crystal_search",
+                    "ALTER TABLE wm_crystal DROP COLUMN search",
+                    "CREATE INDEX wm_crystal_scope_change ON wm_crystal (scope_hash, change)",
+                    "CREATE TABLE wm_crystal_scope (scope_hash BYTEA PRIMARY KEY, change BIGINT NOT NULL,"
+                            + " reset BIGINT NOT NULL)",
+                    "INSERT INTO wm_crystal_scope (scope_hash, change, reset) SELECT scope_hash,"
+                            + " nextval('wm_crystal_revision'), currval('wm_crystal_revision') FROM wm_crystal"
+                            + " GROUP BY scope_hash",
+                    "CREATE TABLE wm_crystal_removed (scope_hash BYTEA NOT NULL, id_hash BYTEA NOT NULL,"
+                            + " id BYTEA NOT NULL, change BIGINT NOT NULL, PRIMARY KEY (scope_hash, id_hash))"));
 
     /** The schema version this library reads and writes. */
     static final int CURRENT = MIGRATIONS.size();

@@ -1,7 +1,5 @@
 package dev.workingmemory.jdbc;
 
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.CrystalStoreContract;
 import dev.workingmemory.crystal.TestEmbeddingModels;
@@ -9,13 +7,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * The crystal store contract of the core module, unchanged, on a real PostgreSQL server. pgvector is not installable
- * here, so the vectors are in one LangChain4j {@link InMemoryEmbeddingStore} that the store shares with its reopened
- * successor, as instances share a vector database.
+ * The crystal store contract of the core module, unchanged, on a real PostgreSQL server with nothing but the
+ * DataSource: vectors in the tables, no extension.
  */
 class JdbcCrystalStoreContractTest extends DatabaseTest implements CrystalStoreContract {
 
-    private final InMemoryEmbeddingStore<TextSegment> vectors = new InMemoryEmbeddingStore<>();
     private JdbcCrystalStore store;
 
     @BeforeEach
@@ -26,7 +22,6 @@ class JdbcCrystalStoreContractTest extends DatabaseTest implements CrystalStoreC
     private JdbcCrystalStore newStore() {
         return JdbcCrystalStore.builder()
                 .dataSource(database.dataSource())
-                .embeddingStore(vectors)
                 .embeddingModel(TestEmbeddingModels.miniLm())
                 .build();
     }

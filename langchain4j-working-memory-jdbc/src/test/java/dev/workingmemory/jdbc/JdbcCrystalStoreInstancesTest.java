@@ -1,6 +1,9 @@
 package dev.workingmemory.jdbc;
 
 import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalHit;
@@ -11,88 +14,164 @@ import dev.workingmemory.crystal.TestEmbeddingModels;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import static dev.workingmemory.crystal.CrystalStoreContract.background;
+import static dev.workingmemory.crystal.CrystalStoreContract.ids;
 import static dev.workingmemory.crystal.CrystalStoreContract.note;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two application instances with their own {@link JdbcCrystalStore} on one database, sharing one vector store (an
- * {@link InMemoryEmbeddingStore} here, since pgvector is not installable on the test machines).
+ * Two application instances, each with its own {@link JdbcCrystalStore} on one database: they share nothing in the
+ * JVM but the test's embedding model's weights (each has its own model object and its own connection pool).
  */
 class JdbcCrystalStoreInstancesTest extends DatabaseTest {
 
-    private final InMemoryEmbeddingStore<TextSegment> vectors = new InMemoryEmbeddingStore<>();
+    private static final CrystalRanking VECTOR_ONLY = new CrystalRanking(0, 1, 0.5, 30);
+    private static final String NO_WORD_IN_COMMON = "what is the cut-off date for moving our interface";
 
-    private JdbcCrystalStore instance(CrystalRanking ranking) {
-        return JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingStore(vectors)
-                .embeddingModel(TestEmbeddingModels.miniLm()).ranking(ranking).build();
+    private JdbcCrystalStore instance(EmbeddingModel model, CrystalRanking ranking) {
+        return JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingModel(model).ranking(ranking)
+                .build();
     }
 
-    private static List<String> ids(List<CrystalHit> hits) {
-        return hits.stream().map(hit -> hit.crystal().id()).toList();
+    private static List<Crystal> withDeadline() {
+        List<Crystal> crystals = new ArrayList<>(background("alice"));
+        crystals.add(note("deadline", "alice", "Deadline for the API migration is March 20th"));
+        return crystals;
+    }
+
+    @Test
+    void should_find_by_meaning_what_another_instance_embedded_without_embedding_it_again() throws Exception {
+        CountingEmbeddingModel modelA = new CountingEmbeddingModel(new AllMiniLmL6V2EmbeddingModel());
+        CountingEmbeddingModel modelB = new CountingEmbeddingModel(new AllMiniLmL6V2EmbeddingModel());
+        try (JdbcCrystalStore a = instance(modelA, CrystalRanking.defaults());
+             JdbcCrystalStore b = instance(modelB, VECTOR_ONLY)) {
+            a.add(withDeadline());
+            database.awaitVectors(11); // by A's embedder, behind the add
+
+            assertThat(ids(b.search(new CrystalQuery("alice", NO_WORD_IN_COMMON, 3)))).contains("deadline");
+            assertThat(modelA.texts()).hasSize(11);
+            assertThat(modelB.texts()).as("B embedded the query, no crystal").hasSize(1)
+                    .allMatch(text -> !text.contains("Deadline"));
+        }
     }
 
     @Test
     void should_find_by_keyword_at_once_what_another_instance_added() {
-        JdbcCrystalStore a = instance(CrystalRanking.defaults());
-        JdbcCrystalStore keywordOnly = instance(new CrystalRanking(1, 0, 0.5, 20));
-        a.add(background("alice"));
-        a.add(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));
+        try (JdbcCrystalStore a = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
+             JdbcCrystalStore keywordOnly = instance(TestEmbeddingModels.miniLm(), new CrystalRanking(1, 0, 0.5, 20))) {
+            a.add(withDeadline());
 
-        assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "migration deadline", 3)))).first().isEqualTo("deadline");
-        assertThat(keywordOnly.count("alice")).isEqualTo(11);
-        a.close();
-        keywordOnly.close();
+            assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "migration deadline", 3))))
+                    .first().isEqualTo("deadline");
+            assertThat(keywordOnly.count("alice")).isEqualTo(11);
+        }
     }
 
     @Test
     void should_keep_text_that_postgresql_text_columns_refuse_and_still_index_it() {
-        JdbcCrystalStore store = instance(CrystalRanking.defaults());
-        String text = "Quarterly \u0000 report with an unpaired surrogate \uD800 and 😀";
-        Crystal crystal = new Crystal("c", "alice", CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00.123456Z"), 0.4,
-                List.of("tag \u0000", "decision"), text, "source \uD800", "context \u0000 about revenue");
-        store.add(List.of(crystal));
+        try (JdbcCrystalStore store = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults())) {
+            String text = "Quarterly \u0000 report with an unpaired surrogate \uD800 and 😀";
+            Crystal crystal = new Crystal("c", "alice", CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00.123456Z"),
+                    0.4, List.of("tag \u0000", "decision"), text, "source \uD800", "context \u0000 about revenue");
+            store.add(List.of(crystal));
 
-        assertThat(store.get("c")).contains(crystal);
-        assertThat(ids(store.search(new CrystalQuery("alice", "quarterly", 1)))).containsExactly("c");
-        assertThat(ids(store.search(new CrystalQuery("alice", "revenue", 1)))).as("context is searched").containsExactly("c");
-        store.close();
+            assertThat(store.get("c")).contains(crystal);
+            // a hit comes from the in-memory index, whose stored fields are UTF-8 as the embedded store's: an
+            // unpaired surrogate comes back as U+FFFD there, exactly from get
+            assertThat(store.search(new CrystalQuery("alice", "quarterly", 1))).extracting(hit -> hit.crystal().text())
+                    .containsExactly(text.replace('\uD800', '\uFFFD'));
+            assertThat(ids(store.search(new CrystalQuery("alice", "revenue", 1)))).as("context is searched")
+                    .containsExactly("c");
+        }
     }
 
     @Test
-    void should_find_by_meaning_what_an_instance_closed_before_embedding_it_left_behind() {
-        JdbcCrystalStore a = instance(CrystalRanking.defaults());
-        a.add(background("alice"));
-        a.add(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));
-        a.close(); // its embedder may not have run
+    void should_embed_for_a_search_what_an_instance_that_could_not_embed_left_behind() throws Exception {
+        CountingEmbeddingModel down = new CountingEmbeddingModel(TestEmbeddingModels.miniLm());
+        down.failing(true);
+        try (JdbcCrystalStore a = instance(down, CrystalRanking.defaults())) {
+            a.add(withDeadline());
+        }
+        assertThat(database.vectorsStored()).isZero();
 
-        JdbcCrystalStore vectorOnly = instance(new CrystalRanking(0, 1, 0.5, 20));
-
-        assertThat(ids(vectorOnly.search(new CrystalQuery("alice", "when is the migration due", 3)))).contains("deadline");
-        assertThat(vectors.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest.builder()
-                .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration").content()).maxResults(100).build())
-                .matches()).hasSize(11);
-        vectorOnly.close();
+        try (JdbcCrystalStore b = instance(TestEmbeddingModels.miniLm(), VECTOR_ONLY)) {
+            assertThat(ids(b.search(new CrystalQuery("alice", NO_WORD_IN_COMMON, 3)))).contains("deadline");
+            assertThat(database.vectorsStored()).isEqualTo(11);
+        }
     }
 
     @Test
-    void should_embed_what_an_instance_without_an_embedding_store_added_once_one_with_it_searches() {
-        JdbcCrystalStore keywordOnly = JdbcCrystalStore.builder().dataSource(database.dataSource()).build();
-        keywordOnly.add(background("alice"));
-        keywordOnly.add(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));
+    void should_see_what_other_instances_replaced_deleted_and_added_since_its_last_search() {
+        try (JdbcCrystalStore a = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
+             JdbcCrystalStore b = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults())) {
+            a.add(background("alice"));
+            a.add(List.of(note("release", "alice", "The release is planned for Friday")));
+            assertThat(ids(a.search(new CrystalQuery("alice", "release Friday", 1)))).containsExactly("release");
 
-        assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "migration deadline", 3)))).first().isEqualTo("deadline");
-        assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "when is it due", 3))))
-                .as("no vectors: only words the note contains find it").doesNotContain("deadline");
-        assertThat(vectors.search(dev.langchain4j.store.embedding.EmbeddingSearchRequest.builder()
-                .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration").content()).maxResults(100).build())
-                .matches()).isEmpty();
+            b.add(List.of(note("release", "alice", "The release moved to Monday because of the holiday"),
+                    note("mug", "alice", "The blue mug with the cracked handle belongs to Douglas")));
+            b.delete("alice", List.of("alice-bg-5"));
+            b.add(List.of(note("alice-bg-7", "bob", "Bob reads The Left Hand of Darkness"))); // moves to bob
 
-        JdbcCrystalStore vectorOnly = instance(new CrystalRanking(0, 1, 0.5, 20));
-        assertThat(ids(vectorOnly.search(new CrystalQuery("alice", "when is the migration due", 3)))).contains("deadline");
-        keywordOnly.close();
-        vectorOnly.close();
+            assertThat(a.search(new CrystalQuery("alice", "release day", 1))).extracting(hit -> hit.crystal().text())
+                    .containsExactly("The release moved to Monday because of the holiday");
+            assertThat(ids(a.search(new CrystalQuery("alice", "cracked mug handle", 1)))).containsExactly("mug");
+            assertThat(ids(a.search(new CrystalQuery("alice", "cat Pixel vacuum cleaner favourite book", 20))))
+                    .doesNotContain("alice-bg-5", "alice-bg-7");
+            assertThat(ids(a.search(new CrystalQuery("bob", "Left Hand of Darkness", 1)))).containsExactly("alice-bg-7");
+            assertThat(a.cacheState().scopes()).containsExactlyInAnyOrder("alice", "bob");
+        }
+    }
+
+    @Test
+    void should_load_a_scope_whole_again_after_more_removals_than_are_remembered() {
+        List<Crystal> crystals = IntStream.range(0, CrystalTable.MAX_REMOVED + 20)
+                .mapToObj(i -> note("n" + i, "alice", "Note number " + i + " about the garden plot " + i)).toList();
+        try (JdbcCrystalStore a = instance(TestEmbeddingModels.hashing(), CrystalRanking.defaults());
+             JdbcCrystalStore b = instance(TestEmbeddingModels.hashing(), CrystalRanking.defaults())) {
+            a.add(crystals);
+            assertThat(ids(a.search(new CrystalQuery("alice", "garden plot 7", 1)))).containsExactly("n7");
+
+            b.delete("alice", crystals.subList(0, CrystalTable.MAX_REMOVED + 10).stream().map(Crystal::id).toList());
+
+            assertThat(ids(a.search(new CrystalQuery("alice", "garden plot", 100))))
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(CrystalTable.MAX_REMOVED + 10,
+                            CrystalTable.MAX_REMOVED + 20).mapToObj(i -> "n" + i).toList());
+        }
+    }
+
+    @Test
+    void should_copy_vectors_into_the_applications_embedding_store_and_rank_as_without_it() throws Exception {
+        InMemoryEmbeddingStore<TextSegment> copies = new InMemoryEmbeddingStore<>();
+        List<String> questions = List.of(NO_WORD_IN_COMMON, "migration deadline", "what pet does Douglas have",
+                "where does the user live", "editor settings");
+        try (JdbcCrystalStore withCopies = JdbcCrystalStore.builder().dataSource(database.dataSource())
+                .embeddingModel(TestEmbeddingModels.miniLm()).embeddingStore(copies).build()) {
+            withCopies.add(withDeadline());
+            database.awaitVectors(11);
+            List<List<CrystalHit>> ranked = questions.stream()
+                    .map(question -> withCopies.search(new CrystalQuery("alice", question, 5))).toList();
+            try (JdbcCrystalStore without = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults())) {
+                for (int i = 0; i < questions.size(); i++) {
+                    assertThat(without.search(new CrystalQuery("alice", questions.get(i), 5)))
+                            .as(questions.get(i)).isEqualTo(ranked.get(i));
+                }
+            }
+            assertThat(copies.search(EmbeddingSearchRequest.builder().maxResults(100)
+                    .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration").content()).build()).matches())
+                    .hasSize(11).allSatisfy(match -> assertThat(match.embedded().metadata().getString("scope"))
+                            .isEqualTo("alice"));
+
+            withCopies.delete("alice", List.of("deadline"));
+            withCopies.deleteScope("alice");
+
+            assertThat(copies.search(EmbeddingSearchRequest.builder().maxResults(100)
+                    .queryEmbedding(TestEmbeddingModels.miniLm().embed("migration").content()).build()).matches())
+                    .isEmpty();
+        }
     }
 }

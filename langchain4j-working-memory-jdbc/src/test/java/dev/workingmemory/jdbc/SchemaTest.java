@@ -1,8 +1,13 @@
 package dev.workingmemory.jdbc;
 
+import dev.workingmemory.crystal.CrystalQuery;
+import dev.workingmemory.crystal.CrystalRanking;
+import dev.workingmemory.crystal.TestEmbeddingModels;
 import dev.workingmemory.store.Snapshot;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -44,8 +49,9 @@ class SchemaTest extends DatabaseTest {
         new JdbcWorkingMemoryStore(database.dataSource());
 
         assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
-        assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_document", "wm_key", "wm_lease",
-                "wm_message", "wm_message_log", "wm_note", "wm_notes_log", "wm_schema", "wm_state");
+        assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_crystal_removed", "wm_crystal_scope",
+                "wm_document", "wm_key", "wm_lease", "wm_message", "wm_message_log", "wm_note", "wm_notes_log",
+                "wm_schema", "wm_state");
     }
 
     @Test
@@ -94,9 +100,31 @@ class SchemaTest extends DatabaseTest {
 
         JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource());
 
-        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(3);
-        assertThat(tables()).contains("wm_crystal", "wm_message_log", "wm_message");
+        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(4);
+        assertThat(tables()).contains("wm_crystal", "wm_message_log", "wm_message", "wm_crystal_scope");
         assertThat(store.load("k")).contains(new Snapshot("k", 3, "{}"));
+    }
+
+    @ParameterizedTest(name = "from version {0}")
+    @ValueSource(ints = {2, 3})
+    void should_migrate_crystals_of_versions_2_and_3_into_rows_that_every_instance_finds_by_meaning(int version)
+            throws Exception {
+        Schema.migrate(new Database(database.dataSource()), version);
+        // a crystal as versions 2 and 3 wrote it: its vector in an embedding store, its keywords in a tsvector
+        database.execute("INSERT INTO wm_crystal (id_hash, id, scope_hash, scope, kind, time, importance, tags, text,"
+                + " search, revision, embedded_revision) VALUES (sha256('deadline'::bytea), 'deadline'::bytea,"
+                + " sha256('alice'::bytea), 'alice'::bytea, 'note', '2026-03-12T14:30:00Z', 0.7, '[]'::bytea,"
+                + " 'Deadline for the API migration is March 20th'::bytea, to_tsvector('english', 'deadline'),"
+                + " nextval('wm_crystal_revision'), currval('wm_crystal_revision'))");
+
+        try (JdbcCrystalStore crystals = JdbcCrystalStore.builder().dataSource(database.dataSource())
+                .embeddingModel(TestEmbeddingModels.miniLm()).ranking(new CrystalRanking(0, 1, 0.5, 30)).build()) {
+            assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
+            assertThat(tables()).contains("wm_crystal_scope", "wm_crystal_removed");
+            assertThat(crystals.search(new CrystalQuery("alice", "when is the cut-off for moving the interface", 1)))
+                    .extracting(hit -> hit.crystal().id()).containsExactly("deadline");
+            assertThat(crystals.count("alice")).isEqualTo(1);
+        }
     }
 
     @Test

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A provider built with nothing but a {@link JdbcWorkingMemoryStore} keeps its long-term memory in the database, so
- * {@code memory_search} on one instance finds what another one indexed (by keyword: no shared embedding store here).
+ * {@code memory_search} on one instance finds what another one indexed ({@link TwoJvmCrystalsTest}: by meaning too).
  */
 class SharedCrystalsTest extends DatabaseTest {
 

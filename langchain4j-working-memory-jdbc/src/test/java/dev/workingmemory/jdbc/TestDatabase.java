@@ -8,6 +8,7 @@ import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -115,6 +117,28 @@ final class TestDatabase implements AutoCloseable {
         } catch (SQLException e) {
             throw new IllegalStateException("Cannot run " + sql + ": " + e.getMessage(), e);
         }
+    }
+
+    /** How many crystals have a vector of their current text. */
+    int vectorsStored() {
+        try (Connection connection = unpooled(url, schema).getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT count(*) FROM wm_crystal WHERE vector IS NOT NULL"
+                     + " AND embedded_revision = revision")) {
+            rows.next();
+            return rows.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot count the stored vectors: " + e.getMessage(), e);
+        }
+    }
+
+    /** Waits up to a minute until {@code count} crystals have a vector of their current text. */
+    void awaitVectors(int count) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (vectorsStored() < count && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(vectorsStored()).as("vectors stored").isEqualTo(count);
     }
 
     @Override
