@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A {@link CrystalStore} for several application instances, with nothing but a {@link DataSource}: crystals and their
@@ -38,11 +39,15 @@ import java.util.Optional;
  *         .build();                    // embeds with all-MiniLM-L6-v2, caches up to 256 MB of indexes
  * }</pre>
  *
- * <p><b>Writes.</b> {@link #add} writes the crystals' rows (one short transaction, no embedding) before it returns
- * and never waits for the embedder, however many rows wait for their vectors.
- * Their vectors follow on the daemon thread {@code crystal-embedder} of whichever instance claims them first (a claim
- * keeps the others off them for two minutes), which writes each vector into its crystal's row once; rows left without
- * a vector (an instance stopped) are claimed by any instance within a minute.
+ * <p><b>Writes.</b> {@link #add} only queues: the daemon thread {@code crystal-writer} writes the crystals' rows as
+ * soon as it can (up to 500 in one transaction; retried after a failure), and a read of a scope here ({@link #search},
+ * {@link #recent}, {@link #count}, {@link #keywords}; {@link #get} answers from the queue) first waits for that
+ * scope's queued crystals, up to {@code readYourWritesTimeout}. Other instances see them once written. With 10,000
+ * crystals queued (the database down), {@code add} waits for room; it never waits for the embedder, however many
+ * rows wait for their vectors. Their vectors follow on the daemon thread
+ * {@code crystal-embedder} of whichever instance claims them first (a claim keeps the others off them for two
+ * minutes), which writes each vector into its crystal's row once; rows left without a vector (an instance stopped)
+ * are claimed by any instance within a minute.
  *
  * <p><b>Searches.</b> A search brings its scope's index up to date (loading it on the scope's first search, then
  * reading what changed since), embeds and stores what of its scope still has no vector (so it finds by meaning every
@@ -71,12 +76,14 @@ public final class JdbcCrystalStore implements CrystalStore {
     public static final long DEFAULT_CACHE_SIZE = 256L << 20;
 
     private final CrystalTable table;
+    private final RowWriter writer;
     private final ScopeCache cache;
     private final CrystalEmbedder embedder;
     private final EmbeddingModel embeddingModel;
     private final CrystalRanking ranking;
     private final int maxTextLength;
     private final WorkingMemoryListener listener;
+    private final Duration readYourWritesTimeout;
     private volatile boolean closed;
 
     private JdbcCrystalStore(Builder builder) {
@@ -90,11 +97,16 @@ public final class JdbcCrystalStore implements CrystalStore {
         this.ranking = builder.ranking;
         this.maxTextLength = builder.maxTextLength;
         this.listener = builder.listener;
+        this.readYourWritesTimeout = builder.readYourWritesTimeout;
         this.embedder = new CrystalEmbedder(table, embeddingModel, builder.embeddingStore,
                 builder.readYourWritesTimeout);
         this.cache = new ScopeCache(table, embedder::dimension, builder.cacheSize);
         embedder.checkStoredDimension();
         embedder.start();
+        this.writer = new RowWriter(table, (crystals, time) -> {
+            indexed(crystals.size(), time);
+            embedder.wake();
+        });
     }
 
     public static Builder builder() {
@@ -105,12 +117,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     public void add(List<Crystal> crystals) {
         Ensure.notNull(crystals, "crystals").forEach(this::checkLengths);
         ensureOpen();
-        if (!crystals.isEmpty()) {
-            long start = System.nanoTime();
-            table.upsert(crystals);
-            indexed(crystals.size(), Duration.ofNanos(System.nanoTime() - start));
-            embedder.wake();
-        }
+        writer.add(crystals);
     }
 
     private void indexed(int count, Duration time) {
@@ -139,6 +146,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     public List<CrystalHit> search(CrystalQuery query) {
         Ensure.notNull(query, "query");
         ensureOpen();
+        catchUp(query.scope());
         try (Lease lease = cache.acquire(query.scope())) {
             if (ranking.vectorWeight() > 0) {
                 embedder.embedMissing(lease.cached());
@@ -151,7 +159,8 @@ public final class JdbcCrystalStore implements CrystalStore {
     public Optional<Crystal> get(String id) {
         Ensure.notNull(id, "id");
         ensureOpen();
-        return table.get(id);
+        Optional<Crystal> pending = writer.pending(id);
+        return pending.isPresent() ? pending : table.get(id);
     }
 
     @Override
@@ -161,6 +170,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         Ensure.that(limit >= 1 && limit <= CrystalQuery.MAX_LIMIT, "limit must be within 1 and "
                 + CrystalQuery.MAX_LIMIT + ", was " + limit);
         ensureOpen();
+        catchUp(scope);
         return table.recent(scope, after, limit);
     }
 
@@ -168,6 +178,7 @@ public final class JdbcCrystalStore implements CrystalStore {
     public int count(String scope) {
         Ensure.notBlank(scope, "scope");
         ensureOpen();
+        catchUp(scope);
         return table.count(scope);
     }
 
@@ -177,6 +188,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         Ensure.notNull(crystalId, "crystalId");
         Ensure.positive(max, "max");
         ensureOpen();
+        writer.pending(crystalId).ifPresent(pending -> catchUp(pending.scope()));
         Optional<Crystal> crystal = table.get(crystalId);
         if (crystal.isEmpty()) {
             return List.of();
@@ -193,7 +205,10 @@ public final class JdbcCrystalStore implements CrystalStore {
         ids.forEach(id -> Ensure.notNull(id, "id"));
         ensureOpen();
         if (!ids.isEmpty()) {
-            embedder.removed(table.delete(scope, ids));
+            Set<String> doomed = Set.copyOf(ids);
+            writer.cancel(crystal -> crystal.scope().equals(scope) && doomed.contains(crystal.id()));
+            catchUp(scope); // a batch being written may hold some of them
+            embedder.removed(table.delete(scope, doomed));
         }
     }
 
@@ -201,9 +216,25 @@ public final class JdbcCrystalStore implements CrystalStore {
     public void deleteScope(String scope) {
         Ensure.notBlank(scope, "scope");
         ensureOpen();
+        writer.cancel(crystal -> crystal.scope().equals(scope));
+        catchUp(scope);
         table.deleteScope(scope);
         cache.invalidate(scope);
         embedder.scopeRemoved(scope);
+    }
+
+    /** The crystals added and not written to the database yet. */
+    @Override
+    public int pendingCount() {
+        return writer.size();
+    }
+
+    /** Waits until the scope's crystals added here are written (read-your-writes), up to the timeout. */
+    private void catchUp(String scope) {
+        if (!writer.awaitScope(scope, readYourWritesTimeout) && !closed) {
+            log.warn("The crystals of scope '{}' added here are not all written to the database after {}; reading what"
+                    + " is", scope, readYourWritesTimeout);
+        }
     }
 
     /** @return the scopes whose index this instance holds, and their estimated heap (for tests and measurements) */
@@ -214,10 +245,19 @@ public final class JdbcCrystalStore implements CrystalStore {
     record CacheState(Collection<String> scopes, long bytes) {
     }
 
-    /** Stops embedding behind the calls and releases the cache; rows still without vectors are left to the others. */
+    /**
+     * Writes what is queued (for up to 30 s; what is left then is lost, with an ERROR), stops embedding behind the calls
+     * and releases the cache; rows still without vectors are left to the other instances. Does nothing the second time.
+     */
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        writer.close();
         embedder.close();
         cache.close();
     }
@@ -286,14 +326,17 @@ public final class JdbcCrystalStore implements CrystalStore {
             return this;
         }
 
-        /** How long a search embeds what of its scope has no vector yet before it ranks without; default one minute. */
+        /**
+         * How long a read waits for its scope's crystals queued here to be written, and a search embeds what of its
+         * scope has no vector yet before it ranks without; default one minute.
+         */
         public Builder readYourWritesTimeout(Duration readYourWritesTimeout) {
             this.readYourWritesTimeout = Ensure.notNull(readYourWritesTimeout, "readYourWritesTimeout");
             return this;
         }
 
         /**
-         * Told of each {@link #add} once its rows are written, with the time that took
+         * Told of each batch of crystals written, with the time the write took, on the writer thread
          * ({@link WorkingMemoryListener#onCrystalsIndexed}; vectors follow); what it throws is logged. Default none.
          */
         public Builder listener(WorkingMemoryListener listener) {

@@ -54,7 +54,7 @@ final class ScopeCache implements AutoCloseable {
         this.maxBytes = maxBytes;
         this.scopes = Caffeine.newBuilder()
                 .maximumWeight(Math.max(1, maxBytes / 1024))
-                .weigher((String scope, Cached cached) -> (int) Math.min(Integer.MAX_VALUE, cached.bytes / 1024))
+                .weigher((String scope, Cached cached) -> cached.weight())
                 .removalListener((String scope, Cached cached, RemovalCause cause) -> {
                     if (cached != null) {
                         cached.evicted();
@@ -113,7 +113,12 @@ final class ScopeCache implements AutoCloseable {
             Version version = table.version(scope).orElse(new Version(0, 0));
             cached = new Cached(ScopeIndex.create(scope), version);
             Cached loaded = cached;
-            table.load(scope, rows -> loaded.apply(rows, List.of(), dimension));
+            try {
+                table.load(scope, rows -> loaded.apply(rows, List.of(), dimension));
+            } catch (RuntimeException e) {
+                cached.index.close();
+                throw e;
+            }
             cached.acquire();
             cached.weigh();
             log.debug("Loaded the {} crystals of scope '{}' in {} ms ({} KB)", cached.index.size(), scope,
@@ -145,7 +150,6 @@ final class ScopeCache implements AutoCloseable {
                 // the changes read may go past the version read first: read again next time (applying is idempotent)
                 cached.change = version.change();
                 cached.weigh();
-                scopes.asMap().replace(scope, cached, cached); // weighed again
             }
             return true;
         } catch (RuntimeException e) {
@@ -175,6 +179,8 @@ final class ScopeCache implements AutoCloseable {
         /** The crystals without a vector of their current text (or of this model's dimension); guarded by lock. */
         final Map<String, Row> withoutVector = new HashMap<>();
         volatile long bytes;
+        /** The bytes its weight in the cache was computed from. */
+        private volatile long weighed;
         private int users;
         private boolean evicted;
         private boolean closed;
@@ -209,8 +215,16 @@ final class ScopeCache implements AutoCloseable {
             index.update(entries, removed);
         }
 
+        /** Measures the index again; the cache weighs it again when the lease ends. */
         void weigh() {
             bytes = index.ramBytesUsed() + withoutVector.size() * 256L;
+        }
+
+        /** Its weight in the cache: kilobytes, rounded up. */
+        int weight() {
+            long measured = bytes;
+            weighed = measured;
+            return (int) Math.min(Integer.MAX_VALUE, (measured + 1023) / 1024);
         }
 
         synchronized boolean acquire() {
@@ -264,6 +278,9 @@ final class ScopeCache implements AutoCloseable {
         public void close() {
             if (!released) {
                 released = true;
+                if (cached.bytes != cached.weighed) { // it grew or shrank: weighed again (and maybe evicted)
+                    scopes.asMap().replace(cached.index.scope(), cached, cached);
+                }
                 cached.release();
             }
         }

@@ -10,7 +10,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import javax.sql.DataSource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
+import java.sql.SQLException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 
@@ -78,6 +80,52 @@ class JdbcCrystalCacheTest extends DatabaseTest {
             }
 
             assertThat(connections.get() - before).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void should_take_crystals_without_waiting_for_the_database_and_read_them_once_written() {
+        AtomicBoolean down = new AtomicBoolean();
+        DataSource pool = database.dataSource();
+        DataSource gated = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
+                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
+                    if (method.getName().equals("getConnection") && down.get()) {
+                        throw new SQLException("The database is down", "08001");
+                    }
+                    try {
+                        return method.invoke(pool, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+        try (JdbcCrystalStore store = JdbcCrystalStore.builder().dataSource(gated)
+                .embeddingModel(TestEmbeddingModels.hashing()).build()) {
+            down.set(true);
+            long start = System.nanoTime();
+            store.add(turns("alice", 3));
+
+            assertThat(System.nanoTime() - start).as("add did not wait").isLessThan(1_000_000_000L);
+            assertThat(store.pendingCount()).isEqualTo(3);
+            assertThat(store.get("alice-1")).as("a queued crystal").isPresent();
+
+            down.set(false); // the writer's next attempt succeeds
+            assertThat(ids(store.search(new CrystalQuery("alice", "turn 2 bicycle", 1)))).containsExactly("alice-2");
+            assertThat(store.count("alice")).isEqualTo(3);
+            assertThat(store.pendingCount()).isZero();
+        }
+    }
+
+    @Test
+    void should_delete_crystals_still_queued_and_never_write_them() {
+        try (JdbcCrystalStore store = JdbcCrystalStore.builder().dataSource(database.dataSource())
+                .embeddingModel(TestEmbeddingModels.hashing()).build()) {
+            for (int i = 0; i < 20; i++) {
+                store.add(turns("alice", 50));
+                store.delete("alice", turns("alice", 50).stream().map(Crystal::id).toList());
+            }
+
+            assertThat(store.count("alice")).isZero();
+            assertThat(store.search(new CrystalQuery("alice", "bicycle", 5))).isEmpty();
         }
     }
 

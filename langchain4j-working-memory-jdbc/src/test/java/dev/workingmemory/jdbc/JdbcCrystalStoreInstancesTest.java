@@ -13,6 +13,7 @@ import dev.workingmemory.crystal.CrystalRanking;
 import dev.workingmemory.crystal.TestEmbeddingModels;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,15 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
     private JdbcCrystalStore instance(EmbeddingModel model, CrystalRanking ranking) {
         return JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingModel(model).ranking(ranking)
                 .build();
+    }
+
+    /** Waits until what the instance queued is written (other instances see it then). */
+    static void written(JdbcCrystalStore instance) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (instance.pendingCount() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(instance.pendingCount()).as("crystals not written yet").isZero();
     }
 
     private static List<Crystal> withDeadline() {
@@ -60,10 +70,11 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
     }
 
     @Test
-    void should_find_by_keyword_at_once_what_another_instance_added() {
+    void should_find_by_keyword_what_another_instance_added_once_it_is_written() throws Exception {
         try (JdbcCrystalStore a = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
              JdbcCrystalStore keywordOnly = instance(TestEmbeddingModels.miniLm(), new CrystalRanking(1, 0, 0.5, 20))) {
             a.add(withDeadline());
+            written(a);
 
             assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "migration deadline", 3))))
                     .first().isEqualTo("deadline");
@@ -105,7 +116,7 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
     }
 
     @Test
-    void should_see_what_other_instances_replaced_deleted_and_added_since_its_last_search() {
+    void should_see_what_other_instances_replaced_deleted_and_added_since_its_last_search() throws Exception {
         try (JdbcCrystalStore a = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
              JdbcCrystalStore b = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults())) {
             a.add(background("alice"));
@@ -116,6 +127,7 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
                     note("mug", "alice", "The blue mug with the cracked handle belongs to Douglas")));
             b.delete("alice", List.of("alice-bg-5"));
             b.add(List.of(note("alice-bg-7", "bob", "Bob reads The Left Hand of Darkness"))); // moves to bob
+            written(b);
 
             assertThat(a.search(new CrystalQuery("alice", "release day", 1))).extracting(hit -> hit.crystal().text())
                     .containsExactly("The release moved to Monday because of the holiday");

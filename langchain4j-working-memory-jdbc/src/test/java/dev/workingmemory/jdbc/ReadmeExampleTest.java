@@ -5,6 +5,8 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.UserMessage;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.testing.ScriptedChatModel;
 import dev.workingmemory.tools.WorkingMemoryTools;
 import org.junit.jupiter.api.Test;
@@ -58,5 +60,32 @@ class ReadmeExampleTest extends DatabaseTest {
                 .anyMatch(message -> message.contains("What are we shipping?"));
         instanceA.close();
         instanceB.close();
+    }
+
+    @Test
+    void should_find_on_one_instance_the_note_another_took_with_a_crystal_store_of_the_applications()
+            throws InterruptedException {
+        DataSource dataSource = database.dataSource();
+        try (CrystalStore crystals = JdbcCrystalStore.builder()
+                .dataSource(dataSource)
+                .cacheSize(512L << 20)          // heap for this instance's scope indexes; default 256 MB
+                .build();                        // embeds with all-MiniLM-L6-v2, in process
+             WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                     .store(new JdbcWorkingMemoryStore(dataSource))
+                     .crystalStore(crystals)
+                     .build();
+             WorkingMemoryProvider other = WorkingMemoryProvider.builder()
+                     .store(new JdbcWorkingMemoryStore(dataSource))
+                     .build()) {
+            assistant(ScriptedChatModel.script().thenCallTool("working_memory_note",
+                    "{\"note\": \"Deadline for the API migration is March 20th\"}").thenAnswer("Noted."), other)
+                    .chat("alice", "The API migration is due March 20th.");
+            while (other.pendingCrystals() > 0) { // its crystals are written behind the turn
+                Thread.sleep(10);
+            }
+
+            assertThat(memories.memory("alice").search("when do we have to be done moving the interface", 1))
+                    .extracting(MemoryHit::text).containsExactly("Deadline for the API migration is March 20th");
+        }
     }
 }

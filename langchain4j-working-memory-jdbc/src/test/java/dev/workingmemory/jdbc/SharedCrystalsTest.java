@@ -40,7 +40,7 @@ class SharedCrystalsTest extends DatabaseTest {
     }
 
     @Test
-    void should_find_through_memory_search_what_another_instance_indexed() {
+    void should_find_through_memory_search_what_another_instance_indexed() throws InterruptedException {
         // A's window of two messages pushes its first exchange out on the second turn: a past turn, which B can only
         // find in the crystals (B has its own message store and never read A's messages).
         List<CrystalsIndexed> indexed = new CopyOnWriteArrayList<>();
@@ -62,6 +62,9 @@ class SharedCrystalsTest extends DatabaseTest {
                     .thenAnswer("Noted."), instanceA)
                     .chat("alice", "The API migration is due March 20th.");
 
+            while (instanceA.pendingCrystals() > 0) { // written behind the turns: then B finds them
+                Thread.sleep(10);
+            }
             assertThat(indexed).as("the note and the past turns, each reported when its rows are written")
                     .hasSizeGreaterThanOrEqualTo(2).allSatisfy(event -> assertThat(event.count()).isPositive());
             assertThat(search(instanceB, "API migration deadline"))
