@@ -6,7 +6,9 @@ import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalRanking;
+import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.jdbc.JdbcCrystalStore;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
@@ -20,6 +22,7 @@ import org.openjdk.jmh.annotations.TearDown;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +35,9 @@ import java.util.concurrent.TimeUnit;
  * <p>{@code vectors}: {@code lucene} is the embedded store's default (vectors in Lucene HNSW, the scope filter
  * inside the KNN search), kept in a directory under {@code java.io.tmpdir} and reused by later runs (building it
  * takes minutes); {@code inMemory} puts the vectors into LangChain4j's {@code InMemoryEmbeddingStore} (which tests
- * the scope filter on every entry), built in memory for each trial.
+ * the scope filter on every entry), built in memory for each trial; {@code jdbc} is the {@code JdbcCrystalStore}
+ * with nothing but a DataSource (crystals and vectors in PostgreSQL, the user's index in the instance's cache, loaded
+ * before measuring), on the server of {@code -Dworkingmemory.bench.jdbcUrl=…}, in a schema reused by later runs.
  *
  * <p>Each crystal has the texts before and after it as its context (as a past turn has its neighbouring turns), so
  * the keyword query runs over text and context fields. Embedding 100,000 texts with MiniLM takes about half an hour
@@ -49,7 +54,7 @@ public class CrystalSearchBenchmark {
 
     private static final int QUERIES = 256;
 
-    @Param({"lucene", "inMemory"})
+    @Param({"lucene", "inMemory", "jdbc"})
     public String vectors;
 
     @Param({"10"})
@@ -66,25 +71,37 @@ public class CrystalSearchBenchmark {
     public int candidates;
 
     private EmbeddingModel miniLm;
-    private EmbeddedCrystalStore store;
+    private CrystalStore store;
+    private BenchDatabase database;
     private String scope;
     private final List<String> queries = new ArrayList<>();
     private int next;
 
     @Setup(Level.Trial)
-    public void setUp() throws IOException {
+    public void setUp() throws IOException, SQLException, InterruptedException {
         miniLm = CrystalCorpus.miniLm();
-        Path cache = Path.of(System.getProperty("java.io.tmpdir"), "working-memory-crystal-bench");
-        float[][] embeddings = CrystalCorpus.embeddings(cache.resolve("minilm-" + distinctTexts + ".bin"),
-                distinctTexts, miniLm);
-        EmbeddingModel model = CrystalCorpus.precomputed(embeddings, miniLm);
-        EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
-                .queueCapacity(20_000);
-        if (candidates > 0) {
-            CrystalRanking defaults = CrystalRanking.defaults();
-            builder.ranking(new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
-                    defaults.contextWeight(), candidates));
+        scope = "user-" + (scopes / 2);
+        for (int i = 0; i < QUERIES; i++) {
+            queries.add(CrystalCorpus.question(i));
         }
+        EmbeddingModel model = JdbcCorpus.model(miniLm, distinctTexts);
+        CrystalRanking ranking = CrystalRanking.defaults();
+        if (candidates > 0) {
+            ranking = new CrystalRanking(ranking.keywordWeight(), ranking.vectorWeight(), ranking.contextWeight(),
+                    candidates);
+        }
+        if (vectors.equals("jdbc")) {
+            database = BenchDatabase.open(BenchDatabase.configuredUrl("-p vectors=jdbc"),
+                    JdbcCorpus.schema(scopes, perScope, distinctTexts));
+            JdbcCorpus.populate(database, scopes, perScope, distinctTexts, model);
+            store = JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingModel(model).ranking(ranking)
+                    .build();
+            store.search(new CrystalQuery(scope, nextQuery(), 10)); // loads the user's index into the cache
+            return;
+        }
+        Path cache = Path.of(System.getProperty("java.io.tmpdir"), "working-memory-crystal-bench");
+        EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
+                .queueCapacity(20_000).ranking(ranking);
         if (vectors.equals("lucene")) {
             builder.directory(cache.resolve("store-v6-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
@@ -113,15 +130,14 @@ public class CrystalSearchBenchmark {
             store.close(); // waits for Lucene's merges, which would otherwise run during the measurement
             store = builder.build();
         }
-        scope = "user-" + (scopes / 2);
-        for (int i = 0; i < QUERIES; i++) {
-            queries.add(CrystalCorpus.question(i));
-        }
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
         store.close();
+        if (database != null) {
+            database.close();
+        }
     }
 
     private String nextQuery() {

@@ -3,10 +3,13 @@ package dev.workingmemory.benchmarks;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.benchmarks.LocomoData.Conversation;
@@ -14,13 +17,18 @@ import dev.workingmemory.benchmarks.LocomoData.Question;
 import dev.workingmemory.benchmarks.LocomoData.Session;
 import dev.workingmemory.benchmarks.LocomoData.Turn;
 import dev.workingmemory.crystal.CrystalRanking;
+import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.MemoryHit;
+import dev.workingmemory.jdbc.JdbcCrystalStore;
+import dev.workingmemory.jdbc.JdbcWorkingMemoryStore;
 
+import javax.sql.DataSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -29,6 +37,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -48,10 +57,14 @@ import java.util.Set;
  * end (never a crystal) counts as not found; how many questions have some is printed.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
- * [--candidates N] [--conversations conv-26,conv-30] [--quantized] [--embedding-cache FILE]} ({@code --candidates}:
- * per list, {@link CrystalRanking#candidates()}; default 30; {@code --conversations}: only these, e.g. to hold some
- * out; {@code --quantized}: the quantized all-MiniLM-L6-v2; {@code --embedding-cache}: vectors kept in a file to run
- * again faster, for recall only: never time such a run).
+ * [--candidates N] [--conversations conv-26,conv-30] [--quantized] [--embedding-cache FILE] [--store embedded|jdbc]
+ * [--jdbc-url URL] [--embedding-store in-memory]} ({@code --candidates}: per list, {@link CrystalRanking#candidates()};
+ * default 30; {@code --conversations}: only these, e.g. to hold some out; {@code --quantized}: the quantized
+ * all-MiniLM-L6-v2; {@code --embedding-cache}: vectors kept in a file to run again faster, for recall only: never
+ * time such a run). {@code --store jdbc} gives the provider nothing but
+ * {@code store(new JdbcWorkingMemoryStore(dataSource))} on a fresh schema of the database at {@code --jdbc-url}
+ * (dropped at the end); {@code --embedding-store in-memory} also gives it {@code embeddingStore(new
+ * InMemoryEmbeddingStore<>())}, as an application with a vector store of its own would.
  * Without {@code --data}, the first ancestor of the working directory holding
  * {@code shared/bench/locomo/locomo-dev.json} is used (the repository root's parent); when there is none, the run is
  * skipped with a message. The data is read in place, never copied. The last line printed is
@@ -66,12 +79,23 @@ public final class LocomoRecall {
     private LocomoRecall() {
     }
 
-    public static void main(String[] args) throws IOException {
+    /** Which store the provider is given. */
+    enum Store {
+        /** None: the provider's default (its crystals in memory, embedded store). */
+        EMBEDDED,
+        /** {@code store(new JdbcWorkingMemoryStore(dataSource))} on a fresh schema. */
+        JDBC
+    }
+
+    public static void main(String[] args) throws IOException, SQLException {
         Path data = null;
         CrystalRanking ranking = null;
         boolean quantized = false;
         Path cache = null;
         Set<String> only = new HashSet<>();
+        Store store = Store.EMBEDDED;
+        String jdbcUrl = System.getProperty(BenchDatabase.URL_PROPERTY);
+        boolean inMemoryVectors = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--data") && i + 1 < args.length) {
                 data = Path.of(args[++i]);
@@ -85,11 +109,23 @@ public final class LocomoRecall {
                 CrystalRanking defaults = CrystalRanking.defaults();
                 ranking = new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
                         defaults.contextWeight(), Integer.parseInt(args[++i]));
+            } else if (args[i].equals("--store") && i + 1 < args.length) {
+                store = Store.valueOf(args[++i].toUpperCase(Locale.ROOT));
+            } else if (args[i].equals("--jdbc-url") && i + 1 < args.length) {
+                jdbcUrl = args[++i];
+            } else if (args[i].equals("--embedding-store") && i + 1 < args.length && args[i + 1].equals("in-memory")) {
+                inMemoryVectors = true;
+                i++;
             } else {
                 System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--conversations conv-26,conv-30]"
-                        + " [--quantized] [--embedding-cache FILE]   (unknown argument: " + args[i] + ")");
+                        + " [--quantized] [--embedding-cache FILE] [--store embedded|jdbc] [--jdbc-url URL]"
+                        + " [--embedding-store in-memory]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
+        }
+        if (store == Store.JDBC && (jdbcUrl == null || jdbcUrl.isBlank())) {
+            System.err.println("--store jdbc needs --jdbc-url jdbc:postgresql://host:port/db?user=…");
+            System.exit(2);
         }
         if (data == null) {
             data = ancestorHolding(Path.of("").toAbsolutePath(), DEFAULT_DATA);
@@ -100,8 +136,20 @@ public final class LocomoRecall {
             return;
         }
         EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        EmbeddingStore<TextSegment> vectors = inMemoryVectors ? new InMemoryEmbeddingStore<>() : null;
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
-            run(data, only, cached != null ? cached : model, ranking, System.out);
+            EmbeddingModel embeddingModel = cached != null ? cached : model;
+            if (store == Store.EMBEDDED) {
+                run(data, only, embeddingModel, ranking, null, vectors, System.out);
+                return;
+            }
+            BenchDatabase database = BenchDatabase.open(jdbcUrl, "locomo_" + System.currentTimeMillis());
+            try {
+                System.out.println("store: JdbcWorkingMemoryStore on schema " + database.schema() + " of " + jdbcUrl);
+                run(data, only, embeddingModel, ranking, database.dataSource(), vectors, System.out);
+            } finally {
+                database.drop();
+            }
         }
     }
 
@@ -121,10 +169,12 @@ public final class LocomoRecall {
      *
      * @param only           the ids of the conversations to run; all when empty
      * @param embeddingModel the provider's embedding model, or null for its default
-     * @param ranking        the ranking of the provider's (in-memory) crystal store, or null for its default
+     * @param ranking        the ranking of the provider's crystal store, or null for its default
+     * @param dataSource     where a {@code JdbcWorkingMemoryStore} keeps the memory, or null for the provider's default
+     * @param vectors        the provider's {@code embeddingStore}, or null for none
      */
     static void run(Path data, Set<String> only, EmbeddingModel embeddingModel, CrystalRanking ranking,
-                    PrintStream out) throws IOException {
+                    DataSource dataSource, EmbeddingStore<TextSegment> vectors, PrintStream out) throws IOException {
         LocomoData.Stats stats = new LocomoData.Stats();
         List<Conversation> conversations = LocomoData.read(data, stats).stream()
                 .filter(conversation -> only.isEmpty() || only.contains(conversation.id())).toList();
@@ -138,6 +188,12 @@ public final class LocomoRecall {
         if (embeddingModel != null) {
             builder.embeddingModel(embeddingModel);
         }
+        if (dataSource != null) {
+            builder.store(new JdbcWorkingMemoryStore(dataSource));
+        }
+        if (vectors != null) {
+            builder.embeddingStore(vectors);
+        }
         RecallTally total = new RecallTally();
         RecallTally[] categories = {new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally()};
         List<Long> addNanos = new ArrayList<>();
@@ -146,8 +202,12 @@ public final class LocomoRecall {
         int turns = 0;
         int inWindow = 0;
         // a provider closes only the crystal store it opened itself
-        EmbeddedCrystalStore crystals = ranking == null ? null : EmbeddedCrystalStore.builder().ranking(ranking)
-                .embeddingModel(embeddingModel != null ? embeddingModel : new AllMiniLmL6V2EmbeddingModel()).build();
+        EmbeddingModel crystalModel = embeddingModel != null ? embeddingModel : new AllMiniLmL6V2EmbeddingModel();
+        CrystalStore crystals = ranking == null ? null : dataSource != null
+                ? JdbcCrystalStore.builder().dataSource(dataSource).ranking(ranking).embeddingModel(crystalModel)
+                .embeddingStore(vectors).build()
+                : EmbeddedCrystalStore.builder().ranking(ranking).embeddingModel(crystalModel).embeddingStore(vectors)
+                .build();
         if (crystals != null) {
             builder.crystalStore(crystals);
         }
