@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * throwaway server. Without it the test is skipped, saying so. Each instance is a fresh schema of that database, so
  * tests start empty and do not see each other; {@link #close()} drops it.
  */
-final class TestDatabase implements AutoCloseable {
+public final class TestDatabase implements AutoCloseable {
 
     static final String PROPERTY = "workingmemory.test.jdbcUrl";
     static final String VARIABLE = "WORKING_MEMORY_TEST_JDBC_URL";
@@ -50,7 +50,7 @@ final class TestDatabase implements AutoCloseable {
     }
 
     /** A fresh schema on the test server; skips the calling test when no server is configured. */
-    static TestDatabase create() {
+    public static TestDatabase create() {
         String url = configuredUrl();
         if (url == null && !WARNED.getAndSet(true)) {
             log.warn("Skipping the JDBC tests. {}", SKIPPED);
@@ -76,7 +76,7 @@ final class TestDatabase implements AutoCloseable {
     }
 
     /** A pool of connections that work in this schema, as an application would configure one; closed by {@link #close()}. */
-    DataSource dataSource() {
+    public DataSource dataSource() {
         return dataSource(Duration.ofSeconds(30));
     }
 
