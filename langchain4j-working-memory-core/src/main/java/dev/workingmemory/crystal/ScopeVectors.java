@@ -21,18 +21,29 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * dot product.
  *
  * <p>Why a scan and not an HNSW graph: a graph must be built when a scope is loaded, and building one of 10,000
- * MiniLM-sized vectors took 21 to 34 s on the development machine, where scanning them takes about 3 ms.
+ * MiniLM-sized vectors took 21 to 34 s on the development machine, where scanning them takes about 3 ms. Above
+ * {@value #EXACT_UP_TO} vectors the scan compares the signs of their components first (one bit per dimension, 48 bytes
+ * for MiniLM's 384): the {@code max(}{@value #SHORTLIST}{@code , 4 × max)} vectors whose signs differ least from the
+ * query's are scored exactly and the best of them taken. On 10,000 MiniLM vectors of generated chat turns, 99.7% of
+ * the exact 30 nearest were among the 30 found so (100 questions; 98.4% with a shortlist of 300); the embedded store's
+ * HNSW search is approximate too. The sample is always scored exactly.
  *
  * <p>Thread-safe: searches share a read lock, changes take the write lock.
  */
 final class ScopeVectors {
 
-    /** Per entry beside its floats: the array's header and reference, the key, the kind, the map's entry. */
-    private static final int ENTRY_OVERHEAD = 16 + 8 + 8 + 1 + 64;
+    /** Per entry beside its floats and signs: the arrays' headers and references, the key, the kind, the map's entry. */
+    private static final int ENTRY_OVERHEAD = 2 * (16 + 8) + 8 + 8 + 64;
+    /** Scopes of this many vectors (of the kinds searched) or fewer are scanned exactly. */
+    static final int EXACT_UP_TO = 2_048;
+    /** How many vectors at least are scored exactly after the comparison of signs. */
+    static final int SHORTLIST = 1_000;
 
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Unit vectors, the first {@link #size} in use; guarded by {@link #lock}. */
     private float[][] vectors = new float[16][];
+    /** Bit {@code i} of a vector's signs is set when its component {@code i} is positive. */
+    private long[][] signs = new long[16][];
     private long[] keys = new long[16];
     private CrystalKind[] kinds = new CrystalKind[16];
     private final Map<Long, Integer> positions = new HashMap<>();
@@ -59,6 +70,7 @@ final class ScopeVectors {
                 if (size == vectors.length) {
                     int capacity = size * 2;
                     vectors = Arrays.copyOf(vectors, capacity);
+                    signs = Arrays.copyOf(signs, capacity);
                     keys = Arrays.copyOf(keys, capacity);
                     kinds = Arrays.copyOf(kinds, capacity);
                 }
@@ -66,6 +78,7 @@ final class ScopeVectors {
                 positions.put(key, position);
             }
             vectors[position] = unit;
+            signs[position] = signs(unit);
             keys[position] = key;
             kinds[position] = kind;
         } finally {
@@ -84,11 +97,13 @@ final class ScopeVectors {
             int last = --size;
             if (position != last) {
                 vectors[position] = vectors[last];
+                signs[position] = signs[last];
                 keys[position] = keys[last];
                 kinds[position] = kinds[last];
                 positions.put(keys[position], position);
             }
             vectors[last] = null;
+            signs[last] = null;
             kinds[last] = null;
         } finally {
             lock.writeLock().unlock();
@@ -108,7 +123,8 @@ final class ScopeVectors {
     long ramBytesUsed() {
         lock.readLock().lock();
         try {
-            return (long) size * (4L * dimension + ENTRY_OVERHEAD) + 8L * vectors.length * 3;
+            return (long) size * (4L * dimension + 8L * ((dimension + 63) / 64) + ENTRY_OVERHEAD)
+                    + 8L * vectors.length * 4;
         } finally {
             lock.readLock().unlock();
         }
@@ -133,21 +149,22 @@ final class ScopeVectors {
                 throw new IllegalArgumentException("The query's vector has " + unit.length + " dimensions, the"
                         + " crystals' " + dimension + ": crystals and queries must be embedded by the same model");
             }
-            float[] scores = new float[size];
-            int[] matching = kinds.isEmpty() ? null : new int[size];
+            int[] matching = new int[size];
             int population = 0;
+            for (int i = 0; i < size; i++) {
+                if (kinds.isEmpty() || kinds.contains(this.kinds[i])) {
+                    matching[population++] = i;
+                }
+            }
+            int shortlist = Math.max(SHORTLIST, 4 * max);
+            int[] scored = population <= Math.max(EXACT_UP_TO, shortlist) ? Arrays.copyOf(matching, population)
+                    : closestSigns(signs(unit), matching, population, shortlist);
             // the k best in a heap whose head is the worst of them
+            float[] scores = new float[scored.length];
             PriorityQueue<Integer> best = new PriorityQueue<>(max + 1,
                     (a, b) -> scores[a] != scores[b] ? Float.compare(scores[a], scores[b]) : Integer.compare(b, a));
-            for (int i = 0; i < size; i++) {
-                if (matching != null) {
-                    if (!kinds.contains(this.kinds[i])) {
-                        continue;
-                    }
-                    matching[population] = i;
-                }
-                population++;
-                scores[i] = (1 + VectorUtil.dotProduct(unit, vectors[i])) / 2;
+            for (int i = 0; i < scored.length; i++) {
+                scores[i] = similarity(unit, scored[i]);
                 if (best.size() < max) {
                     best.add(i);
                 } else if (scores[i] > scores[best.peek()]) {
@@ -157,20 +174,68 @@ final class ScopeVectors {
             }
             Scored[] top = new Scored[best.size()];
             for (int i = top.length - 1; i >= 0; i--) {
-                int position = best.poll();
-                top[i] = new Scored(keys[position], scores[position]);
+                int at = best.poll();
+                top[i] = new Scored(keys[scored[at]], scores[at]);
             }
             int sampled = Math.min(sampleSize, population);
             List<Scored> sample = new ArrayList<>(sampled);
             for (int i = 0; i < sampled; i++) {
-                int nth = (int) ((long) i * population / sampled);
-                int position = matching == null ? nth : matching[nth];
-                sample.add(new Scored(keys[position], scores[position]));
+                int position = matching[(int) ((long) i * population / sampled)];
+                sample.add(new Scored(keys[position], similarity(unit, position)));
             }
             return new Ranked(List.of(top), sample, population);
         } finally {
             lock.readLock().unlock();
         }
+    }
+
+    /** The cosine relevance of the (unit) query to the vector at this position. */
+    private float similarity(float[] unit, int position) {
+        return (1 + VectorUtil.dotProduct(unit, vectors[position])) / 2;
+    }
+
+    /**
+     * @return the positions (among the first {@code count} of {@code candidates}) of the {@code shortlist} vectors
+     *         whose signs differ from the query's in the fewest dimensions, ascending
+     */
+    private int[] closestSigns(long[] query, int[] candidates, int count, int shortlist) {
+        int[] differing = new int[count];
+        int[] histogram = new int[dimension + 1];
+        for (int i = 0; i < count; i++) {
+            long[] bits = signs[candidates[i]];
+            int distance = 0;
+            for (int w = 0; w < bits.length; w++) {
+                distance += Long.bitCount(bits[w] ^ query[w]);
+            }
+            differing[i] = distance;
+            histogram[distance]++;
+        }
+        int threshold = 0;
+        for (int taken = histogram[0]; taken < shortlist; taken += histogram[++threshold]) {
+            // the least distance up to which at least the shortlist is taken
+        }
+        int ties = shortlist;
+        for (int d = 0; d < threshold; d++) {
+            ties -= histogram[d];
+        }
+        int[] shortlisted = new int[shortlist];
+        int n = 0;
+        for (int i = 0; i < count && n < shortlist; i++) {
+            if (differing[i] < threshold || differing[i] == threshold && ties-- > 0) {
+                shortlisted[n++] = candidates[i];
+            }
+        }
+        return Arrays.copyOf(shortlisted, n);
+    }
+
+    private static long[] signs(float[] vector) {
+        long[] bits = new long[(vector.length + 63) / 64];
+        for (int i = 0; i < vector.length; i++) {
+            if (vector[i] > 0) {
+                bits[i >> 6] |= 1L << (i & 63);
+            }
+        }
+        return bits;
     }
 
     private static float[] normalized(float[] vector) {

@@ -4,6 +4,7 @@ import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -57,6 +58,44 @@ class ScopeVectorsTest {
         assertThat(ranked.population()).isEqualTo(1_000);
         assertThat(ranked.sample()).hasSize(100).extracting(Scored::key)
                 .containsExactlyElementsOf(IntStream.range(0, 100).mapToObj(i -> (long) i * 10).toList());
+    }
+
+    @Test
+    void should_find_nearly_all_the_nearest_of_a_large_scope_after_comparing_signs_and_score_them_exactly() {
+        // topics, as texts about one thing embed near each other: 64 centres, 96 vectors around each
+        Random random = new Random(7);
+        int count = 3 * ScopeVectors.EXACT_UP_TO;
+        float[][] centres = new float[64][];
+        Arrays.setAll(centres, i -> random(random, 384));
+        float[][] all = new float[count][];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = near(centres[i % centres.length], random);
+            vectors.put(i, CrystalKind.TURN, all[i]);
+        }
+        int found = 0;
+        for (int q = 0; q < 20; q++) {
+            float[] query = near(centres[random.nextInt(centres.length)], random);
+            Ranked ranked = vectors.nearest(query, 10, Set.of(), 256);
+
+            List<Long> exact = IntStream.range(0, count).boxed()
+                    .sorted((a, b) -> Double.compare(cosine(query, all[b]), cosine(query, all[a]))).limit(10)
+                    .map(Integer::longValue).toList();
+            found += (int) ranked.top().stream().filter(hit -> exact.contains(hit.key())).count();
+            for (Scored hit : ranked.top()) {
+                assertThat(hit.score()).isCloseTo((1 + cosine(query, all[(int) hit.key()])) / 2, within(1e-5));
+            }
+            assertThat(ranked.population()).isEqualTo(count);
+            assertThat(ranked.sample()).hasSize(256);
+        }
+        assertThat(found).as("of the 200 nearest").isGreaterThanOrEqualTo(196);
+    }
+
+    private static float[] near(float[] centre, Random random) {
+        float[] vector = random(random, centre.length);
+        for (int i = 0; i < vector.length; i++) {
+            vector[i] = centre[i] + 0.8f * vector[i];
+        }
+        return vector;
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.workingmemory.jdbc;
 
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
+import org.postgresql.PGStatement;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -79,6 +80,10 @@ final class Database {
             connection.setAutoCommit(false);
             try (PreparedStatement statement = prepare(connection, sql, parameters)) {
                 statement.setFetchSize(chunkSize);
+                if (statement.isWrapperFor(PGStatement.class)) {
+                    // binary from the first execution: bytea (the vectors) as bytes, not as twice as many hex digits
+                    statement.unwrap(PGStatement.class).setPrepareThreshold(-1);
+                }
                 try (ResultSet rows = statement.executeQuery()) {
                     List<T> chunk = new ArrayList<>(chunkSize);
                     while (rows.next()) {
