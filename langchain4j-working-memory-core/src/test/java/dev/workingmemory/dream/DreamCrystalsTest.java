@@ -28,13 +28,27 @@ class DreamCrystalsTest {
 
     @Test
     void should_commit_pointers_whose_keywords_find_their_crystal_through_memory_search() {
+        commitsPointersWhoseKeywordsFindTheirCrystal(provider(TestEmbeddingModels.miniLm()));
+    }
+
+    @Test
+    void should_keep_what_a_dream_moves_out_of_the_state_searchable_for_its_pointer() {
+        keepsWhatADreamMovesOutSearchableForItsPointer(provider(TestEmbeddingModels.miniLm()));
+    }
+
+    /**
+     * Three notes, a dream whose state points to two of them and to a topic nothing is about: the crystals made since
+     * the last dream are read, the two pointers kept and found again through {@code memory_search}, the third dropped.
+     * Also run in PostgreSQL mode by the JDBC module's tests.
+     */
+    static void commitsPointersWhoseKeywordsFindTheirCrystal(WorkingMemoryProvider.Builder provider) {
         String answer = LlmDreamSynthesizerTest.ANSWER.replace(
                 "- Past: P2P bridge CORS debugging → search: `CORS P2P EigenTrust`", """
                         - Past: P2P bridge CORS debugging → search: `CORS P2P EigenTrust`
                         - Past: Workspace migration → search: `WSL2 dotfiles`
                         - Past: Quantum gardening → search: `qubits tomatoes`""");
         ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from(answer));
-        try (WorkingMemoryProvider memories = provider(TestEmbeddingModels.miniLm()).dreamModel(model).build()) {
+        try (WorkingMemoryProvider memories = provider.dreamModel(model).build()) {
             WorkingMemory memory = memories.memory("douglas");
             memory.notes().note("We spent 3 hours debugging a CORS error on the P2P bridge; fixed by tweaking the"
                     + " EigenTrust peer scoring thresholds", 0.8, null);
@@ -45,6 +59,7 @@ class DreamCrystalsTest {
             DreamReport report = memories.dream("douglas");
 
             assertThat(report.committed()).as(report.toString()).isTrue();
+            assertThat(report.crystalsRead()).as("the notes' crystals").isEqualTo(3);
             assertThat(report.pointersChecked()).isTrue();
             assertThat(report.pointersDropped()).isEqualTo(1);
             StateDocument state = memories.memory("douglas").layer(StateLayer.class).orElseThrow().document()
@@ -61,15 +76,18 @@ class DreamCrystalsTest {
         }
     }
 
-    @Test
-    void should_keep_what_a_dream_moves_out_of_the_state_searchable_for_its_pointer() {
+    /**
+     * A dream moves a line out of the state and points to it: the topic crystal it leaves is what the pointer finds.
+     * Also run in PostgreSQL mode by the JDBC module's tests.
+     */
+    static void keepsWhatADreamMovesOutSearchableForItsPointer(WorkingMemoryProvider.Builder provider) {
         String first = LlmDreamSynthesizerTest.ANSWER.replace("- API migration due March 20th",
                 "- API migration due March 20th\n- Refactoring the billing module to use event sourcing");
         String second = LlmDreamSynthesizerTest.ANSWER.replace(
                 "- Past: P2P bridge CORS debugging → search: `CORS P2P EigenTrust`",
                 "- Past: Billing refactoring → search: `billing event sourcing`");
         ScriptedChatModel model = ScriptedChatModel.script().thenAnswer(first).thenAnswer(second);
-        try (WorkingMemoryProvider memories = provider(TestEmbeddingModels.miniLm()).dreamModel(model).build()) {
+        try (WorkingMemoryProvider memories = provider.dreamModel(model).build()) {
             memories.memory("douglas").notes().note("User's name is Douglas, prefers tabs over spaces", 0.9, null);
             assertThat(memories.dream("douglas").committed()).isTrue();
             memories.memory("douglas").notes().note("API migration due March 20th", 0.8, null);

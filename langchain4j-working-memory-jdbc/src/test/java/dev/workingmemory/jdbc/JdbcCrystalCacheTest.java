@@ -30,6 +30,25 @@ class JdbcCrystalCacheTest extends DatabaseTest {
                 + " that took the whole afternoon " + i)).toList();
     }
 
+    private interface Hook {
+        void run() throws SQLException;
+    }
+
+    /** The pool, with {@code hook} run before it is asked for each connection (what the hook throws, the pool does). */
+    private static DataSource beforeEachConnection(DataSource pool, Hook hook) {
+        return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
+                (proxy, method, arguments) -> {
+                    if (method.getName().equals("getConnection")) {
+                        hook.run();
+                    }
+                    try {
+                        return method.invoke(pool, arguments);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+
     @Test
     void should_keep_its_indexes_within_its_size_evicting_scopes() {
         long cacheSize = 1L << 20;
@@ -55,18 +74,7 @@ class JdbcCrystalCacheTest extends DatabaseTest {
     @Test
     void should_ask_the_database_for_one_row_when_its_scope_did_not_change() throws Exception {
         AtomicInteger connections = new AtomicInteger();
-        DataSource pool = database.dataSource();
-        DataSource counting = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
-                    if (method.getName().equals("getConnection")) {
-                        connections.incrementAndGet();
-                    }
-                    try {
-                        return method.invoke(pool, arguments);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        DataSource counting = beforeEachConnection(database.dataSource(), connections::incrementAndGet);
         try (JdbcCrystalStore store = JdbcCrystalStore.builder().dataSource(counting)
                 .embeddingModel(TestEmbeddingModels.hashing()).build()) {
             store.add(turns("alice", 50));
@@ -86,18 +94,11 @@ class JdbcCrystalCacheTest extends DatabaseTest {
     @Test
     void should_take_crystals_without_waiting_for_the_database_and_read_them_once_written() {
         AtomicBoolean down = new AtomicBoolean();
-        DataSource pool = database.dataSource();
-        DataSource gated = (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(),
-                new Class<?>[] {DataSource.class}, (proxy, method, arguments) -> {
-                    if (method.getName().equals("getConnection") && down.get()) {
-                        throw new SQLException("The database is down", "08001");
-                    }
-                    try {
-                        return method.invoke(pool, arguments);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        DataSource gated = beforeEachConnection(database.dataSource(), () -> {
+            if (down.get()) {
+                throw new SQLException("The database is down", "08001");
+            }
+        });
         try (JdbcCrystalStore store = JdbcCrystalStore.builder().dataSource(gated)
                 .embeddingModel(TestEmbeddingModels.hashing()).build()) {
             down.set(true);
