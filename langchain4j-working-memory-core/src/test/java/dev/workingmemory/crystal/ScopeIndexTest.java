@@ -103,6 +103,48 @@ class ScopeIndexTest {
     }
 
     @Test
+    void should_explain_each_hit_by_the_parts_of_its_score_as_the_embedded_store_does() {
+        List<Crystal> crystals = conversation();
+        put(crystals);
+        try (EmbeddedCrystalStore embedded = EmbeddedCrystalStore.builder().embeddingModel(MODEL).build()) {
+            embedded.add(crystals);
+            for (String question : List.of("Where did Melanie camp with her kids?", "What book is Caroline reading?",
+                    "port of the staging server")) {
+                Map<String, HitScores> expected = new LinkedHashMap<>();
+                embedded.search(new CrystalQuery("alice", question, 5))
+                        .forEach(hit -> expected.put(hit.crystal().id(), hit.scores()));
+                List<CrystalHit> hits = index.search(new CrystalQuery("alice", question, 5), MODEL,
+                        CrystalRanking.defaults());
+                assertThat(hits).as(question).isNotEmpty();
+                for (CrystalHit hit : hits) {
+                    HitScores parts = hit.scores();
+                    assertThat(parts.fused()).isEqualTo(hit.score());
+                    assertThat(parts.vector()).as("every crystal has a vector here").isNotNaN();
+                    assertThat(parts.keywordStandardized()).isNotNaN();
+                    assertThat(parts.vectorStandardized()).isNotNaN();
+                    HitScores same = expected.get(hit.crystal().id());
+                    if (same == null) {
+                        continue;
+                    }
+                    String what = question + ": " + hit.crystal().id();
+                    // the same keyword index: the same BM25; vectors scanned as floats against 7-bit quantized ones
+                    if (Double.isNaN(same.keyword())) {
+                        assertThat(parts.keyword()).as(what).isNaN();
+                    } else {
+                        assertThat(parts.keyword()).as(what).isCloseTo(same.keyword(), within(1e-4));
+                        assertThat(parts.context()).as(what).isCloseTo(same.context(), within(1e-4));
+                    }
+                    assertThat(parts.keywordStandardized()).as(what).isCloseTo(same.keywordStandardized(), within(0.03));
+                    if (!Double.isNaN(same.vector())) {
+                        assertThat(parts.vector()).as(what).isCloseTo(same.vector(), within(0.01));
+                    }
+                    assertThat(parts.fused()).as(what).isCloseTo(same.fused(), within(0.03));
+                }
+            }
+        }
+    }
+
+    @Test
     void should_find_a_crystal_by_meaning_with_no_word_in_common_with_the_query() {
         put(background("alice"));
         put(List.of(note("deadline", "alice", "Deadline for the API migration is March 20th")));

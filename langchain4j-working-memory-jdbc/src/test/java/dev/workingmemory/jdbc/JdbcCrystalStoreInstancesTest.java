@@ -10,6 +10,8 @@ import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalRanking;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.crystal.HitScores;
 import dev.workingmemory.crystal.TestEmbeddingModels;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +25,7 @@ import static dev.workingmemory.crystal.CrystalStoreContract.background;
 import static dev.workingmemory.crystal.CrystalStoreContract.ids;
 import static dev.workingmemory.crystal.CrystalStoreContract.note;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * Two application instances, each with its own {@link JdbcCrystalStore} on one database: they share nothing in the
@@ -79,6 +82,31 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
             assertThat(ids(keywordOnly.search(new CrystalQuery("alice", "migration deadline", 3))))
                     .first().isEqualTo("deadline");
             assertThat(keywordOnly.count("alice")).isEqualTo(11);
+        }
+    }
+
+    @Test
+    void should_explain_its_hits_by_the_parts_of_their_scores_as_the_embedded_store_does() throws Exception {
+        try (JdbcCrystalStore a = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
+             JdbcCrystalStore b = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
+             EmbeddedCrystalStore embedded = EmbeddedCrystalStore.builder().embeddingModel(TestEmbeddingModels.miniLm())
+                     .build()) {
+            a.add(withDeadline());
+            embedded.add(withDeadline());
+            database.awaitVectors(11);
+
+            CrystalQuery query = new CrystalQuery("alice", "migration deadline", 3);
+            CrystalHit hit = b.search(query).get(0);
+            HitScores expected = embedded.search(query).get(0).scores();
+
+            assertThat(hit.crystal().id()).isEqualTo("deadline");
+            HitScores parts = hit.scores();
+            assertThat(parts.fused()).isEqualTo(hit.score());
+            assertThat(parts.keyword()).isPositive().isCloseTo(expected.keyword(), within(1e-4));
+            assertThat(parts.keywordStandardized()).isCloseTo(expected.keywordStandardized(), within(0.03));
+            assertThat(parts.vector()).isCloseTo(expected.vector(), within(0.01));
+            assertThat(parts.vectorStandardized()).isCloseTo(expected.vectorStandardized(), within(0.05));
+            assertThat(parts.fused()).isCloseTo(expected.fused(), within(0.05));
         }
     }
 
