@@ -200,13 +200,7 @@ public final class WorkingMemory {
      *                                  evicted or forgotten
      */
     public List<MemoryHit> search(String query, int limit) {
-        MemorySearch search = settings.search();
-        if (search == null) {
-            throw new IllegalStateException("This working memory keeps no long-term memory to search: the"
-                    + " WorkingMemoryProvider was built withoutCrystals()");
-        }
-        thread.read(() -> null); // refuses use once evicted or forgotten
-        return search.search(key.crystalScope(), query, limit);
+        return longTermMemory("search").search(key.crystalScope(), query, limit);
     }
 
     /**
@@ -222,13 +216,18 @@ public final class WorkingMemory {
      * @throws IllegalStateException    as {@link #search}
      */
     public List<Crystal> read(String id, int from, int count) {
+        return longTermMemory("read").read(key.crystalScope(), id, from, count);
+    }
+
+    /** The provider's long-term memory, for a use of this memory that is still allowed; {@code what}: the use. */
+    private MemorySearch longTermMemory(String what) {
         MemorySearch search = settings.search();
         if (search == null) {
-            throw new IllegalStateException("This working memory keeps no long-term memory to read: the"
+            throw new IllegalStateException("This working memory keeps no long-term memory to " + what + ": the"
                     + " WorkingMemoryProvider was built withoutCrystals()");
         }
         thread.read(() -> null); // refuses use once evicted or forgotten
-        return search.read(key.crystalScope(), id, from, count);
+        return search;
     }
 
     /** The session slots and pool (seed 003, tier 2). @throws IllegalStateException when the provider was built without them */

@@ -2,14 +2,11 @@ package dev.workingmemory;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
-import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.memory.ChatMemory;
-import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.output.Response;
+import dev.workingmemory.testing.HashingEmbeddingModel;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,28 +115,5 @@ class LocomoBlockTest {
             }
         });
         return sessions;
-    }
-
-    /** A deterministic 16-dimension embedding of the words' hashes: cheap, and enough for a store to run. */
-    private static final class HashingEmbeddingModel implements EmbeddingModel {
-
-        @Override
-        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
-            List<Embedding> embeddings = new ArrayList<>(segments.size());
-            for (TextSegment segment : segments) {
-                float[] vector = new float[16];
-                for (String word : segment.text().toLowerCase(Locale.ROOT).split("\\W+")) {
-                    vector[Math.floorMod(word.hashCode(), 16)] += 1;
-                }
-                vector[0] += 0.5f; // never the zero vector
-                embeddings.add(Embedding.from(vector));
-            }
-            return Response.from(embeddings);
-        }
-
-        @Override
-        public int dimension() {
-            return 16;
-        }
     }
 }

@@ -75,6 +75,14 @@ public class HugeMessageBenchmark {
     @Setup(Level.Invocation)
     public void newMemory() {
         memory = provider.get("huge-" + memories++);
+        message = prepare(memory, as, request, text);
+    }
+
+    /**
+     * Gives {@code memory} a system message and a short exchange (and the tool call, as {@code "tool"}) and returns
+     * the huge message to add next: a user message or the call's result of a copy of {@code text}.
+     */
+    static ChatMessage prepare(ChatMemory memory, String as, ToolExecutionRequest request, String text) {
         memory.add(SystemMessage.from("You are an assistant with tools."));
         memory.add(UserMessage.from("Run it and tell me what it printed."));
         if (as.equals("tool")) {
@@ -83,7 +91,7 @@ public class HugeMessageBenchmark {
         memory.messages();
         // a new String each time: no layer may recognise the message by its identity
         String copy = new String(text.toCharArray());
-        message = as.equals("tool") ? ToolExecutionResultMessage.from(request, copy) : UserMessage.from(copy);
+        return as.equals("tool") ? ToolExecutionResultMessage.from(request, copy) : UserMessage.from(copy);
     }
 
     /** The memory of the operation goes, with its cached output: the heap stays as it was (no GC of heaps grown). */

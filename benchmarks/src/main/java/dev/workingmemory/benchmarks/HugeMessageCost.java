@@ -1,11 +1,7 @@
 package dev.workingmemory.benchmarks;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
-import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.data.message.ToolExecutionResultMessage;
-import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 
@@ -49,15 +45,7 @@ public final class HugeMessageCost {
                     for (int i = 0; i < WARM_UP + MEASURED; i++) {
                         String id = shape + "-" + as + "-" + i;
                         ChatMemory memory = provider.get(id);
-                        memory.add(SystemMessage.from("You are an assistant with tools."));
-                        memory.add(UserMessage.from("Run it and tell me what it printed."));
-                        if (as.equals("tool")) {
-                            memory.add(AiMessage.from(request));
-                        }
-                        memory.messages();
-                        String copy = new String(text.toCharArray());
-                        ChatMessage message = as.equals("tool") ? ToolExecutionResultMessage.from(request, copy)
-                                : UserMessage.from(copy);
+                        ChatMessage message = HugeMessageBenchmark.prepare(memory, as, request, text);
                         long cpuStart = threads.getCurrentThreadCpuTime();
                         long wallStart = System.nanoTime();
                         memory.add(message);
