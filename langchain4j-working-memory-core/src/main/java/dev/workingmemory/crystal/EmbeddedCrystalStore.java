@@ -453,7 +453,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             closed = true;
         }
         List<Pending> left = new ArrayList<>(queue.close());
-        Set<String> behind = new LinkedHashSet<>(queue.scopesBehind());
+        // read before the threads end: a batch the indexer gives up on is marked done (it is added below)
+        Set<String> behind = new LinkedHashSet<>(queue.scopesBehindOnClose());
         indexer.stop();
         if (recorder != null) {
             recorder.stop();
@@ -464,9 +465,9 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             left.addAll(0, recorder.unfinished());
         }
         left.addAll(0, indexer.unfinished());
+        indexer.unfinished().forEach(pending -> behind.add(pending.crystal.scope()));
         try {
             writer.recordOnly(left);
-            left.forEach(pending -> behind.add(pending.crystal.scope()));
             writer.commit(() -> behind);
         } catch (IOException | RuntimeException e) {
             log.error("Cannot commit the crystal index of {} on close: {}", directory, e.toString(), e);

@@ -643,6 +643,18 @@ final class PendingQueue {
      *         index commit may mark them as indexed
      */
     Set<String> scopesBehind() {
+        return scopesBehind(false);
+    }
+
+    /**
+     * {@link #scopesBehind()} for the commit on close, where every crystal not recorded yet is recorded first: one
+     * already indexed then leaves its scope's records and index alike, so it does not hold the scope back.
+     */
+    Set<String> scopesBehindOnClose() {
+        return scopesBehind(true);
+    }
+
+    private Set<String> scopesBehind(boolean closing) {
         lock.lock();
         try {
             Set<String> scopes = new HashSet<>(unreconciled);
@@ -657,15 +669,24 @@ final class PendingQueue {
                 scopes.add(pending.crystal.scope());
             }
             for (Pending pending : recordingNow) {
-                scopes.add(pending.crystal.scope());
+                if (!(closing && indexed(pending))) {
+                    scopes.add(pending.crystal.scope());
+                }
             }
             for (Pending pending : unrecorded) {
-                scopes.add(pending.crystal.scope());
+                if (!(closing && indexed(pending))) {
+                    scopes.add(pending.crystal.scope());
+                }
             }
             return scopes;
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Whether the indexer wrote the crystal (done, and neither cancelled nor deferred); must hold the lock. */
+    private boolean indexed(Pending pending) {
+        return pending.done && !pending.cancelled && !pending.deferred && !taken.contains(pending);
     }
 
     /** The next sequence number (what the index commit keeps, so that numbers never repeat after a restart). */
