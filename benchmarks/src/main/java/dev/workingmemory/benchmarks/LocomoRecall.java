@@ -74,7 +74,7 @@ public final class LocomoRecall {
 
     static final String DEFAULT_DATA = "shared/bench/locomo/locomo-dev.json";
     private static final int LIMIT = 10;
-    private static final long SECONDS_PER_TURN = 30;
+    static final long SECONDS_PER_TURN = 30;
 
     private LocomoRecall() {
     }
