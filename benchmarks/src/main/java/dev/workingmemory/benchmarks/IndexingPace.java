@@ -1,22 +1,27 @@
 package dev.workingmemory.benchmarks;
 
+import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.output.Response;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.internal.DefaultEmbeddingModel;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * How fast a default {@link WorkingMemoryProvider} takes a conversation in: messages fed through its
@@ -27,9 +32,10 @@ import java.util.Locale;
  *
  * <p>Usage: {@code IndexingPace [--beam DIR] [--chats 1,4] [--locomo FILE] [--quantized]} (defaults: BEAM chats 1 and 4 of
  * {@code ../shared/bench/beam}; LoCoMo only when {@code --locomo} is given). Prints one line per corpus:
- * {@code pace: <corpus> messages=<n> seconds=<s> messages_per_second=<r> process_cpu_seconds=<c>}. The clock is the
- * messages' own time, as in {@link BeamRecall} and {@link LocomoRecall}; one embedding model instance is warmed up
- * before the clock starts; {@code --quantized} uses the quantized MiniLM.
+ * {@code pace: <corpus> messages=<n> seconds=<s> messages_per_second=<r> process_cpu_seconds=<c> texts_embedded=<t>
+ * chars_embedded=<k>} (the texts handed to the model, queries of the memory's own searches included). The clock is the
+ * messages' own time, as in {@link BeamRecall} and {@link LocomoRecall}; the provider's default embedding model
+ * ({@code --quantized}: the quantized MiniLM) is warmed up before the clock starts.
  */
 public final class IndexingPace {
 
@@ -60,9 +66,10 @@ public final class IndexingPace {
         if (beam == null) {
             beam = LocomoRecall.ancestorHolding(Path.of("").toAbsolutePath(), BeamRecall.DEFAULT_DATA);
         }
-        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        // the provider's own default model unless told otherwise (of whichever core is first on the class path)
+        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : DefaultEmbeddingModel.INSTANCE;
         model.embed("warm up the model before the clock starts");
-        if (beam != null) {
+        if (beam != null && Files.isDirectory(beam)) {
             List<List<ChatMessage>> conversations = new ArrayList<>();
             List<List<Instant>> times = new ArrayList<>();
             for (BeamData.Chat chat : BeamData.read(beam, chats)) {
@@ -72,7 +79,7 @@ public final class IndexingPace {
             }
             feed("beam chats " + chats, conversations, times, model);
         } else {
-            System.out.println("pace: no BEAM data (pass --beam DIR)");
+            System.out.println("pace: no BEAM data at " + beam + " (pass --beam DIR)");
         }
         if (locomo != null) {
             List<List<ChatMessage>> conversations = new ArrayList<>();
@@ -99,7 +106,8 @@ public final class IndexingPace {
     }
 
     private static void feed(String corpus, List<List<ChatMessage>> conversations, List<List<Instant>> times,
-                             EmbeddingModel model) {
+                             EmbeddingModel embeddingModel) {
+        CountingEmbeddingModel model = new CountingEmbeddingModel(embeddingModel);
         LocomoRecall.SessionClock clock = new LocomoRecall.SessionClock();
         int messages = 0;
         long cpuBefore = processCpuNanos();
@@ -119,7 +127,32 @@ public final class IndexingPace {
             double seconds = (System.nanoTime() - start) / 1e9;
             double cpu = (processCpuNanos() - cpuBefore) / 1e9;
             System.out.printf(Locale.ROOT, "pace: %s messages=%d seconds=%.1f messages_per_second=%.1f"
-                    + " process_cpu_seconds=%.1f%n", corpus, messages, seconds, messages / seconds, cpu);
+                    + " process_cpu_seconds=%.1f texts_embedded=%d chars_embedded=%d%n", corpus, messages, seconds,
+                    messages / seconds, cpu, model.texts.get(), model.chars.get());
+        }
+    }
+
+    /** Counts what is embedded (texts and their characters) on its way to the model. */
+    private static final class CountingEmbeddingModel implements EmbeddingModel {
+
+        private final EmbeddingModel model;
+        final AtomicLong texts = new AtomicLong();
+        final AtomicLong chars = new AtomicLong();
+
+        CountingEmbeddingModel(EmbeddingModel model) {
+            this.model = model;
+        }
+
+        @Override
+        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+            texts.addAndGet(segments.size());
+            segments.forEach(segment -> chars.addAndGet(segment.text().length()));
+            return model.embedAll(segments);
+        }
+
+        @Override
+        public int dimension() {
+            return model.dimension();
         }
     }
 

@@ -18,6 +18,8 @@ import java.util.function.Supplier;
  * The provider's default embedding model, in-process all-MiniLM-L6-v2, loaded when first used rather than when the
  * provider is built: loading it takes a second or two and some 100 MB, which a provider that never embeds (no notes
  * taken, no turn evicted yet) should not pay. Every crystal store of the library that is given no model embeds with it.
+ * Its ONNX threads sleep rather than spin between operations ({@link MiniLmWithoutSpinning}): the same vectors as
+ * {@link AllMiniLmL6V2EmbeddingModel}'s for about half the CPU on a busy machine.
  *
  * <p>Thread-safe.
  */
@@ -33,7 +35,15 @@ public final class DefaultEmbeddingModel implements EmbeddingModel {
 
     /** Loads the model on first use (class initialization is lazy and thread-safe). */
     private static final class Holder {
-        static final EmbeddingModel MODEL = withoutCudaWarning(AllMiniLmL6V2EmbeddingModel::new);
+        static final EmbeddingModel MODEL = withoutCudaWarning(() -> {
+            EmbeddingModel model = MiniLmWithoutSpinning.load();
+            if (model == null) {
+                log.debug("all-MiniLM-L6-v2's files are not where this version expects them: loaded as LangChain4j"
+                        + " loads it, its ONNX threads spinning between operations");
+                return new AllMiniLmL6V2EmbeddingModel();
+            }
+            return model;
+        });
     }
 
     /**
