@@ -1,5 +1,7 @@
 package dev.workingmemory.benchmarks;
 
+import com.sun.management.OperatingSystemMXBean;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -7,6 +9,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 import java.util.regex.Pattern;
 
 /**
@@ -14,7 +17,10 @@ import java.util.regex.Pattern;
  * on a machine shared with other builds, JMH's wall time of a microsecond turn mostly says how long the thread waited
  * for a core. A {@code main}: per case, the benchmark's own set-up and turns, 5 rounds of each memory in turn (so that
  * both sides of a ratio see the same load), the median round reported. Work the memory hands to its own threads (the
- * saver scoring salience, the cache writing outputs) is not the calling thread's and is not counted, as in JMH.
+ * saver scoring salience, the cache writing outputs) is not the calling thread's and is not counted in those columns,
+ * as in JMH; the last three columns are the process's CPU time per turn over the same rounds (every thread: the
+ * memory's own, the collector's, the compiler's), for the working memory and the peer, so that work moved off the
+ * calling thread shows there.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns [cases]]}
  * (default 200,000 turns per round; {@code cases}: a regular expression the line's first three columns, such as
@@ -30,8 +36,9 @@ public final class PerTurnCost {
     public static void main(String[] args) {
         int turns = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
         Pattern cases = Pattern.compile(args.length > 1 ? args[1] : "");
-        System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12s %12s %12s %9s %9s%n", "longTerm", "layers", "scenario",
-                "working ns", "window ns", "peer ns", "÷window", "÷peer");
+        System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12s %12s %12s %9s %9s %12s %12s %9s%n", "longTerm", "layers",
+                "scenario", "working ns", "window ns", "peer ns", "÷window", "÷peer", "working all", "peer all",
+                "÷peer all");
         for (String longTerm : List.of("none", "pastTurns")) {
             for (String layers : List.of("defaults", "hardening")) {
                 for (String scenario : List.of("chat", "unchanged", "changed", "unchangedText")) {
@@ -55,9 +62,9 @@ public final class PerTurnCost {
         bench.store = "memory";
         bench.setUp();
         try {
-            double[] working = new double[ROUNDS];
-            double[] window = new double[ROUNDS];
-            double[] peer = new double[ROUNDS];
+            Cost[] working = new Cost[ROUNDS];
+            Cost[] window = new Cost[ROUNDS];
+            Cost[] peer = new Cost[ROUNDS];
             run(turns, () -> bench.workingChatMemory(null)); // warm-up
             run(turns, () -> bench.messageWindowChatMemory(null));
             run(turns, () -> bench.messageWindowChatMemoryAndReadTree(null));
@@ -66,11 +73,13 @@ public final class PerTurnCost {
                 window[round] = run(turns, () -> bench.messageWindowChatMemory(null));
                 peer[round] = run(turns, () -> bench.messageWindowChatMemoryAndReadTree(null));
             }
-            double w = median(working);
-            double m = median(window);
-            double p = median(peer);
-            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12.0f %8.2fx %8.2fx%n", longTerm, layers,
-                    scenario, w, m, p, w / m, w / p);
+            double w = median(working, Cost::caller);
+            double m = median(window, Cost::caller);
+            double p = median(peer, Cost::caller);
+            double wAll = median(working, Cost::process);
+            double pAll = median(peer, Cost::process);
+            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12.0f %8.2fx %8.2fx %12.0f %12.0f %8.2fx%n",
+                    longTerm, layers, scenario, w, m, p, w / m, w / p, wAll, pAll, wAll / pAll);
         } finally {
             try {
                 bench.tearDown();
@@ -84,37 +93,44 @@ public final class PerTurnCost {
         PrunedTurnBenchmark bench = new PrunedTurnBenchmark();
         bench.setUp();
         try {
-            double[] working = new double[ROUNDS];
-            double[] window = new double[ROUNDS];
+            Cost[] working = new Cost[ROUNDS];
+            Cost[] window = new Cost[ROUNDS];
             run(turns, () -> bench.workingChatMemoryPruned(null));
             run(turns, () -> bench.messageWindowChatMemory(null));
             for (int round = 0; round < ROUNDS; round++) {
                 working[round] = run(turns, () -> bench.workingChatMemoryPruned(null));
                 window[round] = run(turns, () -> bench.messageWindowChatMemory(null));
             }
-            double w = median(working);
-            double m = median(window);
-            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12s %8.2fx %9s%n", "pastTurns", "defaults",
-                    "pruned400", w, m, "-", w / m, "-");
+            double w = median(working, Cost::caller);
+            double m = median(window, Cost::caller);
+            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12.0f %12.0f %12s %8.2fx %9s %12.0f %12s %9s%n",
+                    "pastTurns", "defaults", "pruned400", w, m, "-", w / m, "-", median(working, Cost::process), "-",
+                    "-");
         } finally {
             bench.tearDown();
         }
     }
 
-    /** The CPU time of the calling thread per turn, in nanoseconds. */
-    private static double run(int turns, Runnable turn) {
+    /** A round's CPU time per turn in nanoseconds: the calling thread's, and the whole process's. */
+    private record Cost(double caller, double process) {
+    }
+
+    private static Cost run(int turns, Runnable turn) {
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long process = os.getProcessCpuTime();
         long start = threads.getCurrentThreadCpuTime();
         for (int i = 0; i < turns; i++) {
             turn.run();
         }
-        return (double) (threads.getCurrentThreadCpuTime() - start) / turns;
+        long caller = threads.getCurrentThreadCpuTime() - start;
+        return new Cost((double) caller / turns, (double) (os.getProcessCpuTime() - process) / turns);
     }
 
-    private static double median(double[] values) {
+    private static double median(Cost[] rounds, ToDoubleFunction<Cost> part) {
         List<Double> sorted = new ArrayList<>();
-        for (double value : values) {
-            sorted.add(value);
+        for (Cost round : rounds) {
+            sorted.add(part.applyAsDouble(round));
         }
         sorted.sort(Double::compare);
         return sorted.get(sorted.size() / 2);
