@@ -1,5 +1,7 @@
 package dev.workingmemory.internal;
 
+import java.util.HexFormat;
+
 /**
  * The one way the memory names the crystals it makes: {@code <prefix>-<32 hex>}, the hex a SHA-256 of the crystal's
  * scope ({@link dev.workingmemory.MemoryKey#crystalScope()}) and of the parts that tell it apart within its scope
@@ -32,13 +34,19 @@ public final class CrystalIds {
     public static String of(String prefix, String scope, String... parts) {
         Ensure.that(isPrefix(prefix), () -> "prefix must be lower-case letters, digits and '-', was " + prefix);
         Ensure.notNull(scope, "scope");
-        StringBuilder text = new StringBuilder(scope.length() + 64);
-        escape(scope, text);
+        int chars = escapedLength(scope);
         for (String part : parts) {
-            text.append('\n');
-            escape(Ensure.notNull(part, "part"), text);
+            chars += 1 + escapedLength(Ensure.notNull(part, "part"));
         }
-        return prefix + "-" + DirectoryNames.sha256Hex(text.toString()).substring(0, HASH_HEX);
+        // the escaped, joined text's UTF-16 code units written straight into the bytes hashed (past turns are named
+        // on the request path: a StringBuilder of the text and then its bytes was a seventh of a chat turn)
+        byte[] utf16 = new byte[2 * chars];
+        int at = putEscaped(scope, utf16, 0);
+        for (String part : parts) {
+            at = put('\n', utf16, at);
+            at = putEscaped(part, utf16, at);
+        }
+        return prefix + "-" + HexFormat.of().formatHex(DirectoryNames.sha256(utf16), 0, HASH_HEX / 2);
     }
 
     /** Checked without a regular expression: past turns are named on the request path. */
@@ -55,14 +63,34 @@ public final class CrystalIds {
         return true;
     }
 
-    private static void escape(String value, StringBuilder out) {
+    /** The length of {@code value} with each {@code \} and line break escaped. */
+    private static int escapedLength(String value) {
+        int length = value.length();
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '\\' || c == '\n') {
+                length++;
+            }
+        }
+        return length;
+    }
+
+    /** Writes {@code value}'s code units big-endian from {@code at}, {@code \} as {@code \\}, a line break as {@code \n}. */
+    private static int putEscaped(String value, byte[] out, int at) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                default -> out.append(c);
+                case '\\' -> at = put('\\', out, put('\\', out, at));
+                case '\n' -> at = put('n', out, put('\\', out, at));
+                default -> at = put(c, out, at);
             }
         }
+        return at;
+    }
+
+    private static int put(char c, byte[] out, int at) {
+        out[at] = (byte) (c >>> 8);
+        out[at + 1] = (byte) c;
+        return at + 2;
     }
 }

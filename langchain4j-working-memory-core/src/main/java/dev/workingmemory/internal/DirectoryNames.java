@@ -47,7 +47,12 @@ public final class DirectoryNames {
             utf16[2 * i] = (byte) (c >>> 8);
             utf16[2 * i + 1] = (byte) c;
         }
-        return HexFormat.of().formatHex(SHA_256.get().digest(utf16)); // digest() resets it for the next use
+        return HexFormat.of().formatHex(sha256(utf16));
+    }
+
+    /** The SHA-256 of {@code bytes}, by this thread's digest. */
+    static byte[] sha256(byte[] bytes) {
+        return SHA_256.get().digest(bytes); // digest() resets it for the next use
     }
 
     private static MessageDigest sha256() {
