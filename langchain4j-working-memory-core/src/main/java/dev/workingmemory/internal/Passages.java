@@ -162,6 +162,9 @@ public final class Passages {
 
     /** {@code text[from, end)} with each run of white space as one space, trimmed. */
     static String fold(String text, int from, int end) {
+        if (isFolded(text, from, end)) {
+            return text.substring(from, end); // most messages: no copy char by char
+        }
         StringBuilder folded = new StringBuilder(end - from);
         boolean space = false;
         for (int i = from; i < end; i++) {
@@ -177,5 +180,22 @@ public final class Passages {
             }
         }
         return folded.toString();
+    }
+
+    /** Whether {@code text[from, end)} is folded already: no white space at its ends, none but single spaces inside. */
+    private static boolean isFolded(String text, int from, int end) {
+        if (from == end) {
+            return true;
+        }
+        if (isSpace(text.charAt(from)) || isSpace(text.charAt(end - 1))) {
+            return false;
+        }
+        for (int i = from + 1; i < end - 1; i++) {
+            char c = text.charAt(i);
+            if (isSpace(c) && (c != ' ' || isSpace(text.charAt(i + 1)))) {
+                return false;
+            }
+        }
+        return true;
     }
 }
