@@ -296,7 +296,7 @@ public final class PastTurns implements MemoryLayer {
         private final List<Line> lines = new ArrayList<>();
         /** The last passage of the exchange before, or null. */
         private final Passage before;
-        /** The passages' texts and times, remade as lines are added. */
+        /** The passages' texts and times; null when lines were added since they were packed (see passages()). */
         private List<Passage> passages = List.of();
         /** What was handed to the store, by passage: remade passages equal to it are not handed over again. */
         private final List<Passage> handedOver = new ArrayList<>();
@@ -309,8 +309,8 @@ public final class PastTurns implements MemoryLayer {
             this.id = id;
             this.time = time;
             this.part = part;
-            this.before = previous == null || previous.passages.isEmpty() ? null
-                    : previous.passages.get(previous.passages.size() - 1);
+            List<Passage> previousPassages = previous == null ? List.of() : previous.passages();
+            this.before = previousPassages.isEmpty() ? null : previousPassages.get(previousPassages.size() - 1);
         }
 
         Exchange continuation() {
@@ -318,16 +318,24 @@ public final class PastTurns implements MemoryLayer {
         }
 
         boolean full() {
-            return passages.size() >= MAX_EXCHANGE_PASSAGES;
+            return passages().size() >= MAX_EXCHANGE_PASSAGES;
         }
 
         void add(Line line) {
             lines.add(line);
-            passages = pack(lines);
+            passages = null; // packed when next needed: a whole turn leaves at once, packed once, not per line
         }
 
         Passage firstPassage() {
-            return passages.isEmpty() ? null : passages.get(0);
+            List<Passage> packed = passages();
+            return packed.isEmpty() ? null : packed.get(0);
+        }
+
+        private List<Passage> passages() {
+            if (passages == null) {
+                passages = pack(lines);
+            }
+            return passages;
         }
 
         /** Whole lines packed while they fit and share a day; a longer line as passages of its own. */
@@ -363,10 +371,11 @@ public final class PastTurns implements MemoryLayer {
          */
         void changedCrystals(String scope, String source, Passage after, List<Crystal> made) {
             String base = part == 0 ? id : id + "-" + part;
-            for (int i = 0; i < passages.size(); i++) {
-                Passage passage = passages.get(i);
-                String previous = neighbour(i > 0 ? passages.get(i - 1) : before, passage);
-                String following = neighbour(i + 1 < passages.size() ? passages.get(i + 1) : after, passage);
+            List<Passage> packed = passages();
+            for (int i = 0; i < packed.size(); i++) {
+                Passage passage = packed.get(i);
+                String previous = neighbour(i > 0 ? packed.get(i - 1) : before, passage);
+                String following = neighbour(i + 1 < packed.size() ? packed.get(i + 1) : after, passage);
                 String context = previous == null ? following : following == null ? previous
                         : previous + "\n" + following;
                 Passage made1 = new Passage(passage.text(), passage.time(), context);
