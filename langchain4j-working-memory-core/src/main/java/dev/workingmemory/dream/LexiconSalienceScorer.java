@@ -70,6 +70,7 @@ final class LexiconSalienceScorer implements SalienceScorer {
             Map.entry(Pattern.compile("ugh+"), "ugh"), Map.entry(Pattern.compile("argh+"), "argh"),
             Map.entry(Pattern.compile("wo{2,}-?ho{2,}"), "woohoo"));
     private static final WordTable WORDS;
+    private static final int ALL_HORMONES = (1 << Hormone.values().length) - 1;
 
     static {
         add(Hormone.DOPAMINE, true, DOPAMINE_STRONG);
@@ -111,8 +112,8 @@ final class LexiconSalienceScorer implements SalienceScorer {
     private static SalienceLevels words(String text, double factor) {
         Words words = Words.of(text);
         int[][] counts = new int[Hormone.values().length][2]; // per hormone: strong, mild
-        if (words.hasCue) {
-            for (Hormone hormone : Hormone.values()) {
+        for (Hormone hormone : Hormone.values()) {
+            if ((words.hormones & 1 << hormone.ordinal()) != 0) { // most messages hold one hormone's cues, or none
                 count(words, hormone, counts[hormone.ordinal()]);
             }
         }
@@ -356,7 +357,8 @@ final class LexiconSalienceScorer implements SalienceScorer {
         String[] lower = new String[32];
         @SuppressWarnings("unchecked")
         List<Cue>[] cues = new List[32];
-        boolean hasCue;
+        /** The hormones ({@code 1 << ordinal}) whose cues a word may start; all of them for a hyphenated word. */
+        int hormones;
         boolean intensifier;
 
         private Words(String text) {
@@ -438,7 +440,14 @@ final class LexiconSalienceScorer implements SalienceScorer {
             }
             lower[count] = spelled;
             cues[count] = found;
-            hasCue |= found != null || hyphen;
+            if (found != null) {
+                for (Cue cue : found) {
+                    hormones |= 1 << cue.hormone.ordinal();
+                }
+            }
+            if (hyphen) {
+                hormones |= ALL_HORMONES; // its parts may be any hormone's mild cues
+            }
             intensifier |= entry != null && entry.intensifier;
             count++;
         }
