@@ -104,8 +104,9 @@ public class PerTurnBenchmark {
     /**
      * {@code defaults}: every layer the provider has by default; {@code hardening}: without session slots, context
      * pressure and salience, the layers the hardening issue's goals were measured with (entities, core memory,
-     * scratchpad, notes), so that those figures can be measured again; {@code withoutPressure}: the defaults without
-     * context pressure, to tell what pressure costs an ordinary turn.
+     * scratchpad, notes), so that those figures can be measured again; {@code withoutPressure},
+     * {@code withoutSalience}, {@code withoutSessionSlots}: the defaults without that one layer, to tell what it costs
+     * an ordinary turn.
      */
     @Param({"defaults"})
     public String layers;
@@ -167,6 +168,8 @@ public class PerTurnBenchmark {
             case "defaults" -> { }
             case "hardening" -> builder.withoutSessionSlots().withoutContextPressure().withoutSalience();
             case "withoutPressure" -> builder.withoutContextPressure();
+            case "withoutSalience" -> builder.withoutSalience();
+            case "withoutSessionSlots" -> builder.withoutSessionSlots();
             default -> throw new IllegalArgumentException(layers);
         }
         switch (longTerm) {

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns [cases]]}
  * (default 200,000 turns per round; {@code cases}: a regular expression the line's first three columns, such as
- * {@code "pastTurns defaults chat"}, must contain to be run; default all).
+ * {@code "pastTurns defaults chat"}, must contain to be run; default all). The layers {@code without…} are the
+ * defaults without one layer: what that layer costs a turn is the difference to {@code defaults}.
  */
 public final class PerTurnCost {
 
@@ -40,7 +41,8 @@ public final class PerTurnCost {
                 "scenario", "working ns", "window ns", "peer ns", "÷window", "÷peer", "working all", "peer all",
                 "÷peer all");
         for (String longTerm : List.of("none", "pastTurns")) {
-            for (String layers : List.of("defaults", "hardening")) {
+            for (String layers : List.of("defaults", "hardening", "withoutPressure", "withoutSalience",
+                    "withoutSessionSlots")) {
                 for (String scenario : List.of("chat", "unchanged", "changed", "unchangedText")) {
                     if (cases.matcher(longTerm + " " + layers + " " + scenario).find()) {
                         perTurn(turns, longTerm, layers, scenario);
