@@ -156,7 +156,7 @@ public final class Passages {
     }
 
     /** The white space folded: what the pattern {@code \s} matches (ASCII only), as past turns always folded. */
-    static boolean isSpace(char c) {
+    public static boolean isSpace(char c) {
         return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
@@ -182,8 +182,11 @@ public final class Passages {
         return folded.toString();
     }
 
-    /** Whether {@code text[from, end)} is folded already: no white space at its ends, none but single spaces inside. */
-    private static boolean isFolded(String text, int from, int end) {
+    /**
+     * Whether {@code text[from, end)} is folded already: no white space at its ends, none but single spaces inside
+     * (white space as {@link #isSpace} sees it).
+     */
+    public static boolean isFolded(String text, int from, int end) {
         if (from == end) {
             return true;
         }

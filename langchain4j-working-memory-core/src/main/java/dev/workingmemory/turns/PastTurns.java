@@ -243,6 +243,13 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */
     static String oneLine(String text, int max) {
+        if (text.length() <= max && Passages.isFolded(text, 0, text.length())) {
+            return text; // most messages and short results: nothing to fold or cut
+        }
+        if (text.length() > max && !Passages.isSpace(text.charAt(max)) && Passages.isFolded(text, 0, max + 1)) {
+            // the first max + 1 characters stay as they are and more follow: the line is cut after max - 1
+            return text.substring(0, max - 1) + "…";
+        }
         int begin = 0;
         int end = text.length();
         while (begin < end && Character.isWhitespace(text.charAt(begin))) {
@@ -257,11 +264,11 @@ public final class PastTurns implements MemoryLayer {
         int i = begin;
         while (i < end && folded.length() <= max) {
             int run = i;
-            while (i < end && !isRegexSpace(text.charAt(i))) {
+            while (i < end && !Passages.isSpace(text.charAt(i))) {
                 i++;
             }
             folded.append(text, run, Math.min(i, run + max + 1 - folded.length()));
-            while (i < end && isRegexSpace(text.charAt(i))) {
+            while (i < end && Passages.isSpace(text.charAt(i))) {
                 i++;
             }
             if (i < end && folded.length() <= max) {
@@ -273,11 +280,6 @@ public final class PastTurns implements MemoryLayer {
         }
         folded.setLength(max - 1);
         return folded.append('…').toString();
-    }
-
-    /** The white space that is folded: what the pattern {@code \s} matches (ASCII only). */
-    private static boolean isRegexSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     private static boolean near(Instant a, Instant b) {
