@@ -70,6 +70,8 @@ final class LexiconSalienceScorer implements SalienceScorer {
             Map.entry(Pattern.compile("ugh+"), "ugh"), Map.entry(Pattern.compile("argh+"), "argh"),
             Map.entry(Pattern.compile("wo{2,}-?ho{2,}"), "woohoo"));
     private static final WordTable WORDS;
+    /** The first letters (ASCII) of the prefix cues. */
+    private static final boolean[] PREFIX_FIRST_LETTERS = new boolean[128];
     private static final int ALL_HORMONES = (1 << Hormone.values().length) - 1;
 
     static {
@@ -80,6 +82,12 @@ final class LexiconSalienceScorer implements SalienceScorer {
         add(Hormone.OXYTOCIN, true, OXYTOCIN_STRONG);
         add(Hormone.OXYTOCIN, false, OXYTOCIN_MILD);
         WORDS = new WordTable(BY_FIRST_WORD, INTENSIFIERS);
+        for (Map.Entry<String, Cue> prefixed : BY_PREFIX) {
+            char first = prefixed.getKey().charAt(0);
+            if (first < 128) {
+                PREFIX_FIRST_LETTERS[first] = true;
+            }
+        }
     }
 
     private static final Pattern STACK_TRACE = Pattern.compile(
@@ -455,6 +463,9 @@ final class LexiconSalienceScorer implements SalienceScorer {
         /** Whether the word may start with a prefix cue's prefix. */
         private boolean mayStartPrefixCue(int from, int to) {
             char first = Character.toLowerCase(text.charAt(from));
+            if (first < 128 && !PREFIX_FIRST_LETTERS[first]) {
+                return false; // most words: checked by a table, not against each prefix
+            }
             for (Map.Entry<String, Cue> prefixed : BY_PREFIX) {
                 String prefix = prefixed.getKey();
                 if (first == prefix.charAt(0) && to - from >= prefix.length()
@@ -467,8 +478,13 @@ final class LexiconSalienceScorer implements SalienceScorer {
 
         /** {@code ughhh} as {@code ugh}: the cue word a word with repeated letters spells, else null. */
         private String stretched(int from, int to) {
+            if (to - from < 4) {
+                return null;
+            }
             char first = Character.toLowerCase(text.charAt(from));
-            if (to - from < 4 || first != 'u' && first != 'a' && first != 'w'
+            char second = Character.toLowerCase(text.charAt(from + 1));
+            // "again", "would": their second letter already tells them from ugh, argh and woo
+            if (!(first == 'u' && second == 'g' || first == 'a' && second == 'r' || first == 'w' && second == 'o')
                     || !(text.regionMatches(true, from, "ugh", 0, 3) || text.regionMatches(true, from, "argh", 0, 4)
                     || text.regionMatches(true, from, "woo", 0, 3))) {
                 return null;
