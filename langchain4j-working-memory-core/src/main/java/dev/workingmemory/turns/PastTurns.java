@@ -358,7 +358,9 @@ public final class PastTurns implements MemoryLayer {
                 for (int i = 0; i < pieces.size() - 1; i++) {
                     packed.add(new Passage(pieces.get(i), line.added(), null));
                 }
-                current = new StringBuilder(pieces.get(pieces.size() - 1));
+                String last = pieces.get(pieces.size() - 1);
+                // room for the lines packed after it, so that it grows by no copy
+                current = new StringBuilder(Math.max(last.length(), Passages.MAX_CHARS)).append(last);
                 currentLine = line;
             }
             if (current != null) {
