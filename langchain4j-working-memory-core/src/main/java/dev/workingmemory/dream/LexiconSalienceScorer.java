@@ -247,7 +247,7 @@ final class LexiconSalienceScorer implements SalienceScorer {
         int run = 0;
         for (int i = 0; i <= text.length(); i++) {
             char c = i < text.length() ? text.charAt(i) : ' ';
-            if (Character.isUpperCase(c)) {
+            if (c < 128 ? c >= 'A' && c <= 'Z' : Character.isUpperCase(c)) {
                 run++;
             } else {
                 if (run >= 3 && !isWordChar(c) && (i - run == 0 || !isWordChar(text.charAt(i - run - 1)))) {
@@ -257,6 +257,31 @@ final class LexiconSalienceScorer implements SalienceScorer {
             }
         }
         return false;
+    }
+
+    /**
+     * Whether {@code text} holds {@code lower} (a lexicon word: lower-case ASCII) at {@code from}, ignoring case, as
+     * {@code text.regionMatches(true, from, lower, 0, lower.length())} answers: ASCII compared directly (most words),
+     * any other character by {@code regionMatches} (the Kelvin sign is a {@code k} to it).
+     */
+    static boolean startsIgnoringCase(String text, int from, String lower) {
+        int length = lower.length();
+        if (from < 0 || from > text.length() - length) {
+            return false;
+        }
+        for (int k = 0; k < length; k++) {
+            char c = text.charAt(from + k);
+            if (c >= 128) {
+                return text.regionMatches(true, from, lower, 0, length);
+            }
+            if (c >= 'A' && c <= 'Z') {
+                c += 'a' - 'A';
+            }
+            if (c != lower.charAt(k)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isWordChar(char c) {
@@ -469,7 +494,7 @@ final class LexiconSalienceScorer implements SalienceScorer {
             for (Map.Entry<String, Cue> prefixed : BY_PREFIX) {
                 String prefix = prefixed.getKey();
                 if (first == prefix.charAt(0) && to - from >= prefix.length()
-                        && text.regionMatches(true, from, prefix, 0, prefix.length())) {
+                        && startsIgnoringCase(text, from, prefix)) {
                     return true;
                 }
             }
@@ -485,8 +510,8 @@ final class LexiconSalienceScorer implements SalienceScorer {
             char second = Character.toLowerCase(text.charAt(from + 1));
             // "again", "would": their second letter already tells them from ugh, argh and woo
             if (!(first == 'u' && second == 'g' || first == 'a' && second == 'r' || first == 'w' && second == 'o')
-                    || !(text.regionMatches(true, from, "ugh", 0, 3) || text.regionMatches(true, from, "argh", 0, 4)
-                    || text.regionMatches(true, from, "woo", 0, 3))) {
+                    || !(startsIgnoringCase(text, from, "ugh") || startsIgnoringCase(text, from, "argh")
+                    || startsIgnoringCase(text, from, "woo"))) {
                 return null;
             }
             String word = text.substring(from, to).toLowerCase(Locale.ROOT);
@@ -500,12 +525,12 @@ final class LexiconSalienceScorer implements SalienceScorer {
 
         boolean is(int i, String word) {
             return lower[i] != null ? lower[i].equals(word)
-                    : end[i] - start[i] == word.length() && text.regionMatches(true, start[i], word, 0, word.length());
+                    : end[i] - start[i] == word.length() && startsIgnoringCase(text, start[i], word);
         }
 
         boolean startsWith(int i, String prefix) {
             return lower[i] != null ? lower[i].startsWith(prefix)
-                    : end[i] - start[i] >= prefix.length() && text.regionMatches(true, start[i], prefix, 0, prefix.length());
+                    : end[i] - start[i] >= prefix.length() && startsIgnoringCase(text, start[i], prefix);
         }
 
         String lowerCase(int i) {
@@ -555,7 +580,7 @@ final class LexiconSalienceScorer implements SalienceScorer {
             for (int slot = h & mask; entries[slot] != null; slot = (slot + 1) & mask) {
                 Entry entry = entries[slot];
                 if (hashes[slot] == h && entry.word.length() == to - from
-                        && text.regionMatches(true, from, entry.word, 0, to - from)) {
+                        && startsIgnoringCase(text, from, entry.word)) {
                     return entry;
                 }
             }
