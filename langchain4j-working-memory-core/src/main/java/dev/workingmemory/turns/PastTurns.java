@@ -243,10 +243,14 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */
     static String oneLine(String text, int max) {
-        if (text.length() <= max && Passages.isFolded(text, 0, text.length())) {
-            return text; // most messages and short results: nothing to fold or cut
+        // most messages and short results are one line already (the ends are trimmed of any white space, as below)
+        boolean plainStart = !text.isEmpty() && !Character.isWhitespace(text.charAt(0));
+        if (plainStart && text.length() <= max && !Character.isWhitespace(text.charAt(text.length() - 1))
+                && Passages.isFolded(text, 0, text.length())) {
+            return text;
         }
-        if (text.length() > max && !Passages.isSpace(text.charAt(max)) && Passages.isFolded(text, 0, max + 1)) {
+        if (plainStart && text.length() > max && !Character.isWhitespace(text.charAt(max))
+                && Passages.isFolded(text, 0, max + 1)) {
             // the first max + 1 characters stay as they are and more follow: the line is cut after max - 1
             return text.substring(0, max - 1) + "…";
         }

@@ -227,7 +227,12 @@ class PastTurnsTest {
             "'x\u2003y \\013\\f z'|20",
             "'\\n\\n'|5",
             "'word   '|4",
-            "'a b c d e f g h'|6"})
+            "'a b c d e f g h'|6",
+            "' ab cd'|20",
+            "'ab cd '|20",
+            "'abcdef '|6",
+            "'abcdefgh'|6",
+            "'abcdef gh'|6"})
     void should_fold_white_space_and_cut_like_the_pattern_it_replaced(String escaped, int max) {
         String text = escaped.translateEscapes();
         String folded = text.strip().replaceAll("\\s+", " ");
