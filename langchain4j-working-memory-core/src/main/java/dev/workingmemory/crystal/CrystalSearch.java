@@ -2,6 +2,7 @@ package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Ranked;
+import dev.workingmemory.internal.QueryWords;
 
 import java.io.IOException;
 import java.util.ArrayList;

@@ -105,7 +105,7 @@ public final class MemorySearch {
         long start = System.nanoTime();
         List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text,
                 Math.max(MIN_CANDIDATES, CANDIDATES_PER_HIT * limit)));
-        List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(candidates, estimator, tokenBudget, limit),
+        List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(text, candidates, estimator, tokenBudget, limit),
                 id -> store.get(id).filter(crystal -> crystal.scope().equals(scope)), estimator, tokenBudget);
         listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));
         return hits;

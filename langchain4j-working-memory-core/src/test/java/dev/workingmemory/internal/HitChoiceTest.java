@@ -29,7 +29,11 @@ class HitChoiceTest {
     }
 
     private List<MemoryHit> choose(int budget, int limit) {
-        return HitChoice.choose(candidates, TOKENS, budget, limit);
+        return choose("When is the first sprint deadline?", budget, limit);
+    }
+
+    private List<MemoryHit> choose(String query, int budget, int limit) {
+        return HitChoice.choose(query, candidates, TOKENS, budget, limit);
     }
 
     @Test
@@ -99,6 +103,43 @@ class HitChoiceTest {
         candidate("turn-b#0", "2026-03-20", "user: the first sprint deadline moved to April 5");
 
         assertThat(choose(600, 2)).extracting(MemoryHit::id).containsExactly("turn-a#0", "turn-c#0");
+    }
+
+    @Test
+    void should_rank_first_the_newer_of_two_hits_that_answer_the_query_alike_in_other_words() {
+        candidate("turn-a#0", "2026-09-10", "user: I feel proud of mentoring those 5 women in Caribbean media, and I"
+                + " highlighted their stories in my portfolio");
+        candidate("turn-b#0", "2026-09-12", "user: I'm updating my portfolio: the number of mentees I've worked with"
+                + " has increased to 7, how do I highlight that?");
+        candidate("turn-c#0", "2026-09-11", "user: we deploy the service with Gunicorn behind nginx");
+        candidate("turn-d#0", "2026-09-13", "user: my resume lists the projects I produced last year");
+
+        List<MemoryHit> hits = choose("How many women have I highlighted as mentees in my portfolio?", 600, 4);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-b#0", "turn-a#0", "turn-c#0", "turn-d#0");
+        assertThat(hits.get(1).earlierThan()).isEqualTo("turn-b#0");
+        assertThat(hits.get(3).earlierThan()).isNull();
+    }
+
+    @Test
+    void should_rank_the_newest_of_a_subject_first_where_its_best_hit_was() {
+        candidate("note-x", "2026-03-02", "Lunch with Ana on Friday");
+        candidate("turn-a#0", "2026-03-01", "user: the first sprint deadline is April 1");
+        candidate("turn-b#0", "2026-03-20", "user: the first sprint deadline moved to April 5");
+        candidate("turn-c#0", "2026-03-25", "user: the first sprint deadline moved again, to April 8");
+
+        List<MemoryHit> hits = choose(600, 4);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("note-x", "turn-c#0", "turn-b#0", "turn-a#0");
+        assertThat(hits).extracting(MemoryHit::earlierThan).containsExactly(null, null, "turn-c#0", "turn-c#0");
+    }
+
+    @Test
+    void should_not_take_hits_that_share_only_a_minor_word_of_the_query_for_one_subject() {
+        candidate("turn-a#0", "2026-03-01", "user: my Flask app stores its data in SQLite");
+        candidate("turn-b#0", "2026-03-20", "user: my cat sleeps all day on the sofa");
+
+        List<MemoryHit> hits = choose("Which database does my Flask app use, and how is it backed up?", 600, 2);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-a#0", "turn-b#0");
+        assertThat(hits).extracting(MemoryHit::earlierThan).containsOnlyNulls();
     }
 
     @Test

@@ -1,4 +1,4 @@
-package dev.workingmemory.crystal;
+package dev.workingmemory.internal;
 
 import java.util.Locale;
 import java.util.Set;
@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  *
  * <p>Thread-safe (stateless).
  */
-final class QueryWords {
+public final class QueryWords {
 
     private static final Set<String> QUESTION_WORDS = Set.of("what", "when", "where", "who", "whom", "whose",
             "which", "why", "how", "did", "does", "do", "is", "are", "was", "were", "has", "have", "had", "would",
@@ -26,7 +26,7 @@ final class QueryWords {
     }
 
     /** @return the query without its question words, spaces collapsed; the query itself when nothing else is left */
-    static String strip(String query) {
+    public static String strip(String query) {
         StringBuilder kept = new StringBuilder(query.length());
         Matcher word = WORD.matcher(query);
         int from = 0;

@@ -1,4 +1,4 @@
-package dev.workingmemory.crystal;
+package dev.workingmemory.internal;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
