@@ -103,11 +103,11 @@ public final class DefaultEmbeddingModel implements EmbeddingModel {
     /** 384, known without loading the model. */
     @Override
     public int dimension() {
-        return 384;
+        return MiniLmWithoutSpinning.DIMENSION;
     }
 
     @Override
     public String modelName() {
-        return "all-minilm-l6-v2";
+        return MiniLmWithoutSpinning.NAME;
     }
 }

@@ -22,6 +22,8 @@ import java.io.InputStream;
  */
 final class MiniLmWithoutSpinning extends AbstractInProcessEmbeddingModel {
 
+    static final String NAME = "all-minilm-l6-v2";
+    static final int DIMENSION = 384;
     private static final String WEIGHTS = "all-minilm-l6-v2.onnx";
     private static final String TOKENIZER = "all-minilm-l6-v2-tokenizer.json";
 
@@ -64,11 +66,11 @@ final class MiniLmWithoutSpinning extends AbstractInProcessEmbeddingModel {
 
     @Override
     protected Integer knownDimension() {
-        return 384;
+        return DIMENSION;
     }
 
     @Override
     public String modelName() {
-        return "all-minilm-l6-v2";
+        return NAME;
     }
 }

@@ -243,17 +243,6 @@ public final class PastTurns implements MemoryLayer {
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */
     static String oneLine(String text, int max) {
-        // most messages and short results are one line already (the ends are trimmed of any white space, as below)
-        boolean plainStart = !text.isEmpty() && !Character.isWhitespace(text.charAt(0));
-        if (plainStart && text.length() <= max && !Character.isWhitespace(text.charAt(text.length() - 1))
-                && Passages.isFolded(text, 0, text.length())) {
-            return text;
-        }
-        if (plainStart && text.length() > max && !Character.isWhitespace(text.charAt(max))
-                && Passages.isFolded(text, 0, max + 1)) {
-            // the first max + 1 characters stay as they are and more follow: the line is cut after max - 1
-            return text.substring(0, max - 1) + "…";
-        }
         int begin = 0;
         int end = text.length();
         while (begin < end && Character.isWhitespace(text.charAt(begin))) {
@@ -261,6 +250,13 @@ public final class PastTurns implements MemoryLayer {
         }
         while (end > begin && Character.isWhitespace(text.charAt(end - 1))) {
             end--;
+        }
+        // most messages and short results are one line already: taken as they are, not copied a run at a time
+        if (end - begin <= max && Passages.isFolded(text, begin, end)) {
+            return text.substring(begin, end);
+        }
+        if (end - begin > max && Passages.isFolded(text, begin, begin + max + 1)) {
+            return text.substring(begin, begin + max - 1) + "…"; // the first max + 1 stay as they are: cut, as below
         }
         // folds only as far as the line goes (a 20,000-character tool result gives 300 characters), a run of
         // non-space characters at a time
