@@ -31,9 +31,10 @@ import java.util.stream.Stream;
 /**
  * How fast the embedded crystal store indexes: {@value #CRYSTALS} crystals added at once to a new store and waited
  * for ({@code count} returns once they are all indexed), with real all-MiniLM-L6-v2 embeddings; time per crystal,
- * so crystals per second = 1 / time. Each crystal has its neighbours' texts as context, as a past turn has, so what
- * is embedded is three texts long. {@code embedAllOnly} embeds the same texts (text and context) in batches of 16
- * (the store's batch size) and nothing else: the difference is what recording and indexing add.
+ * so crystals per second = 1 / time. Each crystal has its neighbours' texts as context, as a past turn has (indexed
+ * for keywords; what is embedded is the text alone, {@code Crystal#textToIndex}). {@code embedAllOnly} embeds the
+ * same texts in batches of 16 (the store's batch size) and nothing else: the difference is what recording and
+ * indexing add.
  *
  * <p>{@code directory}: {@code false} keeps the store in memory; {@code true} writes the records and a Lucene index
  * in a temporary directory, committed on close (inside the measured time).

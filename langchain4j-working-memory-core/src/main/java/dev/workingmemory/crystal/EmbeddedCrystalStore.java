@@ -42,8 +42,8 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * The embedded {@link CrystalStore}: Lucene for keywords (BM25, English stemming and stop words), a LangChain4j
  * {@link EmbeddingModel} (default: in-process all-MiniLM-L6-v2, offline) and {@link EmbeddingStore} for vectors
  * (default: Lucene HNSW vectors in the same index), their scores standardized and summed ({@link CrystalRanking}).
- * A crystal's text and its context are searched in two keyword fields, the context with less weight, and embedded
- * together; a query loses its question words ("when did", "what is") before both searches.
+ * A crystal's text and its context are searched in two keyword fields, the context with less weight; the text alone
+ * is embedded; a query loses its question words ("when did", "what is") before both searches.
  *
  * <pre>{@code
  * try (CrystalStore crystals = EmbeddedCrystalStore.builder().directory(Path.of("memory/crystals")).build()) {

@@ -45,7 +45,7 @@ import java.util.List;
  * {@code <exchange id>#0}, {@code #1}, ... in order ({@link Passages#parentId}).
  *
  * <p>A passage's time is when its first line's message was added; its importance {@value #IMPORTANCE}. Its context
- * (searched with less weight and embedded with it, never returned) is the passage before it and the one after it
+ * (searched by keyword with less weight, never embedded or returned) is the passage before it and the one after it
  * in the conversation when they were said within six hours of it (across exchanges; of an exchange still in the
  * window when this one leaves it, the first passage of its first line), so that a question about a fact spread over
  * two turns still finds it.

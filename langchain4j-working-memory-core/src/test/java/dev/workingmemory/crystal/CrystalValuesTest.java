@@ -56,7 +56,7 @@ class CrystalValuesTest {
     }
 
     @Test
-    void should_copy_tags_keep_microseconds_and_index_its_text_unless_told_otherwise() {
+    void should_copy_tags_keep_microseconds_and_embed_its_text_without_its_context() {
         List<String> tags = new ArrayList<>(List.of("decision"));
         Crystal crystal = new Crystal("i", "s", CrystalKind.TURN, Instant.parse("2026-03-12T14:30:00.123456789Z"),
                 0, tags, "text", null);
@@ -66,7 +66,7 @@ class CrystalValuesTest {
         assertThat(crystal.time()).isEqualTo(Instant.parse("2026-03-12T14:30:00.123456Z"));
         assertThat(crystal.textToIndex()).isEqualTo("text");
         assertThat(new Crystal("i", "s", CrystalKind.TURN, T, 1, null, "text", "src", "the next turn").textToIndex())
-                .isEqualTo("text\nthe next turn");
+                .isEqualTo("text");
         assertThat(new Crystal("i", "s", CrystalKind.TURN, T, 1, null, "text", null).tags()).isEmpty();
     }
 

@@ -59,8 +59,8 @@ final class CrystalTable {
     private static final String COLUMNS = "id, scope, kind, time, importance, tags, text, source, context";
     /** The vector of a row's current text, or null. */
     private static final String CURRENT_VECTOR = "CASE WHEN embedded_revision = revision THEN vector END";
-    private static final String SAME_TEXT = "wm_crystal.text = EXCLUDED.text"
-            + " AND wm_crystal.context IS NOT DISTINCT FROM EXCLUDED.context";
+    /** A crystal's vector is of its text alone ({@code Crystal#textToIndex}): a new context keeps it. */
+    private static final String SAME_TEXT = "wm_crystal.text = EXCLUDED.text";
 
     private final Database database;
 
@@ -96,7 +96,7 @@ final class CrystalTable {
         return Texts.hash(Texts.encode(text));
     }
 
-    /** Inserts or replaces the crystals in one transaction; a crystal whose text or context changed needs a vector again. */
+    /** Inserts or replaces the crystals in one transaction; a crystal whose text changed needs a vector again. */
     void upsert(List<Crystal> crystals) {
         database.write("store " + crystals.size() + " crystals", connection -> {
             Map<ByteBuffer, Long> changes = new HashMap<>();
