@@ -63,10 +63,6 @@ public final class MemorySearch {
     }
 
     /**
-     * @throws IllegalArgumentException for a blank or too long query, or a limit outside 1 to {@value #MAX_LIMIT},
-     *                                  with a message saying what to change
-     */
-    /**
      * The passages of the whole that crystal {@code id} belongs to, in the scope, from passage {@code from}.
      *
      * @throws IllegalArgumentException for a blank id, a negative {@code from}, a count outside 1 to
@@ -94,6 +90,12 @@ public final class MemorySearch {
         return passages;
     }
 
+    /**
+     * The hits for a query in the scope: the store's candidates chosen within the token budget, then widened.
+     *
+     * @throws IllegalArgumentException for a blank or too long query, or a limit outside 1 to {@value #MAX_LIMIT},
+     *                                  with a message saying what to change
+     */
     public List<MemoryHit> search(String scope, String query, int limit) {
         Ensure.that(query != null && !query.isBlank(), "The query is empty: say what to look for, e.g. a name, a date"
                 + " or a few words of the fact.");
