@@ -127,7 +127,37 @@ final class Indexer implements Runnable {
         }
     }
 
+    /**
+     * @return the vectors of the batch's crystals, in order (null for a crystal that is {@link Crystal#keywordsOnly()}
+     *         or could not be embedded), or null when interrupted
+     */
     private List<Embedding> embed(List<Pending> batch) throws InterruptedException {
+        List<Pending> toEmbed = new ArrayList<>(batch.size());
+        for (Pending pending : batch) {
+            if (!pending.crystal.keywordsOnly()) {
+                toEmbed.add(pending);
+            }
+        }
+        if (toEmbed.size() == batch.size()) {
+            return embedAll(batch);
+        }
+        List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(batch.size(), null));
+        if (toEmbed.isEmpty()) {
+            return embeddings;
+        }
+        List<Embedding> some = embedAll(toEmbed);
+        if (some == null) {
+            return null;
+        }
+        for (int i = 0, k = 0; i < batch.size(); i++) {
+            if (!batch.get(i).crystal.keywordsOnly()) {
+                embeddings.set(i, some.get(k++));
+            }
+        }
+        return embeddings;
+    }
+
+    private List<Embedding> embedAll(List<Pending> batch) throws InterruptedException {
         List<TextSegment> segments = new ArrayList<>(batch.size());
         for (Pending pending : batch) {
             segments.add(TextSegment.from(pending.crystal.textToIndex()));

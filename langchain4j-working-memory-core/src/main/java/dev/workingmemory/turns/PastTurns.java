@@ -48,7 +48,9 @@ import java.util.List;
  * (searched by keyword with less weight, never embedded or returned) is the passage before it and the one after it
  * in the conversation when they were said within six hours of it (across exchanges; of an exchange still in the
  * window when this one leaves it, the first passage of its first line), so that a question about a fact spread over
- * two turns still finds it.
+ * two turns still finds it. The passages of a model's answer after its first (nothing else packed into them) are
+ * tagged {@link Crystal#KEYWORDS_ONLY}: the store does not embed them, the first passage stands for the answer's
+ * meaning and the rest are found by their words; what the user said is always embedded.
  *
  * <p>An exchange that leaves the window in parts (a turn longer than the whole window) has its passages replaced as
  * it grows (same ids; only the passages that changed are handed over again); past {@value #MAX_EXCHANGE_PASSAGES}
@@ -71,6 +73,9 @@ public final class PastTurns implements MemoryLayer {
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
     /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
     private static final String MEMORY_SEARCH = "memory_search";
+    /** The label of the model's answers. */
+    private static final String ANSWER = "assistant";
+    private static final List<String> ANSWER_REST_TAGS = List.of(Crystal.KEYWORDS_ONLY);
 
     private final LayerContext context;
     private final CrystalStore crystals;
@@ -145,7 +150,7 @@ public final class PastTurns implements MemoryLayer {
         // eviction goes a message at a time: the same next exchange is met again until it leaves
         if (next == null || next.message() != message || !next.added().equals(added)) {
             Line line = line(message, added, zone);
-            next = new NextPassage(message, added, line == null ? null : new Passage(line.passages().get(0), added, null));
+            next = new NextPassage(message, added, line == null ? null : new Passage(line.passages().get(0), added, null, false));
         }
         return next.passage();
     }
@@ -170,7 +175,7 @@ public final class PastTurns implements MemoryLayer {
             return new Line("user", text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
-            return new Line("assistant", cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
+            return new Line(ANSWER, cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
                 && !MEMORY_SEARCH.equals(result.toolName())) {
@@ -212,6 +217,11 @@ public final class PastTurns implements MemoryLayer {
 
         String label() {
             return label;
+        }
+
+        /** @return whether it is the model's answer (its pieces after the first get no vector) */
+        boolean answer() {
+            return label.equals(ANSWER);
         }
 
         String text() {
@@ -287,7 +297,8 @@ public final class PastTurns implements MemoryLayer {
     }
 
     /** One passage as made: its text, time and context. */
-    private record Passage(String text, Instant time, String context) {
+    /** @param answerRest whether it is a piece of a model's answer after its first, nothing else: not embedded */
+    private record Passage(String text, Instant time, String context, boolean answerRest) {
     }
 
     /** One exchange (or a continuation of a long one) as it becomes crystals. Guarded by the thread's lock. */
@@ -345,26 +356,29 @@ public final class PastTurns implements MemoryLayer {
             List<Passage> packed = new ArrayList<>();
             StringBuilder current = null;
             Line currentLine = null;
+            boolean currentRest = false;
             for (Line line : lines) {
                 List<String> pieces = line.passages();
                 if (pieces.size() == 1 && current != null && currentLine.day().equals(line.day())
                         && current.length() + 1 + pieces.get(0).length() <= Passages.MAX_CHARS) {
                     current.append('\n').append(pieces.get(0));
+                    currentRest = false; // another line's words: embedded
                     continue;
                 }
                 if (current != null) {
-                    packed.add(new Passage(current.toString(), currentLine.added(), null));
+                    packed.add(new Passage(current.toString(), currentLine.added(), null, currentRest));
                 }
                 for (int i = 0; i < pieces.size() - 1; i++) {
-                    packed.add(new Passage(pieces.get(i), line.added(), null));
+                    packed.add(new Passage(pieces.get(i), line.added(), null, i > 0 && line.answer()));
                 }
                 String last = pieces.get(pieces.size() - 1);
                 // room for the lines packed after it, so that it grows by no copy
                 current = new StringBuilder(Math.max(last.length(), Passages.MAX_CHARS)).append(last);
                 currentLine = line;
+                currentRest = pieces.size() > 1 && line.answer();
             }
             if (current != null) {
-                packed.add(new Passage(current.toString(), currentLine.added(), null));
+                packed.add(new Passage(current.toString(), currentLine.added(), null, currentRest));
             }
             return packed;
         }
@@ -382,7 +396,7 @@ public final class PastTurns implements MemoryLayer {
                 String following = neighbour(i + 1 < packed.size() ? packed.get(i + 1) : after, passage);
                 String context = previous == null ? following : following == null ? previous
                         : previous + "\n" + following;
-                Passage made1 = new Passage(passage.text(), passage.time(), context);
+                Passage made1 = new Passage(passage.text(), passage.time(), context, passage.answerRest());
                 if (i < handedOver.size() && handedOver.get(i).equals(made1)) {
                     continue;
                 }
@@ -392,7 +406,7 @@ public final class PastTurns implements MemoryLayer {
                     handedOver.add(made1);
                 }
                 made.add(new Crystal(Passages.id(base, i), scope, CrystalKind.TURN, passage.time(), IMPORTANCE,
-                        List.of(), passage.text(), source, context));
+                        passage.answerRest() ? ANSWER_REST_TAGS : List.of(), passage.text(), source, context));
             }
         }
 

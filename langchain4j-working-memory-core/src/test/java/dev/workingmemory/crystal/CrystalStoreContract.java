@@ -79,6 +79,20 @@ public interface CrystalStoreContract {
     }
 
     @Test
+    default void should_find_a_keywords_only_crystal_by_its_words_and_not_by_meaning() {
+        store().add(background("alice"));
+        store().add(List.of(new Crystal("deadline", "alice", CrystalKind.TURN, T0, 0.5, List.of(Crystal.KEYWORDS_ONLY),
+                "Deadline for the API migration is March 20th", null)));
+
+        // outside the vector list it counts at that list's lowest score, as any crystal outside it: among the hits
+        assertThat(ids(store().search(new CrystalQuery("alice", "March 20th", 3)))).contains("deadline");
+        assertThat(ids(store().search(new CrystalQuery("alice", "API migration deadline", 3)))).contains("deadline");
+        assertThat(ids(store().search(new CrystalQuery("alice", "what is the cut-off date for moving our interface",
+                3)))).doesNotContain("deadline");
+        assertThat(store().get("deadline")).get().extracting(Crystal::keywordsOnly).isEqualTo(true);
+    }
+
+    @Test
     default void should_see_every_crystal_added_before_a_read() {
         List<Crystal> crystals = IntStream.range(0, 40)
                 .mapToObj(i -> turn("t" + i, "alice", i, "Turn number " + i + " mentions the colour " + i * 7))

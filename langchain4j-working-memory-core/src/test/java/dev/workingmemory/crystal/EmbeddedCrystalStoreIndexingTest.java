@@ -21,6 +21,7 @@ import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 import static dev.workingmemory.crystal.CrystalStoreContract.ids;
+import static dev.workingmemory.crystal.CrystalStoreContract.T0;
 import static dev.workingmemory.crystal.CrystalStoreContract.note;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -140,6 +141,28 @@ class EmbeddedCrystalStoreIndexingTest {
         assertThat(ids(store.search(new CrystalQuery("alice", "orchids", 1)))).containsExactly("flaky");
         assertThat(ids(store.search(new CrystalQuery("alice", "hemlock", 1)))).containsExactly("poison");
         assertThat(model.texts).contains("A flaky note about orchids").doesNotContain("A poison note about hemlock");
+    }
+
+    @Test
+    void should_never_embed_a_keywords_only_crystal() {
+        GatedModel model = new GatedModel();
+        model.gate.countDown();
+        store(model, 100, 4);
+        List<String> keywordsOnly = List.of(Crystal.KEYWORDS_ONLY);
+
+        store.add(List.of(note("tulips", "alice", "A note about tulips"),
+                new Crystal("orchids", "alice", CrystalKind.TURN, T0, 0.5, keywordsOnly, "assistant: orchids need",
+                        null, "user: how do I water orchids"),
+                new Crystal("ferns", "alice", CrystalKind.TURN, T0, 0.5, keywordsOnly, "assistant: ferns like shade",
+                        null)));
+        store.add(List.of(new Crystal("cacti", "alice", CrystalKind.TURN, T0, 0.5, keywordsOnly,
+                "assistant: cacti need little water", null)));
+
+        assertThat(ids(store.search(new CrystalQuery("alice", "orchids", 1)))).containsExactly("orchids");
+        assertThat(ids(store.search(new CrystalQuery("alice", "cacti", 1)))).containsExactly("cacti");
+        assertThat(store.search(new CrystalQuery("alice", "ferns", 1)).get(0).scores().vector()).isNaN();
+        assertThat(model.texts).as("the tulips note and the queries").contains("A note about tulips")
+                .noneMatch(text -> text.startsWith("assistant: "));
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.TestEmbeddingModels;
@@ -22,6 +23,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 
+import static dev.workingmemory.crystal.CrystalStoreContract.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Messages that leave the window become TURN crystals of the resource: the passages of each exchange. */
@@ -188,6 +190,41 @@ class PastTurnsTest {
         assertThat(String.join(" ", read.stream().map(Crystal::text).toList())).contains("Week 7: build feature 7")
                 .contains("Week 12: build feature 12");
         assertThat(memories.memory("bob").read(turns.get(2).id(), 0, 50)).isEmpty(); // another resource's
+    }
+
+    @Test
+    void should_embed_what_the_user_said_and_the_first_passage_of_a_long_answer_only() {
+        WorkingMemoryProvider memories = provider(2);
+        ChatMemory chat = memories.get("alice");
+        StringBuilder question = new StringBuilder();
+        StringBuilder plan = new StringBuilder("Here is the plan for the budget tracker.\n");
+        for (int week = 1; week <= 8; week++) {
+            question.append("In week ").append(week).append(" I can spend about ").append(week + 3)
+                    .append(" hours on the budget tracker, mostly in the evenings after work. ");
+            plan.append("Week ").append(week).append(": build feature ").append(week)
+                    .append(" with its tests, review it with the team and deploy it to staging.\n");
+        }
+        chat.add(UserMessage.from(question.toString()));
+        chat.add(AiMessage.from(plan.toString()));
+        chat.add(AiMessage.from("Shall I start?"));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+
+        List<Crystal> turns = turns("alice").stream().filter(turn -> turn.id().contains("#"))
+                .sorted(Comparator.comparingInt(turn -> Integer.parseInt(turn.id().substring(turn.id().indexOf('#') + 1))))
+                .toList();
+        List<Crystal> asked = turns.stream().filter(turn -> turn.text().startsWith("user: ")).toList();
+        List<Crystal> answer = turns.stream().filter(turn -> turn.text().startsWith("assistant: Here is")
+                || turn.text().startsWith("assistant: Week")).toList();
+        assertThat(asked).hasSizeGreaterThan(1).noneMatch(Crystal::keywordsOnly);
+        assertThat(answer).hasSizeGreaterThan(2);
+        assertThat(answer.get(0).keywordsOnly()).as("the answer's first passage").isFalse();
+        Crystal last = answer.get(answer.size() - 1);
+        assertThat(last.text()).as("a short line packed into the answer's last passage").endsWith("Shall I start?");
+        assertThat(last.keywordsOnly()).as("another line's words are embedded").isFalse();
+        assertThat(answer.subList(1, answer.size() - 1)).allMatch(Crystal::keywordsOnly);
+        assertThat(ids(crystals.search(new CrystalQuery("alice", "Week 5 feature 5", 3)))).contains(
+                answer.stream().filter(turn -> turn.text().contains("Week 5:")).findFirst().orElseThrow().id());
     }
 
     @Test

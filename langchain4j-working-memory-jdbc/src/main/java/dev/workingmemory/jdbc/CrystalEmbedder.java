@@ -124,6 +124,11 @@ final class CrystalEmbedder implements AutoCloseable {
                 if (claimed.isEmpty()) {
                     return;
                 }
+                List<Row> keywordsOnly = claimed.stream().filter(row -> row.crystal().keywordsOnly()).toList();
+                if (!keywordsOnly.isEmpty()) {
+                    table.markKeywordsOnly(keywordsOnly);
+                    claimed = claimed.stream().filter(row -> !row.crystal().keywordsOnly()).toList();
+                }
                 for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
                     List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
                     store(batch, embed(batch));

@@ -276,6 +276,20 @@ final class CrystalTable {
         });
     }
 
+    /**
+     * Marks claimed crystals that get no vector ({@link Crystal#keywordsOnly()}) as done for their current revision,
+     * so that no instance claims them again; a crystal whose text changed meanwhile is left to be claimed.
+     */
+    void markKeywordsOnly(List<Row> rows) {
+        List<Object[]> updates = rows.stream().map(row -> new Object[] {hash(row.crystal().id()), row.revision()})
+                .toList();
+        database.write("mark " + rows.size() + " crystals as found by keyword only", connection -> {
+            batch(connection, "UPDATE wm_crystal SET vector = NULL, embedded_revision = revision, embed_claim = NULL"
+                    + " WHERE id_hash = ? AND revision = ?", updates);
+            return null;
+        });
+    }
+
     /** Deletes the scope's crystals among these ids and returns the ids deleted. */
     List<String> delete(String scope, Collection<String> ids) {
         byte[] scopeHash = hash(scope);

@@ -205,7 +205,7 @@ final class ScopeCache implements AutoCloseable {
                     vector = null;
                 }
                 entries.add(new ScopeIndex.Entry(row.crystal(), vector == null ? null : Embedding.from(vector)));
-                if (vector == null) {
+                if (vector == null && !row.crystal().keywordsOnly()) {
                     withoutVector.put(row.crystal().id(), row);
                 } else {
                     withoutVector.remove(row.crystal().id());

@@ -73,6 +73,31 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
     }
 
     @Test
+    void should_never_embed_a_keywords_only_crystal_nor_claim_it_again() throws Exception {
+        CountingEmbeddingModel modelA = new CountingEmbeddingModel(TestEmbeddingModels.miniLm());
+        CountingEmbeddingModel modelB = new CountingEmbeddingModel(TestEmbeddingModels.miniLm());
+        List<Crystal> crystals = new ArrayList<>(background("alice"));
+        crystals.add(new Crystal("deadline", "alice", CrystalKind.TURN, Instant.parse("2026-03-12T14:30:00Z"), 0.5,
+                List.of(Crystal.KEYWORDS_ONLY), "assistant: the API migration is due March 20th", null));
+        try (JdbcCrystalStore a = instance(modelA, CrystalRanking.defaults())) {
+            a.add(crystals);
+            database.awaitVectors(10);
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (database.awaitingEmbedding() > 0 && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
+            assertThat(database.awaitingEmbedding()).as("left to claim").isZero();
+        }
+        try (JdbcCrystalStore b = instance(modelB, CrystalRanking.defaults())) {
+            assertThat(ids(b.search(new CrystalQuery("alice", "API migration March 20th", 3)))).contains("deadline");
+            assertThat(ids(b.search(new CrystalQuery("alice", NO_WORD_IN_COMMON, 3)))).doesNotContain("deadline");
+        }
+        assertThat(modelA.texts()).hasSize(10).noneMatch(text -> text.contains("migration"));
+        assertThat(modelB.texts()).as("the two queries only").hasSize(2);
+        assertThat(database.vectorsStored()).isEqualTo(10);
+    }
+
+    @Test
     void should_find_by_keyword_what_another_instance_added_once_it_is_written() throws Exception {
         try (JdbcCrystalStore a = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults());
              JdbcCrystalStore keywordOnly = instance(TestEmbeddingModels.miniLm(), new CrystalRanking(1, 0, 0.5, 20))) {

@@ -133,6 +133,18 @@ public final class TestDatabase implements AutoCloseable {
     }
 
     /** Waits up to a minute until {@code count} crystals have a vector of their current text. */
+    /** @return the crystals no instance has embedded (or marked keyword-only) for their current text yet */
+    int awaitingEmbedding() {
+        try (Connection connection = unpooled(url, schema).getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT count(*) FROM wm_crystal WHERE embedded_revision <> revision")) {
+            rows.next();
+            return rows.getInt(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot count the crystals awaiting a vector: " + e.getMessage(), e);
+        }
+    }
+
     void awaitVectors(int count) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (vectorsStored() < count && System.nanoTime() < deadline) {
