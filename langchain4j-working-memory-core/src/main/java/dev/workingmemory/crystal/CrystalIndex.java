@@ -43,6 +43,7 @@ import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.SegmentInfos;
 import org.apache.lucene.index.StoredFields;
 import org.apache.lucene.index.Term;
+import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.BoostQuery;
@@ -534,19 +535,22 @@ final class CrystalIndex implements AutoCloseable {
             return Ranked.EMPTY;
         }
         String partition = partition(scope);
-        BooleanQuery.Builder words = new BooleanQuery.Builder();
-        BooleanQuery.Builder contextWords = new BooleanQuery.Builder();
-        for (String term : terms) {
-            words.add(new TermQuery(new Term(BODY + partition, term)), Occur.SHOULD);
-            if (contextWeight > 0) {
-                Query inContext = new BoostQuery(new TermQuery(new Term(CONTEXT_BODY + partition, term)),
-                        (float) contextWeight);
-                words.add(inContext, Occur.SHOULD);
-                contextWords.add(inContext, Occur.SHOULD);
-            }
-        }
         Query filter = filter(scope, kinds);
         return read(searcher -> {
+            BooleanQuery.Builder words = new BooleanQuery.Builder();
+            List<Term> contextTerms = new ArrayList<>();
+            List<TermStates> contextStates = new ArrayList<>();
+            for (String term : terms) {
+                words.add(new TermQuery(new Term(BODY + partition, term)), Occur.SHOULD);
+                if (contextWeight > 0) {
+                    // looked up here, once, for the query and for the context's part of the hits (ContextScores)
+                    Term inContext = new Term(CONTEXT_BODY + partition, term);
+                    TermStates states = TermStates.build(searcher, inContext, true);
+                    contextTerms.add(inContext);
+                    contextStates.add(states);
+                    words.add(new BoostQuery(new TermQuery(inContext, states), (float) contextWeight), Occur.SHOULD);
+                }
+            }
             // a scope alone in its partition needs no filter: as a conjunction the filter would lead, and every
             // crystal of the scope would be visited instead of those the disjunction cannot skip
             IndexReader reader = searcher.getIndexReader();
@@ -565,20 +569,10 @@ final class CrystalIndex implements AutoCloseable {
                 sample[i] = new ScoreDoc(sampled[i], sampleScores[i]);
             }
             // the part of each top hit's score its context made (a crystal's breakdown, HitScores)
-            float[] contexts = new float[hits.length];
-            if (contextWeight > 0 && hits.length > 0) {
-                Integer[] order = new Integer[hits.length];
-                java.util.Arrays.setAll(order, i -> i);
-                java.util.Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
-                int[] docs = new int[hits.length];
-                for (int i = 0; i < hits.length; i++) {
-                    docs[i] = hits[order[i]].doc;
-                }
-                float[] scores = scoresAt(searcher, searcher.createWeight(searcher.rewrite(contextWords.build()),
-                        ScoreMode.COMPLETE, 1f), docs);
-                for (int i = 0; i < hits.length; i++) {
-                    contexts[order[i]] = Math.min(scores[i], hits[order[i]].score);
-                }
+            float[] contexts = ContextScores.of(searcher, CONTEXT_BODY + partition, contextTerms, contextStates,
+                    (float) contextWeight, hits);
+            for (int i = 0; i < hits.length; i++) {
+                contexts[i] = Math.min(contexts[i], hits[i].score);
             }
             return new Ranked(VectorKeys.scored(searcher, hits, VECTOR_KEY, contexts),
                     VectorKeys.scored(searcher, sample, VECTOR_KEY, null), population.population());

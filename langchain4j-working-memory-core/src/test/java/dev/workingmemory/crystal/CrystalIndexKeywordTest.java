@@ -77,4 +77,32 @@ class CrystalIndexKeywordTest {
     void should_find_nothing_for_words_the_analyzer_drops() throws IOException {
         assertThat(index.keywordSearch("alice", Set.of(), "the and of", 0.5, 3, 10)).isEqualTo(Ranked.EMPTY);
     }
+
+    @Test
+    void should_split_each_top_hits_score_into_its_text_and_its_context_across_segments() throws IOException {
+        try (CrystalIndex split = CrystalIndex.open(null, new EnglishAnalyzer())) {
+            split.put(new Stored(1, withContext("text", "kayaking on the lake", "a quiet day")));
+            split.refresh(); // a segment of its own: the context's terms are looked up in each segment
+            split.put(new Stored(2, withContext("context", "a quiet walk home", "kayaking on the lake")));
+            split.put(new Stored(3, withContext("both", "kayaking on the lake", "kayaking on the lake")));
+            split.refresh();
+
+            Map<Long, Scored> top = split.keywordSearch("carol", Set.of(), "kayaking lake", 0.5, 3, 10).top()
+                    .stream().collect(Collectors.toMap(Scored::key, hit -> hit));
+
+            Scored text = top.get(key("text"));
+            Scored context = top.get(key("context"));
+            Scored both = top.get(key("both"));
+            assertThat(text.context()).isZero();
+            assertThat(context.context()).isPositive().isCloseTo(context.score(), within(1e-6));
+            // the same context and the same text score the same in either crystal
+            assertThat(both.context()).isCloseTo(context.score(), within(1e-5));
+            assertThat(both.score() - both.context()).isCloseTo(text.score(), within(1e-5));
+        }
+    }
+
+    private static Crystal withContext(String id, String text, String context) {
+        return new Crystal(id, "carol", CrystalKind.TURN, Instant.parse("2026-03-12T14:30:00Z"), 0.5, List.of(), text,
+                null, context);
+    }
 }
