@@ -17,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -132,27 +133,15 @@ final class Indexer implements Runnable {
      *         or could not be embedded), or null when interrupted
      */
     private List<Embedding> embed(List<Pending> batch) throws InterruptedException {
-        List<Pending> toEmbed = new ArrayList<>(batch.size());
+        List<Pending> toEmbed = batch.stream().filter(pending -> !pending.crystal.keywordsOnly()).toList();
+        List<Embedding> some = toEmbed.isEmpty() ? List.of() : embedAll(toEmbed);
+        if (some == null || toEmbed.size() == batch.size()) {
+            return some;
+        }
+        List<Embedding> embeddings = new ArrayList<>(batch.size());
+        Iterator<Embedding> next = some.iterator();
         for (Pending pending : batch) {
-            if (!pending.crystal.keywordsOnly()) {
-                toEmbed.add(pending);
-            }
-        }
-        if (toEmbed.size() == batch.size()) {
-            return embedAll(batch);
-        }
-        List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(batch.size(), null));
-        if (toEmbed.isEmpty()) {
-            return embeddings;
-        }
-        List<Embedding> some = embedAll(toEmbed);
-        if (some == null) {
-            return null;
-        }
-        for (int i = 0, k = 0; i < batch.size(); i++) {
-            if (!batch.get(i).crystal.keywordsOnly()) {
-                embeddings.set(i, some.get(k++));
-            }
+            embeddings.add(pending.crystal.keywordsOnly() ? null : next.next());
         }
         return embeddings;
     }

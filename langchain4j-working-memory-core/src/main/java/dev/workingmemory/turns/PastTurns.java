@@ -150,7 +150,8 @@ public final class PastTurns implements MemoryLayer {
         // eviction goes a message at a time: the same next exchange is met again until it leaves
         if (next == null || next.message() != message || !next.added().equals(added)) {
             Line line = line(message, added, zone);
-            next = new NextPassage(message, added, line == null ? null : new Passage(line.passages().get(0), added, null, false));
+            next = new NextPassage(message, added,
+                    line == null ? null : new Passage(line.passages().get(0), added, null, false));
         }
         return next.passage();
     }
@@ -296,8 +297,10 @@ public final class PastTurns implements MemoryLayer {
         return Duration.between(a, b).abs().compareTo(NEIGHBOUR_SPAN) <= 0;
     }
 
-    /** One passage as made: its text, time and context. */
-    /** @param answerRest whether it is a piece of a model's answer after its first, nothing else: not embedded */
+    /**
+     * One passage as made: its text, time and context, and whether it is a piece of a model's answer after its first
+     * and nothing else ({@code answerRest}: not embedded).
+     */
     private record Passage(String text, Instant time, String context, boolean answerRest) {
     }
 

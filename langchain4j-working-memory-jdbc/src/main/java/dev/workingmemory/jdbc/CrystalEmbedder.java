@@ -17,12 +17,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 
@@ -124,11 +126,12 @@ final class CrystalEmbedder implements AutoCloseable {
                 if (claimed.isEmpty()) {
                     return;
                 }
-                List<Row> keywordsOnly = claimed.stream().filter(row -> row.crystal().keywordsOnly()).toList();
-                if (!keywordsOnly.isEmpty()) {
-                    table.markKeywordsOnly(keywordsOnly);
-                    claimed = claimed.stream().filter(row -> !row.crystal().keywordsOnly()).toList();
+                Map<Boolean, List<Row>> byKeywordsOnly = claimed.stream()
+                        .collect(Collectors.partitioningBy(row -> row.crystal().keywordsOnly()));
+                if (!byKeywordsOnly.get(true).isEmpty()) {
+                    table.markKeywordsOnly(byKeywordsOnly.get(true));
                 }
+                claimed = byKeywordsOnly.get(false);
                 for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
                     List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
                     store(batch, embed(batch));
