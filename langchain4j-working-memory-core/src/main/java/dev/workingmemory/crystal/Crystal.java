@@ -40,9 +40,10 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
      * The tag of a crystal that gets no vector: it is found by its words (and its context's) only. Past turns give
      * it to the passages of a model's long answer after its first, whose vectors crowded the vector list with
      * elaborations of one answer (on BEAM's long chats recall_all@10 0.447 without their vectors, 0.436 with) and
-     * were most of what a long chat had to embed. In the vector list it counts at the list's lowest score, as any
-     * crystal outside it does: it ranks by its words below crystals whose meaning matches too. A store that cannot
-     * leave a crystal without a vector may embed it.
+     * were most of what a long chat had to embed. In the vector list it counts at the scope's mean (z-score 0, see
+     * {@link CrystalRanking}): it ranks by its words, below crystals whose meaning matches as well and above those
+     * whose vector is known to be far from the query. A store that cannot leave a crystal without a vector may embed
+     * it.
      */
     public static final String KEYWORDS_ONLY = "keywords-only";
 

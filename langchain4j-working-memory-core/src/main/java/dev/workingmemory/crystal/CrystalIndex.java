@@ -46,6 +46,7 @@ import org.apache.lucene.index.Term;
 import org.apache.lucene.index.TermStates;
 import org.apache.lucene.search.BooleanClause.Occur;
 import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.ConstantScoreQuery;
 import org.apache.lucene.search.BoostQuery;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.Query;
@@ -86,6 +87,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -574,9 +576,31 @@ final class CrystalIndex implements AutoCloseable {
             for (int i = 0; i < hits.length; i++) {
                 contexts[i] = Math.min(contexts[i], hits[i].score);
             }
-            return new Ranked(VectorKeys.scored(searcher, hits, VECTOR_KEY, contexts),
-                    VectorKeys.scored(searcher, sample, VECTOR_KEY, null), population.population());
+            return new Ranked(VectorKeys.scored(searcher, hits, VECTOR_KEY, contexts, keywordsOnly(searcher, hits)),
+                    VectorKeys.scored(searcher, sample, VECTOR_KEY), population.population());
         });
+    }
+
+    /** @return whether each hit's crystal is tagged {@link Crystal#KEYWORDS_ONLY}, aligned with the hits */
+    private static boolean[] keywordsOnly(IndexSearcher searcher, ScoreDoc[] hits) throws IOException {
+        boolean[] tagged = new boolean[hits.length];
+        Term tag = new Term(TAG, Crystal.KEYWORDS_ONLY);
+        if (hits.length == 0 || searcher.getIndexReader().docFreq(tag) == 0) {
+            return tagged;
+        }
+        Integer[] order = new Integer[hits.length];
+        Arrays.setAll(order, i -> i);
+        Arrays.sort(order, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        int[] docs = new int[hits.length];
+        for (int i = 0; i < docs.length; i++) {
+            docs[i] = hits[order[i]].doc;
+        }
+        Weight weight = searcher.createWeight(new ConstantScoreQuery(new TermQuery(tag)), ScoreMode.COMPLETE, 1f);
+        float[] matched = scoresAt(searcher, weight, docs);
+        for (int i = 0; i < docs.length; i++) {
+            tagged[order[i]] = matched[i] > 0;
+        }
+        return tagged;
     }
 
     /** The weight's score of each of the documents (ascending ids), 0 where it does not match. */

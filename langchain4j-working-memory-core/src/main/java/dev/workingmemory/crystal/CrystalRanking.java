@@ -12,13 +12,15 @@ import dev.workingmemory.internal.Ensure;
  * scope spread evenly over it (up to 256 crystals; a smaller scope is scored whole), so they do not depend on how
  * many candidates are taken. A store whose vectors cannot be scored one by one (an {@code EmbeddingStore} other than
  * the embedded default) counts every crystal outside its vector list at the list's lowest score. A crystal outside
- * a list scores the list's lowest score (vectors) or 0 (keywords: no matching word). Scores rather than ranks are
+ * a list scores the list's lowest score (vectors) or 0 (keywords: no matching word); a crystal that has no vector by
+ * design ({@link Crystal#keywordsOnly()}) counts on the vector list at the scope's mean (z-score 0): nothing says it
+ * is nearer the query or farther from it than the average crystal. Scores rather than ranks are
  * fused because their spread says how sure a list is: a question whose words appear in one crystal only lifts it far
  * above the rest, a vague one leaves the vectors in charge.
  *
  * <p>A crystal's {@code context} (what surrounded it) is searched by keyword in a field of its own, its matches
- * weighed by {@code contextWeight} against those in the crystal's text; the vector is made of the text followed by
- * the context.
+ * weighed by {@code contextWeight} against those in the crystal's text; the vector is made of the text alone
+ * ({@link Crystal#textToIndex()}).
  *
  * <p>Immutable and thread-safe.
  *

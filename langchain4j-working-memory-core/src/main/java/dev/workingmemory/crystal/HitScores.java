@@ -9,7 +9,8 @@ package dev.workingmemory.crystal;
  *
  * <p>A raw score is {@link Double#NaN} where the crystal was not among that list's best candidates (its standardized
  * score is then the one the fusion counted for it: no matching word for keywords, the list's lowest similarity for
- * vectors), and every part but {@code fused} is NaN for a store that does not rank through the fusion.
+ * vectors, the scope's mean (0) for a crystal without a vector by design), and every part but {@code fused} is NaN
+ * for a store that does not rank through the fusion.
  *
  * <p>Immutable and thread-safe.
  *

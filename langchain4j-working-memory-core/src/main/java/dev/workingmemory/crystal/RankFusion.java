@@ -20,12 +20,13 @@ final class RankFusion {
 
     /**
      * A crystal's {@linkplain VectorKeys key} with the score one list gave it (higher is better) and, for the keyword
-     * list, the part of it its context scored (0 otherwise).
+     * list, the part of it its context scored (0 otherwise) and whether the crystal has no vector by design
+     * ({@link Crystal#keywordsOnly()}).
      */
-    record Scored(long key, double score, double context) {
+    record Scored(long key, double score, double context, boolean keywordsOnly) {
 
         Scored(long key, double score) {
-            this(key, score, 0);
+            this(key, score, 0, false);
         }
     }
 
@@ -72,10 +73,13 @@ final class RankFusion {
         List<Fused> fused = new ArrayList<>(keys.size());
         for (long key : keys) {
             double keywordStandardized = keywordZ.of(key);
-            double vectorStandardized = vectorZ.of(key);
-            double score = ranking.keywordWeight() * keywordStandardized + ranking.vectorWeight() * vectorStandardized;
             Scored words = keywordTop.get(key);
             Scored similar = vectorScores.get(key);
+            // a crystal without a vector by design is neither near the query nor far from it: the scope's mean,
+            // not the lowest of the vector list (which is for a vector known to be farther than the list's)
+            double vectorStandardized = similar == null && words != null && words.keywordsOnly() ? 0
+                    : vectorZ.of(key);
+            double score = ranking.keywordWeight() * keywordStandardized + ranking.vectorWeight() * vectorStandardized;
             fused.add(new Fused(key, score, new HitScores(
                     words == null ? Double.NaN : words.score() - words.context(),
                     words == null ? Double.NaN : words.context(), keywordStandardized,

@@ -37,19 +37,21 @@ final class VectorKeys {
 
     /** @return each hit's key (read from the field) with its score, in the hits' order */
     static List<Scored> scored(IndexSearcher searcher, ScoreDoc[] hits, String field) throws IOException {
-        return scored(searcher, hits, field, null);
+        return scored(searcher, hits, field, null, null);
     }
 
     /**
-     * @param contexts the part of each hit's score its context made, aligned with the hits; null for none
+     * @param contexts     the part of each hit's score its context made, aligned with the hits; null for none
+     * @param keywordsOnly whether each hit's crystal has no vector by design, aligned with the hits; null for none
      * @return each hit's key (read from the field) with its score, in the hits' order
      */
-    static List<Scored> scored(IndexSearcher searcher, ScoreDoc[] hits, String field, float[] contexts)
-            throws IOException {
+    static List<Scored> scored(IndexSearcher searcher, ScoreDoc[] hits, String field, float[] contexts,
+                               boolean[] keywordsOnly) throws IOException {
         long[] keys = of(searcher, hits, field);
         List<Scored> scored = new ArrayList<>(hits.length);
         for (int i = 0; i < hits.length; i++) {
-            scored.add(new Scored(keys[i], hits[i].score, contexts == null ? 0 : contexts[i]));
+            scored.add(new Scored(keys[i], hits[i].score, contexts == null ? 0 : contexts[i],
+                    keywordsOnly != null && keywordsOnly[i]));
         }
         return scored;
     }

@@ -84,7 +84,7 @@ public interface CrystalStoreContract {
         store().add(List.of(new Crystal("deadline", "alice", CrystalKind.TURN, T0, 0.5, List.of(Crystal.KEYWORDS_ONLY),
                 "Deadline for the API migration is March 20th", null)));
 
-        // outside the vector list it counts at that list's lowest score, as any crystal outside it: among the hits
+        // on the vector list it counts at the scope's mean: found by its words, among the hits
         assertThat(ids(store().search(new CrystalQuery("alice", "March 20th", 3)))).contains("deadline");
         assertThat(ids(store().search(new CrystalQuery("alice", "API migration deadline", 3)))).contains("deadline");
         assertThat(ids(store().search(new CrystalQuery("alice", "what is the cut-off date for moving our interface",

@@ -48,7 +48,7 @@ class RankFusionTest {
     void should_say_what_each_fused_score_was_made_of() {
         // a's keyword score 3 is 2 from its text and 1 from its context; c is in the vector list only
         List<Fused> fused = fuse(
-                List.of(new Scored(key("a"), 3, 1), new Scored(key("b"), 1)),
+                List.of(new Scored(key("a"), 3, 1, false), new Scored(key("b"), 1)),
                 List.of(new Scored(key("c"), 0.9), new Scored(key("a"), 0.5), new Scored(key("b"), 0.1)), 3, EQUAL, 10);
 
         HitScores a = fused.get(0).scores();
@@ -66,6 +66,23 @@ class RankFusionTest {
         for (Fused hit : fused) {
             assertThat(hit.scores().fused()).isEqualTo(hit.score());
         }
+    }
+
+    @Test
+    void should_count_a_keywords_only_crystal_at_the_vector_lists_mean_not_its_floor() {
+        // k and f match the same words; k has no vector by design, f has one that is not among the vector list's
+        // best: f counts at the list's floor (0.3), k at the scope's mean (z 0), so k ranks above f
+        List<Scored> vector = List.of(new Scored(key("v"), 0.9), new Scored(key("w"), 0.6), new Scored(key("x"), 0.3));
+        List<Fused> fused = fuse(List.of(new Scored(key("f"), 2), new Scored(key("k"), 2, 0, true)), vector, 5, EQUAL,
+                10);
+
+        HitScores k = fused.stream().filter(hit -> hit.key() == key("k")).findFirst().orElseThrow().scores();
+        HitScores f = fused.stream().filter(hit -> hit.key() == key("f")).findFirst().orElseThrow().scores();
+        assertThat(k.vector()).isNaN();
+        assertThat(k.vectorStandardized()).isZero();
+        assertThat(f.vectorStandardized()).isNegative();
+        assertThat(k.fused()).isCloseTo(k.keywordStandardized(), within(1e-9));
+        assertThat(fused).extracting(Fused::key).containsSubsequence(key("k"), key("f"));
     }
 
     @Test
