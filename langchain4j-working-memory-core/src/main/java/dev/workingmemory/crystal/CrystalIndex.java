@@ -144,6 +144,10 @@ final class CrystalIndex implements AutoCloseable {
     private static final String FORMAT_KEY = "crystal_index_format";
     private static final String FORMAT = "6";
     private static final String NEXT_SEQ_KEY = "next_seq";
+    /** Which embedding model made the index's vectors ({@link #open(Path, Analyzer, String)}). */
+    private static final String VECTOR_MODEL_KEY = "vector_model";
+    /** The model of an index written before its model was recorded: the only default there was. */
+    static final String FIRST_DEFAULT_MODEL = "all-minilm-l6-v2";
     /** Beyond Lucene's default of 1,024 dimensions, so that larger embedding models fit too. */
     private static final int MAX_VECTOR_DIMENSIONS = 4_096;
     /** Distinct query terms searched at most (Lucene refuses more than 1,024 clauses). */
@@ -158,12 +162,13 @@ final class CrystalIndex implements AutoCloseable {
     private final SearcherManager searchers;
     private final Analyzer analyzer;
     private final boolean rebuilt;
+    private final String vectorModel;
 
     /** How far the index holds a scope's record file: its length and the seq of its last record. */
     record Marker(String scope, long length, long lastSeq) {
     }
 
-    private CrystalIndex(Directory directory, IndexWriter writer, Analyzer analyzer, boolean rebuilt)
+    private CrystalIndex(Directory directory, IndexWriter writer, Analyzer analyzer, boolean rebuilt, String vectorModel)
             throws IOException {
         this.directory = directory;
         this.writer = writer;
@@ -172,6 +177,7 @@ final class CrystalIndex implements AutoCloseable {
         this.searchers = new SearcherManager(writer, null);
         this.analyzer = analyzer;
         this.rebuilt = rebuilt;
+        this.vectorModel = vectorModel;
     }
 
     /**
@@ -182,8 +188,20 @@ final class CrystalIndex implements AutoCloseable {
      * @throws WorkingMemoryStoreException when another store holds the index open
      */
     static CrystalIndex open(Path path, Analyzer analyzer) throws IOException {
+        return open(path, analyzer, null);
+    }
+
+    /**
+     * Opens the index in {@code path} as {@link #open(Path, Analyzer)} does, and replaces one whose vectors another
+     * embedding model made: vectors of two models are not comparable (of two dimensions, Lucene refuses the second).
+     * The replaced index is rebuilt from the records with {@code vectorModel}, which every commit records.
+     *
+     * @param vectorModel the model that embeds for this index (see {@code EmbeddedCrystalStore}); null records none
+     *                    and checks none
+     */
+    static CrystalIndex open(Path path, Analyzer analyzer, String vectorModel) throws IOException {
         if (path == null) {
-            return create(new ByteBuffersDirectory(), analyzer, false);
+            return create(new ByteBuffersDirectory(), analyzer, false, vectorModel);
         }
         // a link or a file in place of the index directory, or of its lock file, is moved aside: Lucene would follow it
         ConfinedFiles.ensureDirectory(path);
@@ -197,7 +215,7 @@ final class CrystalIndex implements AutoCloseable {
             emptyLockFile(lockFile);
             problem = foreignEntry(path, directory);
             if (problem == null) {
-                problem = problemOf(directory);
+                problem = problemOf(directory, vectorModel);
             }
             if (problem != null) {
                 if (!problem.equals("missing")) {
@@ -218,7 +236,7 @@ final class CrystalIndex implements AutoCloseable {
             directory.close();
             throw e;
         }
-        return create(directory, analyzer, problem != null);
+        return create(directory, analyzer, problem != null, vectorModel);
     }
 
     /**
@@ -248,7 +266,7 @@ final class CrystalIndex implements AutoCloseable {
     }
 
     /** @return why the index cannot be used as it is ("missing" when there is none), or null when it can */
-    private static String problemOf(Directory directory) {
+    private static String problemOf(Directory directory, String vectorModel) {
         try {
             if (!DirectoryReader.indexExists(directory)) {
                 return "missing";
@@ -256,6 +274,11 @@ final class CrystalIndex implements AutoCloseable {
             Map<String, String> userData = SegmentInfos.readLatestCommit(directory).getUserData();
             if (!FORMAT.equals(userData.get(FORMAT_KEY))) {
                 return "it has format " + userData.get(FORMAT_KEY) + ", this version writes " + FORMAT;
+            }
+            String madeBy = userData.getOrDefault(VECTOR_MODEL_KEY, FIRST_DEFAULT_MODEL);
+            if (vectorModel != null && !vectorModel.equals(madeBy)) {
+                return "its vectors were made by the embedding model " + madeBy + ", this store embeds with "
+                        + vectorModel + " (every crystal is embedded again)";
             }
             try (DirectoryReader reader = DirectoryReader.open(directory)) {
                 for (LeafReaderContext leaf : reader.leaves()) {
@@ -270,7 +293,8 @@ final class CrystalIndex implements AutoCloseable {
         }
     }
 
-    private static CrystalIndex create(Directory directory, Analyzer analyzer, boolean rebuilt) throws IOException {
+    private static CrystalIndex create(Directory directory, Analyzer analyzer, boolean rebuilt, String vectorModel)
+            throws IOException {
         IndexWriterConfig config = new IndexWriterConfig(analyzer)
                 .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND)
                 .setMergeScheduler(new ConcurrentMergeScheduler())
@@ -289,10 +313,10 @@ final class CrystalIndex implements AutoCloseable {
             throw e;
         }
         if (writer.getLiveCommitData() == null || !writer.getLiveCommitData().iterator().hasNext()) {
-            writer.setLiveCommitData(Map.of(FORMAT_KEY, FORMAT, NEXT_SEQ_KEY, "1").entrySet());
+            writer.setLiveCommitData(commitData(1, vectorModel).entrySet());
             writer.commit();
         }
-        return new CrystalIndex(directory, writer, analyzer, rebuilt);
+        return new CrystalIndex(directory, writer, analyzer, rebuilt, vectorModel);
     }
 
     /** Whether the index was created empty where one was expected (or missing): every record must be indexed. */
@@ -430,8 +454,13 @@ final class CrystalIndex implements AutoCloseable {
     }
 
     void commit(long nextSeq) throws IOException {
-        writer.setLiveCommitData(Map.of(FORMAT_KEY, FORMAT, NEXT_SEQ_KEY, Long.toString(nextSeq)).entrySet());
+        writer.setLiveCommitData(commitData(nextSeq, vectorModel).entrySet());
         writer.commit();
+    }
+
+    private static Map<String, String> commitData(long nextSeq, String vectorModel) {
+        return vectorModel == null ? Map.of(FORMAT_KEY, FORMAT, NEXT_SEQ_KEY, Long.toString(nextSeq))
+                : Map.of(FORMAT_KEY, FORMAT, NEXT_SEQ_KEY, Long.toString(nextSeq), VECTOR_MODEL_KEY, vectorModel);
     }
 
     /** The bytes the index holds: its files (in memory for an index in memory) and its writer's buffers. */

@@ -96,7 +96,7 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  *   index/                                            the Lucene index (keywords, vectors), derived from the records
  * </pre>
  * The index is rebuilt from the records (re-embedding them) when it is missing, corrupt, unreadable or of another
- * format, with a WARN; after a crash, crystals recorded but not indexed are found (each scope's marker in the index
+ * format, or when another embedding model made its vectors ({@link #modelOf}), with a WARN; after a crash, crystals recorded but not indexed are found (each scope's marker in the index
  * commit says how much of its file is indexed) and indexed after opening, a scope's ahead of others when it is
  * read. Deleting crystals rewrites their scope's file without them; {@link #deleteScope} also removes the file and
  * rewrites the index segments that held the scope, so its text is left nowhere on disk. A crystal not yet indexed
@@ -147,7 +147,8 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : DefaultEmbeddingModel.INSTANCE;
         Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
         try {
-            this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer);
+            this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer,
+                    modelOf(embeddingModel));
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot open the crystal index in " + directory + ": " + e, e);
         }
@@ -186,6 +187,17 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             recorderThread.setDaemon(true);
             recorderThread.start();
         }
+    }
+
+    /**
+     * What the index records as the model of its vectors: the model's name, or its class when it has none
+     * ({@code "unknown"}, as LangChain4j's in-process models answer). A model passed as another class than before
+     * (a wrapper, or LangChain4j's MiniLM class in place of this library's default) counts as another model: the
+     * store embeds everything once more rather than compare vectors it cannot vouch for.
+     */
+    static String modelOf(EmbeddingModel model) {
+        String name = model.modelName();
+        return name == null || name.isBlank() || name.equals("unknown") ? model.getClass().getName() : name;
     }
 
     /** The directory, created when missing, as a real path (it may be a link; what is inside it may not). */
