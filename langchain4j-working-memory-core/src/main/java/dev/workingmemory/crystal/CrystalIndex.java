@@ -67,6 +67,7 @@ import org.apache.lucene.store.Lock;
 import org.apache.lucene.store.LockObtainFailedException;
 import org.apache.lucene.index.LeafReaderContext;
 import dev.workingmemory.internal.ConfinedFiles;
+import dev.workingmemory.internal.VectorModel;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -146,8 +147,6 @@ final class CrystalIndex implements AutoCloseable {
     private static final String NEXT_SEQ_KEY = "next_seq";
     /** Which embedding model made the index's vectors ({@link #open(Path, Analyzer, String)}). */
     private static final String VECTOR_MODEL_KEY = "vector_model";
-    /** The model of an index written before its model was recorded: the only default there was. */
-    static final String FIRST_DEFAULT_MODEL = "all-minilm-l6-v2";
     /** Beyond Lucene's default of 1,024 dimensions, so that larger embedding models fit too. */
     private static final int MAX_VECTOR_DIMENSIONS = 4_096;
     /** Distinct query terms searched at most (Lucene refuses more than 1,024 clauses). */
@@ -196,7 +195,7 @@ final class CrystalIndex implements AutoCloseable {
      * embedding model made: vectors of two models are not comparable (of two dimensions, Lucene refuses the second).
      * The replaced index is rebuilt from the records with {@code vectorModel}, which every commit records.
      *
-     * @param vectorModel the model that embeds for this index (see {@code EmbeddedCrystalStore}); null records none
+     * @param vectorModel the model that embeds for this index ({@link VectorModel#nameOf}); null records none
      *                    and checks none
      */
     static CrystalIndex open(Path path, Analyzer analyzer, String vectorModel) throws IOException {
@@ -275,7 +274,7 @@ final class CrystalIndex implements AutoCloseable {
             if (!FORMAT.equals(userData.get(FORMAT_KEY))) {
                 return "it has format " + userData.get(FORMAT_KEY) + ", this version writes " + FORMAT;
             }
-            String madeBy = userData.getOrDefault(VECTOR_MODEL_KEY, FIRST_DEFAULT_MODEL);
+            String madeBy = userData.getOrDefault(VECTOR_MODEL_KEY, VectorModel.UNRECORDED);
             if (vectorModel != null && !vectorModel.equals(madeBy)) {
                 return "its vectors were made by the embedding model " + madeBy + ", this store embeds with "
                         + vectorModel + " (every crystal is embedded again)";

@@ -15,6 +15,7 @@ import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.DefaultEmbeddingModel;
+import dev.workingmemory.internal.VectorModel;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
@@ -96,9 +97,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  *   index/                                            the Lucene index (keywords, vectors), derived from the records
  * </pre>
  * The index is rebuilt from the records (re-embedding them) when it is missing, corrupt, unreadable or of another
- * format, or when another embedding model made its vectors ({@link #modelOf}), with a WARN; after a crash, crystals recorded but not indexed are found (each scope's marker in the index
- * commit says how much of its file is indexed) and indexed after opening, a scope's ahead of others when it is
- * read. Deleting crystals rewrites their scope's file without them; {@link #deleteScope} also removes the file and
+ * format, or when another embedding model made its vectors ({@link VectorModel}), with a WARN; after a crash,
+ * crystals recorded but not indexed are found (each scope's marker in the index commit says how much of its file is
+ * indexed) and indexed after opening, a scope's ahead of others when it is read. Deleting crystals rewrites their scope's file without them; {@link #deleteScope} also removes the file and
  * rewrites the index segments that held the scope, so its text is left nowhere on disk. A crystal not yet indexed
  * when the store closes is recorded (if it was not already) and indexed after the next open. The process ending
  * without {@code close} (killed) loses only what the recorder had not appended yet, the crystals of the last
@@ -148,7 +149,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
         try {
             this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer,
-                    modelOf(embeddingModel));
+                    VectorModel.nameOf(embeddingModel));
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot open the crystal index in " + directory + ": " + e, e);
         }
@@ -187,17 +188,6 @@ public final class EmbeddedCrystalStore implements CrystalStore {
             recorderThread.setDaemon(true);
             recorderThread.start();
         }
-    }
-
-    /**
-     * What the index records as the model of its vectors: the model's name, or its class when it has none
-     * ({@code "unknown"}, as LangChain4j's in-process models answer). A model passed as another class than before
-     * (a wrapper, or LangChain4j's MiniLM class in place of this library's default) counts as another model: the
-     * store embeds everything once more rather than compare vectors it cannot vouch for.
-     */
-    static String modelOf(EmbeddingModel model) {
-        String name = model.modelName();
-        return name == null || name.isBlank() || name.equals("unknown") ? model.getClass().getName() : name;
     }
 
     /** The directory, created when missing, as a real path (it may be a link; what is inside it may not). */

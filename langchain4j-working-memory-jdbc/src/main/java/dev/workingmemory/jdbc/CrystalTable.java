@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.internal.VectorModel;
 
 import java.nio.ByteBuffer;
 import java.sql.Array;
@@ -57,6 +58,8 @@ final class CrystalTable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String COLUMNS = "id, scope, kind, time, importance, tags, text, source, context";
+    /** Any fixed number: the advisory lock under which an instance records the model of the vectors. */
+    private static final long MODEL_LOCK = 0x776d_566d_6f64_656cL;
     /** The vector of a row's current text, or null. */
     private static final String CURRENT_VECTOR = "CASE WHEN embedded_revision = revision THEN vector END";
     /** A crystal's vector is of its text alone ({@code Crystal#textToIndex}): a new context keeps it. */
@@ -323,11 +326,39 @@ final class CrystalTable {
         });
     }
 
-    /** @return the number of dimensions of some stored vector, or empty when there is none */
+    /** @return the number of dimensions of some current vector, or empty when there is none */
     Optional<Integer> someVectorDimension() {
         return database.read("read the dimension of the stored vectors", connection -> queryOne(connection,
-                "SELECT octet_length(vector) / 4 FROM wm_crystal WHERE vector IS NOT NULL LIMIT 1",
-                row -> row.getInt(1)));
+                "SELECT octet_length(vector) / 4 FROM wm_crystal WHERE vector IS NOT NULL"
+                        + " AND embedded_revision = revision LIMIT 1", row -> row.getInt(1)));
+    }
+
+    /**
+     * Records {@code model} as the embedding model of the stored vectors. When another model made them (a database
+     * that never recorded one counts as {@link VectorModel#UNRECORDED}'s), every crystal's vector is marked stale, as
+     * the migration to schema 4 did: the instances embed them again, a scope's first when it is searched.
+     *
+     * @return the model that made the stored vectors and how many crystals now wait for a vector, when that model
+     *         was another and some vector was stored
+     */
+    Optional<Replaced> recordVectorModel(String model) {
+        return database.write("record the model of the crystal vectors", connection -> {
+            queryOne(connection, "SELECT pg_advisory_xact_lock(" + MODEL_LOCK + ")", row -> true);
+            String before = queryOne(connection, "SELECT name FROM wm_vector_model WHERE id = 1",
+                    row -> row.getString(1)).orElse(VectorModel.UNRECORDED);
+            update(connection, "INSERT INTO wm_vector_model (id, name) VALUES (1, ?)"
+                    + " ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name", model);
+            if (before.equals(model)) {
+                return Optional.empty();
+            }
+            int stale = update(connection, "UPDATE wm_crystal SET embedded_revision = 0"
+                    + " WHERE embedded_revision = revision");
+            return stale == 0 ? Optional.empty() : Optional.of(new Replaced(before, stale));
+        });
+    }
+
+    /** The model that made the stored vectors, and how many crystals wait for a vector of the new one. */
+    record Replaced(String model, int crystals) {
     }
 
     static byte[] encode(float[] vector) {

@@ -13,6 +13,7 @@ import dev.workingmemory.crystal.ScopeIndex;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.DefaultEmbeddingModel;
+import dev.workingmemory.internal.VectorModel;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.jdbc.ScopeCache.Lease;
 import org.slf4j.Logger;
@@ -64,7 +65,9 @@ import java.util.Set;
  * loses them with their crystals; searches never read it, so it changes no ranking.
  *
  * <p>Storage failures are {@link dev.workingmemory.store.WorkingMemoryStoreException}s; embedding failures behind
- * {@link #add} are logged and retried. Every instance must embed with the same model.
+ * {@link #add} are logged and retried. Every instance must embed with the same model: the database records the
+ * model of its vectors ({@link dev.workingmemory.internal.VectorModel}), and an instance that starts with another
+ * marks them stale, to be embedded again.
  *
  * <p>Thread-safe.
  */
@@ -101,6 +104,12 @@ public final class JdbcCrystalStore implements CrystalStore {
         this.embedder = new CrystalEmbedder(table, embeddingModel, builder.embeddingStore,
                 builder.readYourWritesTimeout);
         this.cache = new ScopeCache(table, embedder::dimension, builder.cacheSize);
+        String model = VectorModel.nameOf(embeddingModel);
+        table.recordVectorModel(model).ifPresent(replaced -> log.warn("The crystal vectors in the database were made"
+                + " by the embedding model {}; this instance embeds with {}: the vectors of {} crystals are embedded"
+                + " again (in the background, a scope's first when it is searched; until then they are found by"
+                + " keyword). Every instance must embed with the same model.", replaced.model(), model,
+                replaced.crystals()));
         embedder.checkStoredDimension();
         embedder.start();
         this.writer = new RowWriter(table, (crystals, time) -> {

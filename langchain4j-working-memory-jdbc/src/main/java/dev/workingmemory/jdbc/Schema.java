@@ -79,7 +79,11 @@ final class Schema {
                             + " nextval('wm_crystal_revision'), currval('wm_crystal_revision') FROM wm_crystal"
                             + " GROUP BY scope_hash",
                     "CREATE TABLE wm_crystal_removed (scope_hash BYTEA NOT NULL, id_hash BYTEA NOT NULL,"
-                            + " id BYTEA NOT NULL, change BIGINT NOT NULL, PRIMARY KEY (scope_hash, id_hash))"));
+                            + " id BYTEA NOT NULL, change BIGINT NOT NULL, PRIMARY KEY (scope_hash, id_hash))"),
+            // 4 -> 5: the embedding model of the stored vectors (none recorded: the default all-MiniLM-L6-v2's);
+            // an instance embedding with another marks them stale at start-up (CrystalTable.recordVectorModel)
+            List.of(
+                    "CREATE TABLE wm_vector_model (id INT PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL)"));
 
     /** The schema version this library reads and writes. */
     static final int CURRENT = MIGRATIONS.size();

@@ -1,9 +1,11 @@
 package dev.workingmemory.jdbc;
 
+import dev.workingmemory.internal.VectorModel;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
+import dev.workingmemory.internal.VectorModel;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,6 +33,12 @@ final class CountingEmbeddingModel implements EmbeddingModel {
     @Override
     public int dimension() {
         return model.dimension();
+    }
+
+    /** The model it counts for: the same vectors, so the same model to a store. */
+    @Override
+    public String modelName() {
+        return VectorModel.nameOf(model);
     }
 
     /** Every text embedded so far. */

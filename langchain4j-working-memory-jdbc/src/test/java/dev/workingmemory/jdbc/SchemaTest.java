@@ -51,7 +51,7 @@ class SchemaTest extends DatabaseTest {
         assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
         assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_crystal_removed", "wm_crystal_scope",
                 "wm_document", "wm_key", "wm_lease", "wm_message", "wm_message_log", "wm_note", "wm_notes_log",
-                "wm_schema", "wm_state");
+                "wm_schema", "wm_state", "wm_vector_model");
     }
 
     @Test
@@ -100,8 +100,9 @@ class SchemaTest extends DatabaseTest {
 
         JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource());
 
-        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(4);
-        assertThat(tables()).contains("wm_crystal", "wm_message_log", "wm_message", "wm_crystal_scope");
+        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(5);
+        assertThat(tables()).contains("wm_crystal", "wm_message_log", "wm_message", "wm_crystal_scope",
+                "wm_vector_model");
         assertThat(store.load("k")).contains(new Snapshot("k", 3, "{}"));
     }
 

@@ -132,7 +132,6 @@ public final class TestDatabase implements AutoCloseable {
         }
     }
 
-    /** Waits up to a minute until {@code count} crystals have a vector of their current text. */
     /** @return the crystals no instance has embedded (or marked keyword-only) for their current text yet */
     int awaitingEmbedding() {
         try (Connection connection = unpooled(url, schema).getConnection();
@@ -145,6 +144,7 @@ public final class TestDatabase implements AutoCloseable {
         }
     }
 
+    /** Waits up to a minute until {@code count} crystals have a vector of their current text. */
     void awaitVectors(int count) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (vectorsStored() < count && System.nanoTime() < deadline) {
