@@ -167,7 +167,8 @@ final class CrystalIndex implements AutoCloseable {
     record Marker(String scope, long length, long lastSeq) {
     }
 
-    private CrystalIndex(Directory directory, IndexWriter writer, Analyzer analyzer, boolean rebuilt, String vectorModel)
+    private CrystalIndex(Directory directory, IndexWriter writer, Analyzer analyzer, boolean rebuilt,
+                         String vectorModel)
             throws IOException {
         this.directory = directory;
         this.writer = writer;

@@ -99,8 +99,9 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * The index is rebuilt from the records (re-embedding them) when it is missing, corrupt, unreadable or of another
  * format, or when another embedding model made its vectors ({@link VectorModel}), with a WARN; after a crash,
  * crystals recorded but not indexed are found (each scope's marker in the index commit says how much of its file is
- * indexed) and indexed after opening, a scope's ahead of others when it is read. Deleting crystals rewrites their scope's file without them; {@link #deleteScope} also removes the file and
- * rewrites the index segments that held the scope, so its text is left nowhere on disk. A crystal not yet indexed
+ * indexed) and indexed after opening, a scope's ahead of others when it is read. Deleting crystals rewrites their
+ * scope's file without them; {@link #deleteScope} also removes the file and rewrites the index segments that held
+ * the scope, so its text is left nowhere on disk. A crystal not yet indexed
  * when the store closes is recorded (if it was not already) and indexed after the next open. The process ending
  * without {@code close} (killed) loses only what the recorder had not appended yet, the crystals of the last
  * moments (records reach the OS at once and the disk before each index commit); crystals are derived from the notes
