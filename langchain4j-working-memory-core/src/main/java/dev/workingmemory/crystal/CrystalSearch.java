@@ -37,6 +37,7 @@ final class CrystalSearch {
     /** @return at most {@code query.limit()} hits, best first */
     static List<CrystalHit> run(CrystalIndex index, CrystalQuery query, CrystalRanking ranking, VectorList vectors)
             throws IOException {
+        index.refreshIfWritten(); // both lists see the writes so far (the vector list may read the same searchers)
         int candidates = Math.max(ranking.candidates(), query.limit());
         String text = QueryWords.strip(query.text());
         // both lists name crystals by the key of their vector's id (VectorKeys).

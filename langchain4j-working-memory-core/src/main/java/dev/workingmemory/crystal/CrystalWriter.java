@@ -58,6 +58,9 @@ final class CrystalWriter {
         this.queue = queue;
     }
 
+    /** The most crystals written that the searchers may not show before the writer refreshes them itself. */
+    static final int UNSHOWN_LIMIT = 10_000;
+
     static String vectorId(String crystalId) {
         return UUID.nameUUIDFromBytes(("crystal:" + crystalId).getBytes(StandardCharsets.UTF_8)).toString();
     }
@@ -68,6 +71,11 @@ final class CrystalWriter {
                 .put(SCOPE, crystal.scope())
                 .put(KIND, crystal.kind().textName());
         return TextSegment.from(crystal.textToIndex(), metadata);
+    }
+
+    /** Makes the batches written so far visible to searches (a read does it too, when none has). */
+    void showWritten() throws IOException {
+        index.refreshIfWritten();
     }
 
     /**
@@ -86,7 +94,10 @@ final class CrystalWriter {
             for (Map.Entry<String, List<Integer>> group : byScope.entrySet()) {
                 writeScope(group.getKey(), group.getValue(), batch, embeddings);
             }
-            index.refresh();
+            index.written(); // visible to the next read, which refreshes once for every batch before it
+            if (index.unshownCount() > UNSHOWN_LIMIT) {
+                index.refreshIfWritten(); // what the index remembers of them stays bounded
+            }
         } finally {
             lock.unlock();
         }

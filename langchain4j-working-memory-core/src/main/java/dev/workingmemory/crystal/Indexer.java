@@ -14,6 +14,7 @@ import dev.workingmemory.event.WorkingMemoryListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,6 +73,9 @@ final class Indexer implements Runnable {
                         unfinished = batch.items();
                         return;
                     }
+                    if (queue.size() == 0) {
+                        showWritten();
+                    }
                 } else if (work instanceof Reconcile reconcile) {
                     try {
                         retry("compare the records of scope '" + reconcile.scope() + "' with the index",
@@ -92,6 +96,19 @@ final class Indexer implements Runnable {
         } catch (RuntimeException | Error e) {
             log.error("The crystal indexer stopped: {}", e.toString(), e);
             throw e;
+        }
+    }
+
+    /**
+     * Makes what was indexed visible to searches now that nothing waits, so that a search at a conversation's pace
+     * finds the searchers fresh; while crystals keep coming, the next read refreshes instead, once for every batch
+     * before it (a refresh per batch flushed a small segment each time and kept Lucene's merges busy).
+     */
+    private void showWritten() {
+        try {
+            writer.showWritten();
+        } catch (IOException | RuntimeException e) {
+            log.debug("Could not make the indexed crystals visible now; the next read does: {}", e.toString());
         }
     }
 

@@ -39,8 +39,6 @@ public final class ScopeIndex implements AutoCloseable {
     private final String scope;
     private final CrystalIndex index;
     private final ScopeVectors vectors = new ScopeVectors();
-    /** Whether updates were made since the index was last made visible to reads (done before the next read). */
-    private volatile boolean unrefreshed;
 
     /**
      * A crystal of the scope and its vector.
@@ -107,7 +105,7 @@ public final class ScopeIndex implements AutoCloseable {
                     vectors.remove(key(crystal.id()));
                 }
             }
-            unrefreshed = true;
+            index.written();
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot update the index of scope '" + scope + "': " + e, e);
         }
@@ -128,7 +126,6 @@ public final class ScopeIndex implements AutoCloseable {
         Ensure.that(query.scope().equals(scope), () -> "The query is of scope '" + query.scope()
                 + "', not of this index's '" + scope + "'");
         try {
-            refreshed();
             return CrystalSearch.run(index, query, ranking, (text, candidates) -> vectors.size() == 0 ? Ranked.EMPTY
                     : vectors.nearest(model.embed(text).content().vector(), candidates, query.kinds(),
                     ScopeSample.SIZE));
@@ -142,7 +139,6 @@ public final class ScopeIndex implements AutoCloseable {
         Ensure.notNull(crystalId, "crystalId");
         Ensure.positive(max, "max");
         try {
-            refreshed();
             return index.keywords(crystalId, max);
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot read the keywords of crystal '" + crystalId + "': " + e, e);
@@ -152,7 +148,6 @@ public final class ScopeIndex implements AutoCloseable {
     /** @return how many crystals the index holds */
     public int size() {
         try {
-            refreshed();
             return index.count(scope);
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot count the crystals of scope '" + scope + "': " + e, e);
@@ -170,14 +165,6 @@ public final class ScopeIndex implements AutoCloseable {
             return OVERHEAD_BYTES + index.sizeInBytes() + vectors.ramBytesUsed();
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot measure the index of scope '" + scope + "': " + e, e);
-        }
-    }
-
-    /** Makes the updates so far visible to the keyword index's reads. */
-    private void refreshed() throws IOException {
-        if (unrefreshed) {
-            unrefreshed = false; // an update meanwhile sets it again
-            index.refresh();
         }
     }
 
