@@ -14,11 +14,18 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class CountingEmbeddingModel implements EmbeddingModel {
 
     private final EmbeddingModel model;
+    private final String name;
     private final List<String> texts = new CopyOnWriteArrayList<>();
     private volatile boolean failing;
 
     CountingEmbeddingModel(EmbeddingModel model) {
+        this(model, VectorModel.nameOf(model));
+    }
+
+    /** Counts for {@code model} under another name: to a store, another model. */
+    CountingEmbeddingModel(EmbeddingModel model, String name) {
         this.model = model;
+        this.name = name;
     }
 
     @Override
@@ -35,10 +42,10 @@ final class CountingEmbeddingModel implements EmbeddingModel {
         return model.dimension();
     }
 
-    /** The model it counts for: the same vectors, so the same model to a store. */
+    /** The model it counts for (the same vectors, so the same model to a store), unless named otherwise. */
     @Override
     public String modelName() {
-        return VectorModel.nameOf(model);
+        return name;
     }
 
     /** Every text embedded so far. */

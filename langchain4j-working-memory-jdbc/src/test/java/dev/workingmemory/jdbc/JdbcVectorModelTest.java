@@ -1,9 +1,6 @@
 package dev.workingmemory.jdbc;
 
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
-import dev.langchain4j.model.output.Response;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalRanking;
@@ -30,32 +27,13 @@ class JdbcVectorModelTest extends DatabaseTest {
 
     private static final CrystalRanking VECTOR_ONLY = new CrystalRanking(0, 1, 0.5, 30);
 
-    /** A model under a name of its own. */
-    private record Named(EmbeddingModel model, String name) implements EmbeddingModel {
-
-        @Override
-        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
-            return model.embedAll(segments);
-        }
-
-        @Override
-        public int dimension() {
-            return model.dimension();
-        }
-
-        @Override
-        public String modelName() {
-            return name;
-        }
-    }
-
     private JdbcCrystalStore instance(EmbeddingModel model) {
         return JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingModel(model).ranking(VECTOR_ONLY)
                 .build();
     }
 
     private static CountingEmbeddingModel words(String name) {
-        return new CountingEmbeddingModel(new Named(TestEmbeddingModels.hashing(), name));
+        return new CountingEmbeddingModel(TestEmbeddingModels.hashing(), name);
     }
 
     private static List<Crystal> withDeadline() {
