@@ -4,6 +4,7 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
+import dev.workingmemory.internal.VectorModel;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -89,6 +90,12 @@ final class CachedEmbeddingModel implements EmbeddingModel, AutoCloseable {
     @Override
     public int dimension() {
         return model.dimension();
+    }
+
+    /** The cached model's: a store sees the same vectors as the model's own. */
+    @Override
+    public String modelName() {
+        return VectorModel.nameOf(model);
     }
 
     private static String key(String text) {

@@ -7,6 +7,7 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.langchain4j.model.output.Response;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.internal.VectorModel;
 
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -192,6 +193,12 @@ final class CrystalCorpus {
             @Override
             public int dimension() {
                 return model.dimension();
+            }
+
+            /** The model whose vectors these are: an index built with it is not embedded again. */
+            @Override
+            public String modelName() {
+                return VectorModel.nameOf(model);
             }
         };
     }
