@@ -11,6 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.actuate.metrics.MetricsEndpoint;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -31,6 +32,9 @@ import static org.assertj.core.api.Assertions.assertThat;
         "management.endpoints.web.exposure.include=metrics",
         // spring-boot-starter-jdbc is on this module's test classpath for ReadmeApplicationTest's jdbc application
         "spring.autoconfigure.exclude=org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"})
+// the context, whose crystal store writes into memoryDir from its own threads, closes before JUnit deletes memoryDir
+// (a cached context would outlive the class, and a segment written meanwhile failed the deletion)
+@DirtiesContext
 class AiServiceStarterTest {
 
     @TempDir
