@@ -16,8 +16,6 @@ import org.apache.lucene.search.ScoreDoc;
 import org.apache.lucene.search.similarities.Similarity.SimScorer;
 
 import java.io.IOException;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -57,9 +55,7 @@ final class ContextScores {
                         searcher.termStatistics(terms.get(t), state.docFreq(), state.totalTermFreq()));
             }
         }
-        Integer[] order = new Integer[hits.length];
-        Arrays.setAll(order, i -> i);
-        Arrays.sort(order, Comparator.comparingInt(i -> hits[i].doc));
+        Integer[] order = VectorKeys.inDocOrder(hits);
         double[] sums = new double[hits.length];
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
         for (int from = 0; from < order.length; ) {

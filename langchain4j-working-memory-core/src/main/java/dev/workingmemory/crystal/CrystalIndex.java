@@ -88,7 +88,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -410,14 +409,7 @@ final class CrystalIndex implements AutoCloseable {
 
     /** Makes every write so far visible to searches. */
     void refresh() throws IOException {
-        refreshLock.lock();
-        try {
-            long marked = writes.get();
-            searchers.maybeRefreshBlocking();
-            shown(marked);
-        } finally {
-            refreshLock.unlock();
-        }
+        refresh(true);
     }
 
     /**
@@ -431,27 +423,27 @@ final class CrystalIndex implements AutoCloseable {
 
     /** Makes the writes marked so far ({@link #written}) visible, unless a refresh since did. */
     void refreshIfWritten() throws IOException {
-        long marked = writes.get();
-        if (visible >= marked) {
-            return;
+        if (visible < writes.get()) {
+            refresh(false);
         }
+    }
+
+    /**
+     * Refreshes the searchers, {@code always} or when they do not show every marked batch, and forgets the crystals
+     * of the batches they now show.
+     */
+    private void refresh(boolean always) throws IOException {
         refreshLock.lock();
         try {
-            if (visible < marked) {
+            long marked = writes.get();
+            if (always || visible < marked) {
                 searchers.maybeRefreshBlocking(); // started after the marked writes: they are in it
-                shown(marked);
+                visible = Math.max(visible, marked);
+                unshown.values().removeIf(put -> put.batch() <= marked);
             }
         } finally {
             refreshLock.unlock();
         }
-    }
-
-    /** The searchers show the batches up to {@code marked}: their crystals need not be remembered. */
-    private void shown(long marked) {
-        if (marked > visible) {
-            visible = marked;
-        }
-        unshown.values().removeIf(put -> put.batch() <= marked);
     }
 
     /** How many crystals were put that the searchers may not show yet. */
@@ -691,9 +683,7 @@ final class CrystalIndex implements AutoCloseable {
         if (hits.length == 0 || searcher.getIndexReader().docFreq(tag) == 0) {
             return tagged;
         }
-        Integer[] order = new Integer[hits.length];
-        Arrays.setAll(order, i -> i);
-        Arrays.sort(order, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        Integer[] order = VectorKeys.inDocOrder(hits);
         int[] docs = new int[hits.length];
         for (int i = 0; i < docs.length; i++) {
             docs[i] = hits[order[i]].doc;

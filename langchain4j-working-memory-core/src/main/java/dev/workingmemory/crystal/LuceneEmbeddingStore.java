@@ -68,7 +68,8 @@ import java.util.UUID;
  * <p>Filters: {@link IsEqualTo}, {@link IsIn} and {@link And} of those, on metadata keys; values compare by their
  * text form ({@code 5} and {@code "5"} are equal, {@code 5} and {@code 5.0} are not). Any other filter is rejected
  * with an {@link IllegalArgumentException}. Writes become visible to searches when the owner refreshes its
- * {@link SearcherManager} (the crystal store does before a search that follows writes). Adding an id again replaces its entry.
+ * {@link SearcherManager} (the crystal store does before a search that follows writes). Adding an id again replaces
+ * its entry.
  *
  * <p>Thread-safe (Lucene's writer and searcher manager are).
  */

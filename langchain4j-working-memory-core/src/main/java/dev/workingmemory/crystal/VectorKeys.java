@@ -56,11 +56,19 @@ final class VectorKeys {
         return scored;
     }
 
-    /** @return the key each hit holds in the field, in the hits' order (every document this store writes has one) */
-    static long[] of(IndexSearcher searcher, ScoreDoc[] hits, String field) throws IOException {
+    /**
+     * @return the positions of the hits in ascending document order: how doc values, postings and scorers are read
+     */
+    static Integer[] inDocOrder(ScoreDoc[] hits) {
         Integer[] order = new Integer[hits.length];
         Arrays.setAll(order, i -> i);
-        Arrays.sort(order, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc)); // doc values only move forward
+        Arrays.sort(order, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        return order;
+    }
+
+    /** @return the key each hit holds in the field, in the hits' order (every document this store writes has one) */
+    static long[] of(IndexSearcher searcher, ScoreDoc[] hits, String field) throws IOException {
+        Integer[] order = inDocOrder(hits); // doc values only move forward
         long[] keys = new long[hits.length];
         var leaves = searcher.getIndexReader().leaves();
         SortedNumericDocValues values = null;
