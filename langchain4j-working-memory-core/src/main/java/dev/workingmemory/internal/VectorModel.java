@@ -16,16 +16,27 @@ public final class VectorModel {
 
     /** What a store's vectors count as when it never recorded their model: the only default there was. */
     public static final String UNRECORDED = MiniLmWithoutSpinning.NAME;
+    /** The longest name recorded as it is. */
+    static final int MAX_NAME_LENGTH = 200;
 
     private VectorModel() {
     }
 
-    /** @return the name recorded for the vectors {@code model} makes */
+    /**
+     * @return the name recorded for the vectors {@code model} makes; {@code sha256:} and the hex SHA-256 of the name
+     *         when it is longer than {@value #MAX_NAME_LENGTH} characters or holds what a database's text or an
+     *         index's commit data would not keep as it is (a control character, an unpaired surrogate)
+     */
     public static String nameOf(EmbeddingModel model) {
         if (model instanceof AllMiniLmL6V2EmbeddingModel) {
             return MiniLmWithoutSpinning.NAME;
         }
         String name = model.modelName();
-        return name == null || name.isBlank() || name.equals("unknown") ? model.getClass().getName() : name;
+        if (name == null || name.isBlank() || name.equals("unknown")) {
+            name = model.getClass().getName();
+        }
+        boolean keptAsItIs = name.length() <= MAX_NAME_LENGTH && name.chars().noneMatch(Character::isISOControl)
+                && !Utf16.hasUnpairedSurrogate(name);
+        return keptAsItIs ? name : "sha256:" + DirectoryNames.sha256Hex(name);
     }
 }

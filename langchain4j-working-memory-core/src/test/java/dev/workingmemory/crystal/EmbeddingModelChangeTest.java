@@ -128,6 +128,21 @@ class EmbeddingModelChangeTest {
     }
 
     @Test
+    void should_keep_the_vectors_of_a_model_whose_name_the_commit_data_cannot_hold_as_it_is() {
+        String name = "words\u0000\uD800" + "x".repeat(1_000);
+        try (EmbeddedCrystalStore store = open(new CountingModel(64, name))) {
+            store.add(notes(0, 20));
+            assertThat(store.count("alice")).isEqualTo(21);
+        }
+        CountingModel again = new CountingModel(64, name);
+        try (EmbeddedCrystalStore store = open(again)) {
+            assertThat(store.search(new CrystalQuery("alice", "API migration deadline", 3)))
+                    .extracting(hit -> hit.crystal().id()).contains("deadline-0");
+            assertThat(again.embedded.get()).isZero();
+        }
+    }
+
+    @Test
     void should_tell_unnamed_models_apart_by_their_class() {
         try (EmbeddedCrystalStore store = open(new CountingModel(64, null))) {
             store.add(notes(0, 3));

@@ -23,7 +23,31 @@ class VectorModelTest {
 
     @Test
     void should_name_a_model_by_its_name_else_by_its_class() {
-        EmbeddingModel named = new EmbeddingModel() {
+        assertThat(VectorModel.nameOf(named("text-embedding-3-small"))).isEqualTo("text-embedding-3-small");
+        assertThat(VectorModel.nameOf(named("#x"))).isEqualTo("#x");
+        EmbeddingModel blank = named(" ");
+        assertThat(VectorModel.nameOf(blank)).isEqualTo(blank.getClass().getName());
+        assertThat(VectorModel.nameOf(new HashingEmbeddingModel())).isEqualTo(HashingEmbeddingModel.class.getName());
+    }
+
+    @Test
+    void should_name_a_model_by_a_hash_when_its_name_could_not_be_stored_as_it_is() {
+        String nul = VectorModel.nameOf(named("model\u0000v2"));
+        String newline = VectorModel.nameOf(named("model\nv2"));
+        String surrogate = VectorModel.nameOf(named("model\uD800v2"));
+        String longName = VectorModel.nameOf(named("m".repeat(1_000)));
+
+        // what a database text column or an index's commit data keeps exactly: printable, at most 200 characters
+        assertThat(List.of(nul, newline, surrogate, longName)).allSatisfy(name -> assertThat(name)
+                .startsWith("sha256:").hasSize(71).doesNotContainPattern("\\p{Cntrl}"))
+                .doesNotHaveDuplicates();
+        assertThat(VectorModel.nameOf(named("m".repeat(1_000)))).isEqualTo(longName);
+        assertThat(VectorModel.nameOf(named("m".repeat(200)))).isEqualTo("m".repeat(200));
+    }
+
+    /** A model of another class for each call, named {@code name}. */
+    private static EmbeddingModel named(String name) {
+        return new EmbeddingModel() {
             @Override
             public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
                 throw new UnsupportedOperationException();
@@ -31,10 +55,8 @@ class VectorModelTest {
 
             @Override
             public String modelName() {
-                return "text-embedding-3-small";
+                return name;
             }
         };
-        assertThat(VectorModel.nameOf(named)).isEqualTo("text-embedding-3-small");
-        assertThat(VectorModel.nameOf(new HashingEmbeddingModel())).isEqualTo(HashingEmbeddingModel.class.getName());
     }
 }

@@ -91,6 +91,22 @@ class JdbcVectorModelTest extends DatabaseTest {
     }
 
     @Test
+    void should_keep_the_vectors_of_a_model_whose_name_a_text_column_cannot_hold() throws Exception {
+        String name = "words\u0000\uD800" + "x".repeat(1_000);
+        try (JdbcCrystalStore store = instance(words(name))) {
+            store.add(withDeadline());
+            database.awaitVectors(11);
+        }
+        CountingEmbeddingModel again = words(name);
+        try (JdbcCrystalStore store = instance(again)) {
+            assertThat(store.search(new CrystalQuery("alice", "API migration deadline", 3)))
+                    .extracting(hit -> hit.crystal().id()).contains("deadline");
+            assertThat(again.texts()).as("the query only").hasSize(1);
+            assertThat(storedModel()).startsWith("sha256:");
+        }
+    }
+
+    @Test
     void should_take_vectors_that_never_recorded_their_model_for_the_default_models() throws Exception {
         try (JdbcCrystalStore store = instance(new CountingEmbeddingModel(TestEmbeddingModels.miniLm()))) {
             store.add(withDeadline());
