@@ -19,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -32,11 +33,15 @@ import java.util.TreeMap;
  * ({@link BeamData}). Then each question with evidence (abstention questions have none) is searched exactly as the
  * {@code memory_search} tool does with {@code limit=10}: {@link WorkingMemory#search(String, int)}, within the
  * provider's 600-token budget. An evidence message is <b>found</b> when a returned hit holds part of it: a run of
- * {@value #PART_CHARS} characters of its text (white space folded) is in the hit. <b>recall_all@10</b> is the share of
+ * {@value #PART_CHARS} characters of its text (white space folded) that no other message of the chat holds is in the
+ * hit ({@link MessageParts}: BEAM's user messages often open alike, and a run they share would count one message
+ * found for a hit of another). <b>recall_all@10</b> is the share of
  * questions whose evidence messages were all found, <b>recall_any@10</b> those with one at least, <b>tokens@10</b> the
  * mean of the returned texts' tokens (the provider's estimate); <b>update_first</b>, over the knowledge-update
  * questions, the share where a message with the new value is found and ranks above every message with the old value
- * that is found (if any). Evidence still in the window at the end counts as not found.
+ * that is found (if any); a message the data names for both values counts for the new one only, and a question left
+ * without an old one cannot be ordered and is left out of update_first (their number is printed). Evidence still in
+ * the window at the end counts as not found.
  *
  * <p>{@code --baseline} measures the same questions, with the same matching, on {@link NaivePassages} instead of the
  * memory: the naive baseline, for ratios of one run.
@@ -107,6 +112,7 @@ public final class BeamRecall {
         RecallTally total = new RecallTally();
         Map<String, RecallTally> kinds = new TreeMap<>();
         int inWindow = 0;
+        int unordered = 0;
         long feedNanos = 0;
         int messages = 0;
         List<Long> searchNanos = new ArrayList<>();
@@ -138,6 +144,7 @@ public final class BeamRecall {
                 feedNanos += fed;
                 messages += chat.messages().size();
                 Map<Integer, Message> byId = chat.byId();
+                MessageParts parts = new MessageParts(chat.messages());
                 RecallTally tally = new RecallTally();
                 for (Question question : chat.questions()) {
                     long before = System.nanoTime();
@@ -151,7 +158,7 @@ public final class BeamRecall {
                         if (message == null) {
                             continue; // counted as not found
                         }
-                        if (rank(folded, message) >= 0) {
+                        if (rank(folded, parts.of(message)) >= 0) {
                             found++;
                         }
                         windowed |= window.contains(message.text());
@@ -159,9 +166,15 @@ public final class BeamRecall {
                     inWindow += windowed ? 1 : 0;
                     Boolean updateFirst = null;
                     if (!question.updated().isEmpty() && !question.original().isEmpty()) {
-                        int updated = best(folded, question.updated(), byId);
-                        int original = best(folded, question.original(), byId);
-                        updateFirst = updated >= 0 && (original < 0 || updated < original);
+                        List<Integer> olds = question.original().stream()
+                                .filter(id -> !question.updated().contains(id)).toList();
+                        if (olds.isEmpty()) {
+                            unordered++;
+                        } else {
+                            int updated = best(folded, question.updated(), byId, parts);
+                            int original = best(folded, olds, byId, parts);
+                            updateFirst = updated >= 0 && (original < 0 || updated < original);
+                        }
                     }
                     int tokens = hits.stream().mapToInt(Hit::tokens).sum();
                     tally.add(found, question.evidence().size(), tokens, updateFirst);
@@ -177,6 +190,8 @@ public final class BeamRecall {
             out.printf("%s: %s%n", kind.getKey(), kind.getValue());
         }
         out.printf("questions with evidence still in the window at the end (not searchable): %d%n", inWindow);
+        out.printf("knowledge updates whose new and old values the data puts in one message (left out of"
+                + " update_first): %d%n", unordered);
         out.printf("feeding and indexing: %.1f ms per message; search p50 %.1f ms, p95 %.1f ms%n",
                 feedNanos / 1e6 / Math.max(1, messages), LocomoRecall.percentile(searchNanos, 50) / 1e6,
                 LocomoRecall.percentile(searchNanos, 95) / 1e6);
@@ -185,11 +200,11 @@ public final class BeamRecall {
     }
 
     /** @return the best rank of a hit holding one of the messages, or -1 */
-    private static int best(List<String> folded, List<Integer> ids, Map<Integer, Message> byId) {
+    private static int best(List<String> folded, List<Integer> ids, Map<Integer, Message> byId, MessageParts parts) {
         int best = -1;
         for (int id : ids) {
             Message message = byId.get(id);
-            int rank = message == null ? -1 : rank(folded, message);
+            int rank = message == null ? -1 : rank(folded, parts.of(message));
             if (rank >= 0 && (best < 0 || rank < best)) {
                 best = rank;
             }
@@ -197,22 +212,8 @@ public final class BeamRecall {
         return best;
     }
 
-    /**
-     * @return the rank of the first hit holding part of the message (a run of {@value #PART_CHARS} characters of its
-     *         folded text, or all of it when shorter), or -1
-     */
-    static int rank(List<String> foldedHits, Message message) {
-        String text = folded(message.text());
-        List<String> parts = new ArrayList<>();
-        if (text.length() <= PART_CHARS) {
-            parts.add(text);
-        } else {
-            // windows every half window: a hit holding 1.5 windows of the text holds one of them whole
-            for (int from = 0; from + PART_CHARS <= text.length(); from += PART_CHARS / 2) {
-                parts.add(text.substring(from, from + PART_CHARS));
-            }
-            parts.add(text.substring(text.length() - PART_CHARS));
-        }
+    /** @return the rank of the first hit holding one of a message's parts ({@link MessageParts#of}), or -1 */
+    static int rank(List<String> foldedHits, List<String> parts) {
         for (int rank = 0; rank < foldedHits.size(); rank++) {
             String hit = foldedHits.get(rank);
             for (String part : parts) {
@@ -222,6 +223,42 @@ public final class BeamRecall {
             }
         }
         return -1;
+    }
+
+    /**
+     * The parts of a chat's messages by which a hit is taken to hold them: runs of {@value #PART_CHARS} characters of a
+     * message's folded text, every half run (a hit holding 1.5 runs of the text holds one whole), the whole text when
+     * shorter; of those, only the ones no other message of the chat holds (a message with none of its own, a copy of
+     * another, keeps them all).
+     */
+    static final class MessageParts {
+        private static final int SHARED = -1;
+        /** Every run of the chat's folded texts, at every offset, with the one message holding it or {@link #SHARED}. */
+        private final Map<String, Integer> holder = new HashMap<>();
+
+        MessageParts(List<Message> messages) {
+            for (Message message : messages) {
+                String text = folded(message.text());
+                for (int from = 0; from + PART_CHARS <= text.length(); from++) {
+                    holder.merge(text.substring(from, from + PART_CHARS), message.id(),
+                            (one, other) -> one.equals(other) ? one : SHARED);
+                }
+            }
+        }
+
+        List<String> of(Message message) {
+            String text = folded(message.text());
+            if (text.length() <= PART_CHARS) {
+                return List.of(text); // a whole short message: as distinctive as it gets
+            }
+            List<String> parts = new ArrayList<>();
+            for (int from = 0; from + PART_CHARS <= text.length(); from += PART_CHARS / 2) {
+                parts.add(text.substring(from, from + PART_CHARS));
+            }
+            parts.add(text.substring(text.length() - PART_CHARS));
+            List<String> own = parts.stream().filter(part -> holder.get(part) == message.id()).toList();
+            return own.isEmpty() ? parts : own;
+        }
     }
 
     static String folded(String text) {
