@@ -48,9 +48,10 @@ import java.util.List;
  * (searched by keyword with less weight, never embedded or returned) is the passage before it and the one after it
  * in the conversation when they were said within six hours of it (across exchanges; of an exchange still in the
  * window when this one leaves it, the first passage of its first line), so that a question about a fact spread over
- * two turns still finds it. The passages of a model's answer after its first (nothing else packed into them) are
- * tagged {@link Crystal#KEYWORDS_ONLY}: the store does not embed them, the first passage stands for the answer's
- * meaning and the rest are found by their words; what the user said is always embedded.
+ * two turns still finds it. Some passages of a long message (nothing else packed into them) are tagged
+ * {@link Crystal#KEYWORDS_ONLY}: the store does not embed them, they are found by their words. They are a model's
+ * answer's passages but one (its first that is not code stands for its meaning) and the code of any message
+ * ({@link FencedCode}); the rest of what the user said is embedded.
  *
  * <p>An exchange that leaves the window in parts (a turn longer than the whole window) has its passages replaced as
  * it grows (same ids; only the passages that changed are handed over again); past {@value #MAX_EXCHANGE_PASSAGES}
@@ -202,6 +203,7 @@ public final class PastTurns implements MemoryLayer {
         private final Instant added;
         private final LocalDate day;
         private final List<String> passages;
+        private final boolean[] unembedded;
 
         Line(String label, String text, Instant added, LocalDate day) {
             this.label = label;
@@ -214,15 +216,38 @@ public final class PastTurns implements MemoryLayer {
                 cut.add(prefix + piece);
             }
             this.passages = cut.isEmpty() ? List.of(prefix + "(no text)") : List.copyOf(cut);
+            this.unembedded = unembedded(passages, prefix.length(), label.equals(ANSWER));
+        }
+
+        /**
+         * Of a line's pieces, the ones without a vector: code ({@link FencedCode}), and an answer's pieces but one.
+         * The first piece that is not code is always embedded (the first piece when all are), so that every message
+         * has a vector that stands for it.
+         */
+        private static boolean[] unembedded(List<String> pieces, int prefix, boolean answer) {
+            if (pieces.size() == 1) {
+                return null; // packed with other lines, or a passage of its own: embedded either way
+            }
+            boolean[] code = FencedCode.of(pieces, prefix);
+            int embedded = 0;
+            while (code != null && embedded < pieces.size() && code[embedded]) {
+                embedded++;
+            }
+            embedded = embedded == pieces.size() ? 0 : embedded;
+            boolean[] unembedded = new boolean[pieces.size()];
+            for (int i = 0; i < pieces.size(); i++) {
+                unembedded[i] = i != embedded && (answer || code != null && code[i]);
+            }
+            return unembedded;
+        }
+
+        /** @return whether piece {@code i} gets no vector ({@link #unembedded(List, int, boolean)}) */
+        boolean unembedded(int i) {
+            return unembedded != null && unembedded[i];
         }
 
         String label() {
             return label;
-        }
-
-        /** @return whether it is the model's answer (its pieces after the first get no vector) */
-        boolean answer() {
-            return label.equals(ANSWER);
         }
 
         String text() {
@@ -372,13 +397,13 @@ public final class PastTurns implements MemoryLayer {
                     packed.add(new Passage(current.toString(), currentLine.added(), null, currentRest));
                 }
                 for (int i = 0; i < pieces.size() - 1; i++) {
-                    packed.add(new Passage(pieces.get(i), line.added(), null, i > 0 && line.answer()));
+                    packed.add(new Passage(pieces.get(i), line.added(), null, line.unembedded(i)));
                 }
                 String last = pieces.get(pieces.size() - 1);
                 // room for the lines packed after it, so that it grows by no copy
                 current = new StringBuilder(Math.max(last.length(), Passages.MAX_CHARS)).append(last);
                 currentLine = line;
-                currentRest = pieces.size() > 1 && line.answer();
+                currentRest = pieces.size() > 1 && line.unembedded(pieces.size() - 1);
             }
             if (current != null) {
                 packed.add(new Passage(current.toString(), currentLine.added(), null, currentRest));

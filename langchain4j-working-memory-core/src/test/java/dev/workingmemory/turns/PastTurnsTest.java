@@ -193,6 +193,37 @@ class PastTurnsTest {
     }
 
     @Test
+    void should_leave_the_fenced_code_of_a_message_to_the_keyword_search() {
+        WorkingMemoryProvider memories = provider(2);
+        ChatMemory chat = memories.get("alice");
+        StringBuilder code = new StringBuilder("```python\n");
+        for (int i = 1; i <= 12; i++) {
+            code.append("def budget_rule_").append(i).append("(ledger):\n    return ledger.total(month=")
+                    .append(i).append(") > ledger.limit\n");
+        }
+        code.append("```");
+        String prose = "My budget tracker flags a month when spending goes over the limit, and I am not sure the"
+                + " rules below handle a refund that arrives in the next month. ";
+        chat.add(UserMessage.from(prose + prose.toLowerCase() + "\n" + code + "\nCan you check the refund case?"));
+        chat.add(AiMessage.from(code + "\nEach rule now nets refunds against the month they belong to, so a refund"
+                + " that arrives later no longer makes the earlier month look over its limit."));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+
+        List<Crystal> passages = turns("alice").stream().filter(turn -> turn.id().contains("#")).toList();
+        List<Crystal> fenced = passages.stream().filter(turn -> turn.text().contains("def budget_rule_")).toList();
+        assertThat(fenced).hasSizeGreaterThan(2).allMatch(Crystal::keywordsOnly);
+        assertThat(passages).filteredOn(turn -> turn.text().startsWith("user: My budget tracker"))
+                .as("what the user wrote around the code").isNotEmpty().noneMatch(Crystal::keywordsOnly);
+        assertThat(passages).filteredOn(turn -> turn.text().contains("nets refunds"))
+                .as("an answer that opens with code: its first passage of prose stands for it").singleElement()
+                .extracting(Crystal::keywordsOnly).isEqualTo(false);
+        assertThat(crystals.search(new CrystalQuery("alice", "budget_rule_7", 3)))
+                .as("code is found by its names").isNotEmpty()
+                .first().satisfies(hit -> assertThat(hit.crystal().text()).contains("budget_rule_7"));
+    }
+
+    @Test
     void should_embed_what_the_user_said_and_the_first_passage_of_a_long_answer_only() {
         WorkingMemoryProvider memories = provider(2);
         ChatMemory chat = memories.get("alice");
