@@ -33,9 +33,10 @@ import java.util.TreeMap;
  * ({@link BeamData}). Then each question with evidence (abstention questions have none) is searched exactly as the
  * {@code memory_search} tool does with {@code limit=10}: {@link WorkingMemory#search(String, int)}, within the
  * provider's 600-token budget. An evidence message is <b>found</b> when a returned hit holds part of it: a run of
- * {@value #PART_CHARS} characters of its text (white space folded) that no other message of the chat holds is in the
- * hit ({@link MessageParts}: BEAM's user messages often open alike, and a run they share would count one message
- * found for a hit of another). <b>recall_all@10</b> is the share of
+ * {@value #PART_CHARS} characters of its text (white space folded) is in the hit (the issue's reading). With
+ * {@code --distinct-runs}, only a run no other message of the chat holds counts ({@link MessageParts}): BEAM's user
+ * messages often open alike, and a run they share counts a message found for a hit of another — sometimes one that
+ * says the same thing, sometimes only the same opening words. <b>recall_all@10</b> is the share of
  * questions whose evidence messages were all found, <b>recall_any@10</b> those with one at least, <b>tokens@10</b> the
  * mean of the returned texts' tokens (the provider's estimate); <b>update_first</b>, over the knowledge-update
  * questions, the share where a message with the new value is found and ranks above every message with the old value
@@ -47,7 +48,7 @@ import java.util.TreeMap;
  * memory: the naive baseline, for ratios of one run.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
- * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE]}. Without {@code --data}, the first ancestor of
+ * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the first ancestor of
  * the working directory holding {@code shared/bench/beam} is used; when there is none, the run is skipped with a
  * message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache} keeps the vectors
  * in a file to run again faster (recall only: never time such a run). The last line printed is
@@ -67,6 +68,7 @@ public final class BeamRecall {
     public static void main(String[] args) throws IOException {
         Path data = null;
         boolean baseline = false;
+        boolean distinct = false;
         boolean quantized = false;
         Path cache = null;
         List<Integer> chats = new ArrayList<>();
@@ -75,6 +77,8 @@ public final class BeamRecall {
                 data = Path.of(args[++i]);
             } else if (args[i].equals("--baseline")) {
                 baseline = true;
+            } else if (args[i].equals("--distinct-runs")) {
+                distinct = true;
             } else if (args[i].equals("--quantized")) {
                 quantized = true;
             } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
@@ -83,7 +87,7 @@ public final class BeamRecall {
                 Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::parseInt).forEach(chats::add);
             } else {
                 System.err.println("Usage: BeamRecall [--data DIR] [--baseline] [--chats 1,2,5] [--quantized]"
-                        + " [--embedding-cache FILE]   (unknown argument: " + args[i] + ")");
+                        + " [--embedding-cache FILE] [--distinct-runs]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
         }
@@ -97,18 +101,20 @@ public final class BeamRecall {
         }
         EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
-            run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, System.out);
+            run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, distinct,
+                    System.out);
         }
     }
 
-    static void run(List<Chat> chats, boolean baseline, EmbeddingModel model, boolean quantized, PrintStream out)
-            throws IOException {
-        out.printf("BEAM: %d chats (%s), %d messages, %d questions with evidence; %s%s%n", chats.size(),
+    static void run(List<Chat> chats, boolean baseline, EmbeddingModel model, boolean quantized, boolean distinct,
+                    PrintStream out) throws IOException {
+        out.printf("BEAM: %d chats (%s), %d messages, %d questions with evidence; %s%s%s%n", chats.size(),
                 String.join(",", chats.stream().map(Chat::name).toList()),
                 chats.stream().mapToInt(chat -> chat.messages().size()).sum(),
                 chats.stream().mapToInt(chat -> chat.questions().size()).sum(),
                 baseline ? "naive baseline (" + NaivePassages.PASSAGE_CHARS + "-char passages, BM25 + MiniLM, RRF)"
-                        : "default WorkingMemoryProvider", quantized ? ", quantized MiniLM" : "");
+                        : "default WorkingMemoryProvider", quantized ? ", quantized MiniLM" : "",
+                distinct ? "; found by runs no other message holds" : "");
         RecallTally total = new RecallTally();
         Map<String, RecallTally> kinds = new TreeMap<>();
         int inWindow = 0;
@@ -144,7 +150,7 @@ public final class BeamRecall {
                 feedNanos += fed;
                 messages += chat.messages().size();
                 Map<Integer, Message> byId = chat.byId();
-                MessageParts parts = new MessageParts(chat.messages());
+                MessageParts parts = new MessageParts(chat.messages(), distinct);
                 RecallTally tally = new RecallTally();
                 for (Question question : chat.questions()) {
                     long before = System.nanoTime();
@@ -228,16 +234,19 @@ public final class BeamRecall {
     /**
      * The parts of a chat's messages by which a hit is taken to hold them: runs of {@value #PART_CHARS} characters of a
      * message's folded text, every half run (a hit holding 1.5 runs of the text holds one whole), the whole text when
-     * shorter; of those, only the ones no other message of the chat holds (a message with none of its own, a copy of
-     * another, keeps them all).
+     * shorter; when distinct, only the ones no other message of the chat holds (a message with none of its own, a copy
+     * of another, keeps them all).
      */
     static final class MessageParts {
         private static final int SHARED = -1;
         /** Every run of the chat's folded texts, at every offset, with the one message holding it or {@link #SHARED}. */
         private final Map<String, Integer> holder = new HashMap<>();
 
-        MessageParts(List<Message> messages) {
-            for (Message message : messages) {
+        private final boolean distinct;
+
+        MessageParts(List<Message> messages, boolean distinct) {
+            this.distinct = distinct;
+            for (Message message : distinct ? messages : List.<Message>of()) {
                 String text = folded(message.text());
                 for (int from = 0; from + PART_CHARS <= text.length(); from++) {
                     holder.merge(text.substring(from, from + PART_CHARS), message.id(),
@@ -256,6 +265,9 @@ public final class BeamRecall {
                 parts.add(text.substring(from, from + PART_CHARS));
             }
             parts.add(text.substring(text.length() - PART_CHARS));
+            if (!distinct) {
+                return parts;
+            }
             List<String> own = parts.stream().filter(part -> holder.get(part) == message.id()).toList();
             return own.isEmpty() ? parts : own;
         }
