@@ -133,6 +133,33 @@ class HitChoiceTest {
     }
 
     @Test
+    void should_take_two_subjects_that_meet_in_one_exchange_for_one() {
+        at("turn-x#0", Instant.parse("2026-08-15T10:00:00Z"),
+                "user: my final draft deadline is October 1, with a peer review session in September");
+        at("turn-old#0", Instant.parse("2026-04-10T10:00:00Z"),
+                "user: my draft deadline for the writing group is April 20");
+        at("turn-x#1", Instant.parse("2026-08-15T10:00:30Z"),
+                "assistant: fit the revisions schedule around the extra reviewers' feedback");
+        at("turn-new#0", Instant.parse("2026-04-12T10:00:00Z"),
+                "user: my revisions schedule has to fit the extra reviewers' feedback by the new date, April 25");
+
+        List<MemoryHit> hits = choose("When is my draft deadline?", 600, 4);
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-x#1", "turn-x#0", "turn-new#0",
+                "turn-old#0");
+    }
+
+    @Test
+    void should_not_pull_up_a_second_passage_of_an_exchange_that_states_nothing_alike() {
+        candidate("turn-a#0", "2026-03-01", "user: the first sprint deadline is April 1");
+        candidate("turn-b#0", "2026-03-20", "user: the first sprint deadline moved to April 5");
+        candidate("note-x", "2026-03-02", "Lunch with Ana on Friday");
+        candidate("turn-a#1", "2026-03-01", "assistant: login and registration come first");
+
+        assertThat(choose(600, 4)).extracting(MemoryHit::id).containsExactly("turn-b#0", "turn-a#0", "note-x",
+                "turn-a#1");
+    }
+
+    @Test
     void should_not_take_hits_that_share_only_a_minor_word_of_the_query_for_one_subject() {
         candidate("turn-a#0", "2026-03-01", "user: my Flask app stores its data in SQLite");
         candidate("turn-b#0", "2026-03-20", "user: my cat sleeps all day on the sofa");
