@@ -58,7 +58,9 @@ import java.util.Set;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
  * [--candidates N] [--conversations conv-26,conv-30] [--quantized] [--embedding-cache FILE] [--store embedded|jdbc]
- * [--jdbc-url URL] [--embedding-store in-memory]} ({@code --candidates}: per list, {@link CrystalRanking#candidates()};
+ * [--jdbc-url URL] [--embedding-store in-memory] [--baseline]} ({@code --baseline}: {@link BeamRecall}'s naive
+ * baseline, {@link NaivePassages}, on every turn of each conversation instead of the memory, same questions and
+ * matching; {@code --candidates}: per list, {@link CrystalRanking#candidates()};
  * default 30; {@code --conversations}: only these, e.g. to hold some out; {@code --quantized}: the quantized
  * all-MiniLM-L6-v2; {@code --embedding-cache}: vectors kept in a file to run again faster, for recall only: never
  * time such a run). {@code --store jdbc} gives the provider nothing but
@@ -96,11 +98,14 @@ public final class LocomoRecall {
         Store store = Store.EMBEDDED;
         String jdbcUrl = System.getProperty(BenchDatabase.URL_PROPERTY);
         boolean inMemoryVectors = false;
+        boolean baseline = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--data") && i + 1 < args.length) {
                 data = Path.of(args[++i]);
             } else if (args[i].equals("--quantized")) {
                 quantized = true;
+            } else if (args[i].equals("--baseline")) {
+                baseline = true;
             } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
                 cache = Path.of(args[++i]);
             } else if (args[i].equals("--conversations") && i + 1 < args.length) {
@@ -119,7 +124,7 @@ public final class LocomoRecall {
             } else {
                 System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--conversations conv-26,conv-30]"
                         + " [--quantized] [--embedding-cache FILE] [--store embedded|jdbc] [--jdbc-url URL]"
-                        + " [--embedding-store in-memory]   (unknown argument: " + args[i] + ")");
+                        + " [--embedding-store in-memory] [--baseline]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
         }
@@ -139,6 +144,10 @@ public final class LocomoRecall {
         EmbeddingStore<TextSegment> vectors = inMemoryVectors ? new InMemoryEmbeddingStore<>() : null;
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
             EmbeddingModel embeddingModel = cached != null ? cached : model;
+            if (baseline) {
+                runBaseline(data, only, embeddingModel, System.out);
+                return;
+            }
             if (store == Store.EMBEDDED) {
                 run(data, only, embeddingModel, ranking, null, vectors, System.out);
                 return;
@@ -286,6 +295,53 @@ public final class LocomoRecall {
         out.printf("search latency: p50 %.1f ms, p95 %.1f ms (embedding the question alone: p50 %.1f ms, p95 %.1f ms)%n",
                 percentile(searchNanos, 50) / 1e6, percentile(searchNanos, 95) / 1e6,
                 percentile(embedNanos, 50) / 1e6, percentile(embedNanos, 95) / 1e6);
+        out.printf("locomo: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", total.all(),
+                total.any(), total.tokens(), total.questions);
+    }
+
+    /** The naive baseline ({@link NaivePassages}) on each conversation's turns, measured as {@link #run} measures. */
+    static void runBaseline(Path data, Set<String> only, EmbeddingModel model, PrintStream out) throws IOException {
+        List<Conversation> conversations = LocomoData.read(data, new LocomoData.Stats()).stream()
+                .filter(conversation -> only.isEmpty() || only.contains(conversation.id())).toList();
+        out.printf("LoCoMo %s: %d conversations; naive baseline (%d-char passages, BM25 + MiniLM, RRF)%n", data,
+                conversations.size(), NaivePassages.PASSAGE_CHARS);
+        RecallTally total = new RecallTally();
+        RecallTally[] categories = {new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally()};
+        for (Conversation conversation : conversations) {
+            List<String> texts = new ArrayList<>();
+            for (Session session : conversation.sessions()) {
+                for (Turn turn : session.turns()) {
+                    texts.add(turn.speaker() + ": " + turn.text());
+                }
+            }
+            Map<String, Turn> turnsById = conversation.turnsById();
+            RecallTally tally = new RecallTally();
+            try (NaivePassages passages = new NaivePassages(model)) {
+                passages.index(texts);
+                for (Question question : conversation.questions()) {
+                    List<String> returned = passages.search(question.text(), LIMIT, BeamRecall.TOKEN_BUDGET);
+                    List<String> hits = returned.stream().map(LocomoRecall::folded).toList();
+                    int found = 0;
+                    for (String id : question.evidence()) {
+                        String text = folded(turnsById.get(id).text());
+                        if (hits.stream().anyMatch(hit -> hit.contains(text))) {
+                            found++;
+                        }
+                    }
+                    int tokens = returned.stream().mapToInt(hit -> (hit.length() + 3) / 4).sum();
+                    tally.add(found, question.evidence().size(), tokens, null);
+                    categories[question.category()].add(found, question.evidence().size(), tokens, null);
+                }
+            }
+            total.add(tally);
+            out.printf("%s: %d turns; recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n",
+                    conversation.id(), texts.size(), tally.all(), tally.any(), tally.tokens(), tally.questions);
+        }
+        for (int category = 1; category <= 4; category++) {
+            RecallTally tally = categories[category];
+            out.printf("category %d: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", category,
+                    tally.all(), tally.any(), tally.tokens(), tally.questions);
+        }
         out.printf("locomo: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", total.all(),
                 total.any(), total.tokens(), total.questions);
     }
