@@ -35,9 +35,10 @@ import java.util.Set;
  *       thing when their words, weighed by how rare they are among the candidates, are alike ({@value #SAME_SUBJECT}
  *       or more: the cosine of their tf-idf vectors of English stems), or when they both hold the same words of the
  *       query, a third of its weight or more (they answer it alike: "5 women I mentor" and "my mentees are now 7").
- *       Hits so linked form a subject, and two subjects that each hold a passage of one exchange are one (an
- *       exchange is about one thing: on BEAM's chat 10 the old deadline was linked to a user's message and the new
- *       one to the assistant's answer to it; a hit linked to nothing is no subject and stays where it ranks).
+ *       Hits so linked form a subject, and two subjects that each hold a passage of one whole (an exchange, a note,
+ *       a tool output) are one: a whole is about one thing (on BEAM's chat 10 the old deadline was linked to a user's
+ *       message and the new one to the assistant's answer to it); a hit linked to nothing is no subject and stays
+ *       where it ranks.
  *       A subject keeps the place of its best hit, newest first; an older one is marked
  *       {@linkplain MemoryHit#earlierThan() earlier than} the newer it states the same thing as. Only the order
  *       changes: on BEAM's first three chats, bringing in a newer candidate left out (in place of the last hit) cost
@@ -109,7 +110,7 @@ final class HitChoice {
 
     /**
      * The newest of hits that state the same thing first: hits linked by {@link Words#statesSame} (directly or
-     * through one another, or through two passages of one exchange) form a subject, which keeps the place of its best
+     * through one another, or through two passages of one whole) form a subject, which keeps the place of its best
      * hit, its hits newest first; each older
      * hit is marked earlier than the first newer one above it that it states the same thing as.
      */
@@ -126,8 +127,8 @@ final class HitChoice {
                 }
             }
         }
-        // two subjects that meet in one exchange are one: its passages are about one thing (a hit alone is no
-        // subject, and stays where it ranks)
+        // two subjects that meet in one whole are one: its passages are about one thing (a hit alone is no subject,
+        // and stays where it ranks)
         int[] size = new int[n];
         for (int i = 0; i < n; i++) {
             size[root(subject, i)]++;

@@ -7,7 +7,8 @@ import java.util.List;
  * backticks, opened and closed in turn; one left open runs to the message's end). Such a piece gets no vector: a
  * sentence model trained on English says little about source code, while its names and literals are what the keyword
  * search finds it by. On BEAM's first chat, two fifths of what the user wrote is pasted code; embedding it was a third
- * of the chat's indexing, and leaving it to the keyword search changed no figure of its recall.
+ * of the chat's indexing, and leaving it to the keyword search kept BEAM's and LoCoMo's recall within their
+ * run-to-run spread.
  *
  * <p>Thread-safe (stateless).
  */

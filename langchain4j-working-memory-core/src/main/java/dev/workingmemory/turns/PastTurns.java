@@ -76,7 +76,7 @@ public final class PastTurns implements MemoryLayer {
     private static final String MEMORY_SEARCH = "memory_search";
     /** The label of the model's answers. */
     private static final String ANSWER = "assistant";
-    private static final List<String> ANSWER_REST_TAGS = List.of(Crystal.KEYWORDS_ONLY);
+    private static final List<String> KEYWORDS_ONLY_TAGS = List.of(Crystal.KEYWORDS_ONLY);
 
     private final LayerContext context;
     private final CrystalStore crystals;
@@ -323,10 +323,10 @@ public final class PastTurns implements MemoryLayer {
     }
 
     /**
-     * One passage as made: its text, time and context, and whether it is a piece of a model's answer after its first
-     * and nothing else ({@code answerRest}: not embedded).
+     * One passage as made: its text, time and context, and whether it is a piece of a long message and nothing else
+     * that gets no vector ({@code keywordsOnly}: {@link Line#unembedded(int)}).
      */
-    private record Passage(String text, Instant time, String context, boolean answerRest) {
+    private record Passage(String text, Instant time, String context, boolean keywordsOnly) {
     }
 
     /** One exchange (or a continuation of a long one) as it becomes crystals. Guarded by the thread's lock. */
@@ -384,17 +384,17 @@ public final class PastTurns implements MemoryLayer {
             List<Passage> packed = new ArrayList<>();
             StringBuilder current = null;
             Line currentLine = null;
-            boolean currentRest = false;
+            boolean currentUnembedded = false;
             for (Line line : lines) {
                 List<String> pieces = line.passages();
                 if (pieces.size() == 1 && current != null && currentLine.day().equals(line.day())
                         && current.length() + 1 + pieces.get(0).length() <= Passages.MAX_CHARS) {
                     current.append('\n').append(pieces.get(0));
-                    currentRest = false; // another line's words: embedded
+                    currentUnembedded = false; // another line's words: embedded
                     continue;
                 }
                 if (current != null) {
-                    packed.add(new Passage(current.toString(), currentLine.added(), null, currentRest));
+                    packed.add(new Passage(current.toString(), currentLine.added(), null, currentUnembedded));
                 }
                 for (int i = 0; i < pieces.size() - 1; i++) {
                     packed.add(new Passage(pieces.get(i), line.added(), null, line.unembedded(i)));
@@ -403,10 +403,10 @@ public final class PastTurns implements MemoryLayer {
                 // room for the lines packed after it, so that it grows by no copy
                 current = new StringBuilder(Math.max(last.length(), Passages.MAX_CHARS)).append(last);
                 currentLine = line;
-                currentRest = pieces.size() > 1 && line.unembedded(pieces.size() - 1);
+                currentUnembedded = pieces.size() > 1 && line.unembedded(pieces.size() - 1);
             }
             if (current != null) {
-                packed.add(new Passage(current.toString(), currentLine.added(), null, currentRest));
+                packed.add(new Passage(current.toString(), currentLine.added(), null, currentUnembedded));
             }
             return packed;
         }
@@ -424,7 +424,7 @@ public final class PastTurns implements MemoryLayer {
                 String following = neighbour(i + 1 < packed.size() ? packed.get(i + 1) : after, passage);
                 String context = previous == null ? following : following == null ? previous
                         : previous + "\n" + following;
-                Passage made1 = new Passage(passage.text(), passage.time(), context, passage.answerRest());
+                Passage made1 = new Passage(passage.text(), passage.time(), context, passage.keywordsOnly());
                 if (i < handedOver.size() && handedOver.get(i).equals(made1)) {
                     continue;
                 }
@@ -434,7 +434,7 @@ public final class PastTurns implements MemoryLayer {
                     handedOver.add(made1);
                 }
                 made.add(new Crystal(Passages.id(base, i), scope, CrystalKind.TURN, passage.time(), IMPORTANCE,
-                        passage.answerRest() ? ANSWER_REST_TAGS : List.of(), passage.text(), source, context));
+                        passage.keywordsOnly() ? KEYWORDS_ONLY_TAGS : List.of(), passage.text(), source, context));
             }
         }
 
