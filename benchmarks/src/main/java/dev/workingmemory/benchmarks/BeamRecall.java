@@ -48,9 +48,9 @@ import java.util.TreeMap;
  * memory: the naive baseline, for ratios of one run.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
- * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the first ancestor of
- * the working directory holding {@code shared/bench/beam} is used; when there is none, the run is skipped with a
- * message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache} keeps the vectors
+ * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the
+ * first ancestor of the working directory holding {@code shared/bench/beam} is used; when there is none, the run is
+ * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache} keeps the vectors
  * in a file to run again faster (recall only: never time such a run). The last line printed is
  * {@code beam: recall_all@10=<x> recall_any@10=<y> tokens@10=<z> questions=<n> update_first=<u>}.
  */
@@ -239,7 +239,7 @@ public final class BeamRecall {
      */
     static final class MessageParts {
         private static final int SHARED = -1;
-        /** Every run of the chat's folded texts, at every offset, with the one message holding it or {@link #SHARED}. */
+        /** Every run of the chat's folded texts, at every offset, with the message holding it or {@link #SHARED}. */
         private final Map<String, Integer> holder = new HashMap<>();
 
         private final boolean distinct;

@@ -204,7 +204,7 @@ public final class LocomoRecall {
             builder.embeddingStore(vectors);
         }
         RecallTally total = new RecallTally();
-        RecallTally[] categories = {new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally()};
+        RecallTally[] categories = categoryTallies();
         List<Long> addNanos = new ArrayList<>();
         List<Long> searchNanos = new ArrayList<>();
         long feedNanos = 0;
@@ -275,11 +275,7 @@ public final class LocomoRecall {
                         tally.tokens(), tally.questions);
             }
         }
-        for (int category = 1; category <= 4; category++) {
-            RecallTally tally = categories[category];
-            out.printf("category %d: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", category,
-                    tally.all(), tally.any(), tally.tokens(), tally.questions);
-        }
+        printCategories(categories, out);
         out.printf("questions with evidence still in the window at the end (not searchable): %d%n", inWindow);
         out.printf("add() per message: p50 %.1f µs, p95 %.1f µs; feeding and indexing: %.1f ms per turn%n",
                 percentile(addNanos, 50) / 1e3, percentile(addNanos, 95) / 1e3, feedNanos / 1e6 / turns);
@@ -295,6 +291,28 @@ public final class LocomoRecall {
         out.printf("search latency: p50 %.1f ms, p95 %.1f ms (embedding the question alone: p50 %.1f ms, p95 %.1f ms)%n",
                 percentile(searchNanos, 50) / 1e6, percentile(searchNanos, 95) / 1e6,
                 percentile(embedNanos, 50) / 1e6, percentile(embedNanos, 95) / 1e6);
+        printTotal(total, out);
+    }
+
+    /** @return a tally per LoCoMo category, indexed by category (1 to 4; 0 unused) */
+    private static RecallTally[] categoryTallies() {
+        RecallTally[] categories = new RecallTally[5];
+        for (int category = 0; category < categories.length; category++) {
+            categories[category] = new RecallTally();
+        }
+        return categories;
+    }
+
+    private static void printCategories(RecallTally[] categories, PrintStream out) {
+        for (int category = 1; category <= 4; category++) {
+            RecallTally tally = categories[category];
+            out.printf("category %d: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", category,
+                    tally.all(), tally.any(), tally.tokens(), tally.questions);
+        }
+    }
+
+    /** The last line, which scripts read. */
+    private static void printTotal(RecallTally total, PrintStream out) {
         out.printf("locomo: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", total.all(),
                 total.any(), total.tokens(), total.questions);
     }
@@ -306,7 +324,7 @@ public final class LocomoRecall {
         out.printf("LoCoMo %s: %d conversations; naive baseline (%d-char passages, BM25 + MiniLM, RRF)%n", data,
                 conversations.size(), NaivePassages.PASSAGE_CHARS);
         RecallTally total = new RecallTally();
-        RecallTally[] categories = {new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally(), new RecallTally()};
+        RecallTally[] categories = categoryTallies();
         for (Conversation conversation : conversations) {
             List<String> texts = new ArrayList<>();
             for (Session session : conversation.sessions()) {
@@ -337,13 +355,8 @@ public final class LocomoRecall {
             out.printf("%s: %d turns; recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n",
                     conversation.id(), texts.size(), tally.all(), tally.any(), tally.tokens(), tally.questions);
         }
-        for (int category = 1; category <= 4; category++) {
-            RecallTally tally = categories[category];
-            out.printf("category %d: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", category,
-                    tally.all(), tally.any(), tally.tokens(), tally.questions);
-        }
-        out.printf("locomo: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", total.all(),
-                total.any(), total.tokens(), total.questions);
+        printCategories(categories, out);
+        printTotal(total, out);
     }
 
     /**
