@@ -50,8 +50,8 @@ import java.util.TreeMap;
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
  * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the
  * first ancestor of the working directory holding {@code shared/bench/beam} is used; when there is none, the run is
- * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache} keeps the vectors
- * in a file to run again faster (recall only: never time such a run). The last line printed is
+ * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache}
+ * keeps the vectors in a file to run again faster (recall only: never time such a run). The last line printed is
  * {@code beam: recall_all@10=<x> recall_any@10=<y> tokens@10=<z> questions=<n> update_first=<u>}.
  */
 public final class BeamRecall {
