@@ -31,6 +31,13 @@ class FencedCodeTest {
     }
 
     @Test
+    void should_open_and_close_a_fence_of_four_backticks() {
+        List<String> pieces = List.of("user: ````python", "user: print(total)", "user: ```` and then it prints 0,"
+                + " which is not what I expected at all", "user: can you explain?");
+        assertThat(FencedCode.of(pieces, 6)).containsExactly(true, true, false, false);
+    }
+
+    @Test
     void should_run_an_unclosed_fence_to_the_end_and_not_read_the_label_as_code() {
         assertThat(FencedCode.of(List.of("assistant: ```bash", "assistant: mvn test"), 11)).containsExactly(true, true);
         assertThat(FencedCode.of(List.of("```: a label", "prose"), 5)).isNull();
