@@ -38,6 +38,13 @@ class FencedCodeTest {
     }
 
     @Test
+    void should_close_a_fence_only_with_its_own_kind() {
+        List<String> pieces = List.of("user: ~~~ ```js", "user: const total = sum(items) ```", "user: still ~~~",
+                "user: and the question about it, in prose, after the fence has closed");
+        assertThat(FencedCode.of(pieces, 6)).containsExactly(true, true, true, false);
+    }
+
+    @Test
     void should_run_an_unclosed_fence_to_the_end_and_not_read_the_label_as_code() {
         assertThat(FencedCode.of(List.of("assistant: ```bash", "assistant: mvn test"), 11)).containsExactly(true, true);
         assertThat(FencedCode.of(List.of("```: a label", "prose"), 5)).isNull();
