@@ -7,12 +7,15 @@ import dev.langchain4j.model.output.Response;
 import dev.workingmemory.testing.HashingEmbeddingModel;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -113,23 +116,14 @@ class EmbeddingModelChangeTest {
         }
     }
 
-    @Test
-    void should_keep_the_vectors_when_the_same_model_opens_the_store_again() {
-        try (EmbeddedCrystalStore store = open(new CountingModel(64, "words-64"))) {
-            store.add(notes(0, 20));
-            assertThat(store.count("alice")).isEqualTo(21);
-        }
-        CountingModel again = new CountingModel(64, "words-64");
-        try (EmbeddedCrystalStore store = open(again)) {
-            assertThat(store.search(new CrystalQuery("alice", "API migration deadline", 3)))
-                    .extracting(hit -> hit.crystal().id()).contains("deadline-0");
-            assertThat(again.embedded.get()).isZero();
-        }
+    /** A plain name, and one the commit data cannot hold as it is (NUL, an unpaired surrogate, 1,000 characters). */
+    static Stream<String> modelNames() {
+        return Stream.of("words-64", "words\u0000\uD800" + "x".repeat(1_000));
     }
 
-    @Test
-    void should_keep_the_vectors_of_a_model_whose_name_the_commit_data_cannot_hold_as_it_is() {
-        String name = "words\u0000\uD800" + "x".repeat(1_000);
+    @ParameterizedTest
+    @MethodSource("modelNames")
+    void should_keep_the_vectors_when_the_same_model_opens_the_store_again(String name) {
         try (EmbeddedCrystalStore store = open(new CountingModel(64, name))) {
             store.add(notes(0, 20));
             assertThat(store.count("alice")).isEqualTo(21);
