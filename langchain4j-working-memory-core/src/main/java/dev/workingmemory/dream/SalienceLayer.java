@@ -33,7 +33,7 @@ import java.util.List;
  * not).
  *
  * <p><b>Off the request path.</b> Nothing on the request path reads the levels, so a message is only queued there:
- * it is scored behind the turn on the provider's saver thread ({@link LayerContext#runLater}), a second after the
+ * it is scored behind the turn on the provider's saver thread ({@link LayerContext#runLater}), within a second of the
  * first queued message or at once when {@value #DRAIN_BATCH} wait, each raise applied as of the message's time.
  * Reading the levels ({@link #levels()}, {@link #mood()}, {@link #takeAutoNotes()}) scores what still waits first.
  * When {@value #MAX_PENDING} messages wait (the saver is behind), or the provider saves within each call
@@ -57,6 +57,12 @@ public final class SalienceLayer implements MemoryLayer {
     private final Salience salience;
     /** The messages not scored yet, oldest first. Guarded by the resource's lock. */
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /**
+     * Whether a delayed drain is queued and has not started. Guarded by the resource's lock. One is enough: a message
+     * that comes while it waits is scored by it, within the second; scheduling one per emptied queue piled up
+     * thousands of tasks in the saver's queue when messages came fast.
+     */
+    private boolean delayedDrainQueued;
 
     /** A message waiting to be scored: its text as analysed, and when it came. */
     private record Pending(SalienceSource source, String text, Instant time) {
@@ -122,8 +128,22 @@ public final class SalienceLayer implements MemoryLayer {
      * same scores, on state reloaded after a conflict).
      */
     private void drain() {
+        drain(false);
+    }
+
+    /** The drain queued a second after a first message waited. */
+    private void delayedDrain() {
+        drain(true);
+    }
+
+    private void drain(boolean delayed) {
         try {
-            List<Pending> batch = context.read(this::takePending);
+            List<Pending> batch = context.read(() -> {
+                if (delayed) {
+                    delayedDrainQueued = false;
+                }
+                return takePending();
+            });
             if (batch.isEmpty()) {
                 return;
             }
@@ -200,9 +220,13 @@ public final class SalienceLayer implements MemoryLayer {
         int waiting = pending.size();
         if (waiting >= MAX_PENDING) {
             drainHere(); // the saver is behind: the thread that adds scores
-        } else if ((waiting == 1 || waiting == DRAIN_BATCH)
-                && !context.runLater(this::drain, waiting == 1 ? DRAIN_DELAY : Duration.ZERO)) {
-            drainHere(); // no saver thread: scored within the call, as saves are
+        } else if (waiting == 1 && !delayedDrainQueued) {
+            delayedDrainQueued = context.runLater(this::delayedDrain, DRAIN_DELAY);
+            if (!delayedDrainQueued) {
+                drainHere(); // no saver thread: scored within the call, as saves are
+            }
+        } else if (waiting == DRAIN_BATCH && !context.runLater(this::drain, Duration.ZERO)) {
+            drainHere();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.workingmemory.dream;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.layer.TestLayerContext;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -66,5 +67,28 @@ class SalienceBehindTheTurnTest {
 
             assertThat(salience(memories).levels().oxytocin()).isGreaterThan(0.99); // 3,072 mild raises
         }
+    }
+
+    @Test
+    void should_queue_one_delayed_drain_at_a_time_and_score_what_comes_while_it_waits() {
+        TestLayerContext context = new TestLayerContext().deferring();
+        SalienceLayer layer = (SalienceLayer) SalienceLayer.factory(DreamConfig.defaults()).create(context);
+
+        layer.onMessage(UserMessage.from("thanks for the help"));
+        assertThat(context.queuedTasks()).as("the delayed drain of the first message").isEqualTo(1);
+        assertThat(layer.levels().oxytocin()).as("a read scores what waits").isPositive();
+        for (int i = 0; i < 5; i++) { // a message, then a read, again and again: the queue empties each time
+            layer.onMessage(UserMessage.from("thank you so much, really grateful " + i));
+            layer.mood();
+        }
+        layer.onMessage(UserMessage.from("thanks again, this is great"));
+
+        assertThat(context.queuedTasks()).as("the first delayed drain still waits: no second one").isEqualTo(1);
+        assertThat(layer.pending()).isEqualTo(1);
+        context.runQueuedTasks();
+        assertThat(layer.pending()).as("scored by the drain that was queued").isZero();
+
+        layer.onMessage(UserMessage.from("thanks once more"));
+        assertThat(context.queuedTasks()).as("a new delayed drain once the last one ran").isEqualTo(1);
     }
 }

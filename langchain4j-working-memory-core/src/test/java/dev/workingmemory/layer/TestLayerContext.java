@@ -5,8 +5,11 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.workingmemory.MemoryKey;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -23,6 +26,8 @@ public final class TestLayerContext implements LayerContext {
     private int refreshes;
     private Set<String> memoryTools = Set.of();
     private int maxAnalyzedChars = DEFAULT_MAX_ANALYZED_CHARS;
+    /** Null: {@link #runLater} runs nothing (saves within each call); else the tasks queued, oldest first. */
+    private List<Runnable> later;
 
     public TestLayerContext() {
         this(MemoryKey.of("test-user"), Clock.fixed(Instant.parse("2026-03-12T14:30:00Z"), ZoneOffset.UTC));
@@ -104,6 +109,40 @@ public final class TestLayerContext implements LayerContext {
     @Override
     public int maxAnalyzedChars() {
         return maxAnalyzedChars;
+    }
+
+    /** Queues the tasks of {@link #runLater} until {@link #runQueuedTasks()}, as a saver thread would run them. */
+    public TestLayerContext deferring() {
+        this.later = new ArrayList<>();
+        return this;
+    }
+
+    @Override
+    public boolean runLater(Runnable task, Duration delay) {
+        if (later == null) {
+            return false;
+        }
+        synchronized (later) {
+            later.add(task);
+        }
+        return true;
+    }
+
+    /** How many tasks wait for {@link #runQueuedTasks()}. */
+    public int queuedTasks() {
+        synchronized (later) {
+            return later.size();
+        }
+    }
+
+    /** Runs the tasks queued so far, oldest first, on the calling thread. */
+    public void runQueuedTasks() {
+        List<Runnable> due;
+        synchronized (later) {
+            due = List.copyOf(later);
+            later.clear();
+        }
+        due.forEach(Runnable::run);
     }
 
     /** How many times the layer reported a change. */
