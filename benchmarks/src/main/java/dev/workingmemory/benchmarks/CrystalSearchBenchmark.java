@@ -70,6 +70,13 @@ public class CrystalSearchBenchmark {
     @Param({"0"})
     public int candidates;
 
+    /**
+     * The hits asked of the store. 10 is a plain search's; {@code memory_search} of 10 hits asks the store for 50
+     * ({@code MemorySearch}: five candidates per hit, to choose among), which also makes each list take 50.
+     */
+    @Param({"10"})
+    public int limit;
+
     private EmbeddingModel miniLm;
     private CrystalStore store;
     private BenchDatabase database;
@@ -147,7 +154,7 @@ public class CrystalSearchBenchmark {
 
     @Benchmark
     public List<CrystalHit> search() {
-        return store.search(new CrystalQuery(scope, nextQuery(), 10));
+        return store.search(new CrystalQuery(scope, nextQuery(), limit));
     }
 
     @Benchmark

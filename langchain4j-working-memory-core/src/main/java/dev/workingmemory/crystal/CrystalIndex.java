@@ -91,6 +91,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -770,21 +771,26 @@ final class CrystalIndex implements AutoCloseable {
         if (keys.isEmpty()) {
             return Map.of();
         }
-        List<BytesRef> terms = keys.stream().map(CrystalIndex::keyTerm).sorted().toList();
+        List<BytesRef> terms = new ArrayList<>(keys.stream().map(CrystalIndex::keyTerm).sorted().toList());
         return read(searcher -> {
             // the keys looked up with one terms enum per segment (a query would make one per key), and without the
-            // scope as a filter: a key of another scope is told apart by the crystal read
+            // scope as a filter: a key of another scope is told apart by the crystal read. The largest segments
+            // first, and a key found is not looked for in the rest: an index has tens of segments, and seeking
+            // every key in each was a third of fetching the hits
             Map<Long, Crystal> crystals = new HashMap<>();
             StoredFields stored = searcher.storedFields();
             PostingsEnum postings = null;
-            for (LeafReaderContext leaf : searcher.getIndexReader().leaves()) {
+            List<LeafReaderContext> leaves = new ArrayList<>(searcher.getIndexReader().leaves());
+            leaves.sort(Comparator.comparingInt((LeafReaderContext leaf) -> leaf.reader().numDocs()).reversed());
+            for (LeafReaderContext leaf : leaves) {
                 Terms keyTerms = leaf.reader().terms(VECTOR_KEY_TERM);
                 if (keyTerms == null) {
                     continue;
                 }
                 Bits live = leaf.reader().getLiveDocs();
                 TermsEnum lookup = keyTerms.iterator();
-                for (BytesRef term : terms) {
+                for (Iterator<BytesRef> remaining = terms.iterator(); remaining.hasNext(); ) {
+                    BytesRef term = remaining.next();
                     if (!lookup.seekExact(term)) {
                         continue;
                     }
@@ -793,10 +799,15 @@ final class CrystalIndex implements AutoCloseable {
                         if (live == null || live.get(doc)) {
                             Crystal crystal = crystalOf(stored.document(leaf.docBase + doc));
                             if (crystal.scope().equals(scope)) {
-                                crystals.put(VectorKeys.of(CrystalWriter.vectorId(crystal.id())), crystal);
+                                crystals.put(keyOf(term), crystal); // the key the term spells: no hash again
+                                remaining.remove();
+                                break;
                             }
                         }
                     }
+                }
+                if (terms.isEmpty()) {
+                    break;
                 }
             }
             return crystals;
@@ -914,12 +925,21 @@ final class CrystalIndex implements AutoCloseable {
         return "." + LuceneEmbeddingStore.partition(scope);
     }
 
-    private static BytesRef keyTerm(long key) {
+    static BytesRef keyTerm(long key) {
         byte[] bytes = new byte[Long.BYTES];
         for (int i = 0; i < Long.BYTES; i++) {
             bytes[i] = (byte) (key >>> (56 - 8 * i));
         }
         return new BytesRef(bytes);
+    }
+
+    /** The key {@link #keyTerm} spelled. */
+    static long keyOf(BytesRef term) {
+        long key = 0;
+        for (int i = 0; i < Long.BYTES; i++) {
+            key = key << 8 | (term.bytes[term.offset + i] & 0xFF);
+        }
+        return key;
     }
 
     static Query scopeQuery(String scope) {

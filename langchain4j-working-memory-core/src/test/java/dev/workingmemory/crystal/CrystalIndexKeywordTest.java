@@ -4,7 +4,6 @@ import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.crystal.RankFusion.Scored;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,34 +17,17 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-class CrystalIndexKeywordTest {
-
-    private CrystalIndex index;
+class CrystalIndexKeywordTest extends InMemoryIndexTest {
 
     @BeforeEach
-    void open() throws IOException {
-        index = CrystalIndex.open(null, new EnglishAnalyzer());
+    void fill() throws IOException {
         long seq = 1;
         for (int i = 0; i < 40; i++) {
             String text = i % 4 == 0 ? "we went kayaking on the lake, crystal " + i : "a quiet day at home, crystal " + i;
-            index.put(new Stored(seq++, crystal("a-" + i, "alice", text)));
+            index.put(new Stored(seq++, note("a-" + i, "alice", text)));
         }
-        index.put(new Stored(seq++, crystal("b-0", "bob", "kayaking all day")));
+        index.put(new Stored(seq++, note("b-0", "bob", "kayaking all day")));
         index.refresh();
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        index.close();
-    }
-
-    private static Crystal crystal(String id, String scope, String text) {
-        return new Crystal(id, scope, CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"), 0.5, List.of(), text,
-                null);
-    }
-
-    private static long key(String id) {
-        return VectorKeys.of(CrystalWriter.vectorId(id));
     }
 
     @Test

@@ -1,13 +1,9 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 
@@ -17,23 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Writes become visible to reads lazily (one refresh before the next read, however many batches came before it),
  * while the writer's own lookup of what is indexed sees every put at once.
  */
-class CrystalIndexVisibilityTest {
-
-    private CrystalIndex index;
-
-    @BeforeEach
-    void open() throws IOException {
-        index = CrystalIndex.open(null, new EnglishAnalyzer());
-    }
-
-    @AfterEach
-    void close() throws IOException {
-        index.close();
-    }
+class CrystalIndexVisibilityTest extends InMemoryIndexTest {
 
     private static Stored crystal(long seq, String id, String scope) {
-        return new Stored(seq, new Crystal(id, scope, CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"), 0.5,
-                List.of(), "a note about kayaking " + id, null));
+        return new Stored(seq, note(id, scope, "a note about kayaking " + id));
     }
 
     @Test
