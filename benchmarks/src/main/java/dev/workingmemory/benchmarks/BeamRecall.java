@@ -133,7 +133,7 @@ public final class BeamRecall {
                     NaivePassages passages = new NaivePassages(model);
                     passages.index(chat.messages().stream().map(Message::text).toList());
                     searcher = question -> passages.search(question, LIMIT, TOKEN_BUDGET).stream()
-                            .map(text -> new Hit(text, (text.length() + 3) / 4)).toList();
+                            .map(text -> new Hit(text, NaivePassages.tokens(text))).toList();
                 } else {
                     ChatMemory memory = provider.get("beam-" + chat.name());
                     for (Message message : chat.messages()) {
@@ -273,6 +273,7 @@ public final class BeamRecall {
         }
     }
 
+    /** White space folded as past turns fold it, so that a text is found in the hit that holds it. */
     static String folded(String text) {
         return text.strip().replaceAll("\\s+", " ");
     }

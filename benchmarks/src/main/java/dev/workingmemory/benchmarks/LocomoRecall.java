@@ -255,8 +255,8 @@ public final class LocomoRecall {
                     boolean windowed = false;
                     for (String id : question.evidence()) {
                         Turn turn = turnsById.get(id);
-                        String text = folded(turn.text());
-                        if (hits.stream().anyMatch(hit -> folded(hit.text()).contains(text))) {
+                        String text = BeamRecall.folded(turn.text());
+                        if (hits.stream().anyMatch(hit -> BeamRecall.folded(hit.text()).contains(text))) {
                             found++;
                         }
                         windowed |= window.contains(turn.speaker() + ": " + turn.text());
@@ -338,15 +338,15 @@ public final class LocomoRecall {
                 passages.index(texts);
                 for (Question question : conversation.questions()) {
                     List<String> returned = passages.search(question.text(), LIMIT, BeamRecall.TOKEN_BUDGET);
-                    List<String> hits = returned.stream().map(LocomoRecall::folded).toList();
+                    List<String> hits = returned.stream().map(BeamRecall::folded).toList();
                     int found = 0;
                     for (String id : question.evidence()) {
-                        String text = folded(turnsById.get(id).text());
+                        String text = BeamRecall.folded(turnsById.get(id).text());
                         if (hits.stream().anyMatch(hit -> hit.contains(text))) {
                             found++;
                         }
                     }
-                    int tokens = returned.stream().mapToInt(hit -> (hit.length() + 3) / 4).sum();
+                    int tokens = returned.stream().mapToInt(NaivePassages::tokens).sum();
                     tally.add(found, question.evidence().size(), tokens, null);
                     categories[question.category()].add(found, question.evidence().size(), tokens, null);
                 }
@@ -381,11 +381,6 @@ public final class LocomoRecall {
             return user.singleText();
         }
         return message instanceof AiMessage ai && ai.text() != null ? ai.text() : "";
-    }
-
-    /** White space folded as past turns fold it, so that a turn is found in the crystal that holds it. */
-    private static String folded(String text) {
-        return text.strip().replaceAll("\\s+", " ");
     }
 
     static double percentile(List<Long> values, int percent) {

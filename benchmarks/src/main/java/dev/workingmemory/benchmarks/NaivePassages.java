@@ -104,7 +104,7 @@ final class NaivePassages implements AutoCloseable {
         int tokens = 0;
         for (Map.Entry<Integer, Double> entry : ranked) {
             String passage = passages.get(entry.getKey());
-            int cost = (passage.length() + 3) / 4;
+            int cost = tokens(passage);
             if (tokens + cost > tokenBudget) {
                 break;
             }
@@ -167,5 +167,10 @@ final class NaivePassages implements AutoCloseable {
     @Override
     public void close() throws IOException {
         directory.close();
+    }
+
+    /** The tokens of a returned passage by the provider's estimate (a token per four characters). */
+    static int tokens(String passage) {
+        return (passage.length() + 3) / 4;
     }
 }
