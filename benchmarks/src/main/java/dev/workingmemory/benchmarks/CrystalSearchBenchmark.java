@@ -110,7 +110,7 @@ public class CrystalSearchBenchmark {
         EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
                 .queueCapacity(20_000).ranking(ranking);
         if (vectors.equals("lucene")) {
-            builder.directory(cache.resolve("store-v6-" + scopes + "x" + perScope + "-" + distinctTexts));
+            builder.directory(cache.resolve("store-v7-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
             builder.embeddingStore(new InMemoryEmbeddingStore<>());
         }

@@ -21,6 +21,7 @@ import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 import org.apache.lucene.codecs.KnnVectorsFormat;
 import org.apache.lucene.codecs.lucene912.Lucene912Codec;
 import org.apache.lucene.codecs.lucene99.Lucene99HnswScalarQuantizedVectorsFormat;
+import org.apache.lucene.document.BinaryDocValuesField;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.DoubleField;
 import org.apache.lucene.document.Field;
@@ -103,8 +104,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The Lucene index of an embedded crystal store, derived from its records: one document per crystal (stored
- * fields for everything a crystal holds, its text and its context analyzed for BM25 in two fields), one marker per
+ * The Lucene index of an embedded crystal store, derived from its records: one document per crystal (everything a
+ * crystal holds as one binary doc value, {@link CrystalDocValues}; its text and its context analyzed for BM25 in two
+ * fields; its id, scope, kind, time, importance and tags indexed to filter and sort by), one marker per
  * scope (how much of the scope's record file the index holds), and the vectors of the {@link LuceneEmbeddingStore}
  * sharing its writer.
  *
@@ -124,9 +126,8 @@ final class CrystalIndex implements AutoCloseable {
     private static final String TIME = "time";
     private static final String IMPORTANCE = "importance";
     private static final String TAG = "tag";
-    private static final String TEXT = "text";
-    private static final String CONTEXT = "index_text";
-    private static final String SOURCE = "source";
+    /** The crystal and its record's seq ({@link CrystalDocValues}): the only field read back. */
+    static final String VALUE = "crystal";
     /**
      * The crystal's text analyzed for BM25, in a field per partition of the scopes ({@code body.0} to
      * {@code body.63}, the vector store's partitions): a search walks the postings of its scope's partition only, and
@@ -137,7 +138,6 @@ final class CrystalIndex implements AutoCloseable {
     private static final String CONTEXT_BODY = "context_body";
     /** The crystal's partition, to tell whether its scope has the partition to itself. */
     private static final String PARTITION = "partition";
-    private static final String SEQ = "seq";
 
     private static final String TYPE = "type";
     private static final String MARKER = "marker";
@@ -146,7 +146,7 @@ final class CrystalIndex implements AutoCloseable {
     private static final String MARKER_SEQ = "marker_seq";
 
     private static final String FORMAT_KEY = "crystal_index_format";
-    private static final String FORMAT = "6";
+    private static final String FORMAT = "7";
     private static final String NEXT_SEQ_KEY = "next_seq";
     /** Which embedding model made the index's vectors ({@link #open(Path, Analyzer, String)}). */
     private static final String VECTOR_MODEL_KEY = "vector_model";
@@ -352,31 +352,24 @@ final class CrystalIndex implements AutoCloseable {
     void put(Stored stored) throws IOException {
         Crystal crystal = stored.crystal();
         Document document = new Document();
-        document.add(new StringField(ID, crystal.id(), Field.Store.YES));
+        document.add(new StringField(ID, crystal.id(), Field.Store.NO));
         long key = VectorKeys.of(CrystalWriter.vectorId(crystal.id()));
         document.add(new SortedNumericDocValuesField(VECTOR_KEY, key));
         document.add(new StringField(VECTOR_KEY_TERM, keyTerm(key), Field.Store.NO));
         String partition = partition(crystal.scope());
         document.add(new StringField(PARTITION, partition, Field.Store.NO));
-        document.add(new StringField(SCOPE, crystal.scope(), Field.Store.YES));
-        document.add(new StringField(KIND, crystal.kind().textName(), Field.Store.YES));
-        document.add(new LongField(TIME, micros(crystal.time()), Field.Store.YES));
-        document.add(new DoubleField(IMPORTANCE, crystal.importance(), Field.Store.YES));
+        document.add(new StringField(SCOPE, crystal.scope(), Field.Store.NO));
+        document.add(new StringField(KIND, crystal.kind().textName(), Field.Store.NO));
+        document.add(new LongField(TIME, micros(crystal.time()), Field.Store.NO));
+        document.add(new DoubleField(IMPORTANCE, crystal.importance(), Field.Store.NO));
         for (String tag : crystal.tags()) {
-            document.add(new StringField(TAG, tag, Field.Store.YES));
+            document.add(new StringField(TAG, tag, Field.Store.NO));
         }
-        document.add(new StoredField(TEXT, crystal.text()));
-        if (crystal.context() != null) {
-            document.add(new StoredField(CONTEXT, crystal.context()));
-        }
-        if (crystal.source() != null) {
-            document.add(new StoredField(SOURCE, crystal.source()));
-        }
+        document.add(new BinaryDocValuesField(VALUE, CrystalDocValues.encode(stored)));
         document.add(new TextField(BODY + partition, crystal.text(), Field.Store.NO));
         if (crystal.context() != null) {
             document.add(new TextField(CONTEXT_BODY + partition, crystal.context(), Field.Store.NO));
         }
-        document.add(new LongField(SEQ, stored.seq(), Field.Store.YES));
         writer.updateDocument(new Term(ID, crystal.id()), document);
         unshown.put(crystal.id(), new Unshown(new Indexed(crystal.scope(), stored.seq()), writes.get() + 1));
     }
@@ -563,10 +556,8 @@ final class CrystalIndex implements AutoCloseable {
     Map<String, Long> seqs(String scope) throws IOException {
         return read(searcher -> {
             Map<String, Long> seqs = new HashMap<>();
-            StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(scopeQuery(scope), Integer.MAX_VALUE).scoreDocs) {
-                Document document = stored.document(hit.doc, Set.of(ID, SEQ));
-                seqs.put(document.get(ID), document.getField(SEQ).numericValue().longValue());
+            for (Stored stored : values(searcher, searcher.search(scopeQuery(scope), Integer.MAX_VALUE).scoreDocs)) {
+                seqs.put(stored.crystal().id(), stored.seq());
             }
             return seqs;
         });
@@ -575,12 +566,8 @@ final class CrystalIndex implements AutoCloseable {
     /** Every crystal of the scope with its seq, in seq order: what its records held, to write them anew. */
     List<Stored> stored(String scope) throws IOException {
         return read(searcher -> {
-            List<Stored> crystals = new ArrayList<>();
-            StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(scopeQuery(scope), Integer.MAX_VALUE).scoreDocs) {
-                Document document = stored.document(hit.doc);
-                crystals.add(new Stored(document.getField(SEQ).numericValue().longValue(), crystalOf(document)));
-            }
+            List<Stored> crystals = new ArrayList<>(List.of(values(searcher,
+                    searcher.search(scopeQuery(scope), Integer.MAX_VALUE).scoreDocs)));
             crystals.sort(Comparator.comparingLong(Stored::seq));
             return crystals;
         });
@@ -607,11 +594,8 @@ final class CrystalIndex implements AutoCloseable {
         }
         // the searchers as they are: they show every id not remembered above (the indexer's lookups refresh nothing)
         return readAsShown(searcher -> {
-            StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(idsQuery(rest), rest.size()).scoreDocs) {
-                Document document = stored.document(hit.doc, Set.of(ID, SCOPE, SEQ));
-                found.put(document.get(ID), new Indexed(document.get(SCOPE),
-                        document.getField(SEQ).numericValue().longValue()));
+            for (Stored stored : values(searcher, searcher.search(idsQuery(rest), rest.size()).scoreDocs)) {
+                found.put(stored.crystal().id(), new Indexed(stored.crystal().scope(), stored.seq()));
             }
             return found;
         });
@@ -778,7 +762,6 @@ final class CrystalIndex implements AutoCloseable {
             // first, and a key found is not looked for in the rest: an index has tens of segments, and seeking
             // every key in each was a third of fetching the hits
             Map<Long, Crystal> crystals = new HashMap<>();
-            StoredFields stored = searcher.storedFields();
             PostingsEnum postings = null;
             List<LeafReaderContext> leaves = new ArrayList<>(searcher.getIndexReader().leaves());
             leaves.sort(Comparator.comparingInt((LeafReaderContext leaf) -> leaf.reader().numDocs()).reversed());
@@ -789,23 +772,28 @@ final class CrystalIndex implements AutoCloseable {
                 }
                 Bits live = leaf.reader().getLiveDocs();
                 TermsEnum lookup = keyTerms.iterator();
-                for (Iterator<BytesRef> remaining = terms.iterator(); remaining.hasNext(); ) {
-                    BytesRef term = remaining.next();
+                List<Integer> docs = new ArrayList<>();
+                List<Long> docKeys = new ArrayList<>();
+                for (BytesRef term : terms) {
                     if (!lookup.seekExact(term)) {
                         continue;
                     }
                     postings = lookup.postings(postings, PostingsEnum.NONE);
                     for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
                         if (live == null || live.get(doc)) {
-                            Crystal crystal = crystalOf(stored.document(leaf.docBase + doc));
-                            if (crystal.scope().equals(scope)) {
-                                crystals.put(keyOf(term), crystal); // the key the term spells: no hash again
-                                remaining.remove();
-                                break;
-                            }
+                            docs.add(leaf.docBase + doc);
+                            docKeys.add(keyOf(term)); // the key the term spells: no hash again
                         }
                     }
                 }
+                Stored[] found = CrystalDocValues.read(searcher.getIndexReader(), VALUE,
+                        docs.stream().mapToInt(Integer::intValue).toArray());
+                for (int i = 0; i < found.length; i++) {
+                    if (found[i].crystal().scope().equals(scope)) {
+                        crystals.put(docKeys.get(i), found[i].crystal());
+                    }
+                }
+                terms.removeIf(term -> crystals.containsKey(keyOf(term)));
                 if (terms.isEmpty()) {
                     break;
                 }
@@ -818,7 +806,7 @@ final class CrystalIndex implements AutoCloseable {
         return read(searcher -> {
             TopDocs top = searcher.search(new TermQuery(new Term(ID, id)), 1);
             return top.scoreDocs.length == 0 ? Optional.empty()
-                    : Optional.of(crystalOf(searcher.storedFields().document(top.scoreDocs[0].doc)));
+                    : Optional.of(CrystalDocValues.read(searcher.getIndexReader(), VALUE, top.scoreDocs[0].doc).crystal());
         });
     }
 
@@ -834,9 +822,8 @@ final class CrystalIndex implements AutoCloseable {
                 new SortedNumericSortField(TIME, SortField.Type.LONG, true));
         return read(searcher -> {
             List<Crystal> crystals = new ArrayList<>();
-            StoredFields stored = searcher.storedFields();
-            for (ScoreDoc hit : searcher.search(query, limit, sort).scoreDocs) {
-                crystals.add(crystalOf(stored.document(hit.doc)));
+            for (Stored stored : values(searcher, searcher.search(query, limit, sort).scoreDocs)) {
+                crystals.add(stored.crystal());
             }
             return crystals;
         });
@@ -857,8 +844,8 @@ final class CrystalIndex implements AutoCloseable {
             if (top.scoreDocs.length == 0) {
                 return List.of();
             }
-            Document document = searcher.storedFields().document(top.scoreDocs[0].doc);
-            String text = document.get(TEXT);
+            Crystal crystal = CrystalDocValues.read(searcher.getIndexReader(), VALUE, top.scoreDocs[0].doc).crystal();
+            String text = crystal.text();
             Map<String, TermUse> uses = new LinkedHashMap<>();
             try (TokenStream tokens = analyzer.tokenStream(BODY, text)) {
                 CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
@@ -874,7 +861,7 @@ final class CrystalIndex implements AutoCloseable {
                 }
                 tokens.end();
             }
-            String body = BODY + partition(document.get(SCOPE));
+            String body = BODY + partition(crystal.scope());
             int documents = Math.max(1, searcher.getIndexReader().getDocCount(body));
             for (TermUse use : uses.values()) {
                 int frequency = searcher.getIndexReader().docFreq(new Term(body, use.term));
@@ -954,19 +941,20 @@ final class CrystalIndex implements AutoCloseable {
         return new TermInSetQuery(KIND, kinds.stream().map(kind -> new BytesRef(kind.textName())).toList());
     }
 
-    private static Crystal crystalOf(Document document) {
-        return new Crystal(document.get(ID), document.get(SCOPE), CrystalKind.fromTextName(document.get(KIND)),
-                instant(document.getField(TIME).numericValue().longValue()),
-                document.getField(IMPORTANCE).numericValue().doubleValue(),
-                List.of(document.getValues(TAG)), document.get(TEXT), document.get(SOURCE),
-                document.get(CONTEXT));
+    /** The crystals and seqs of the hits, aligned with them. */
+    private static Stored[] values(IndexSearcher searcher, ScoreDoc[] hits) throws IOException {
+        int[] docs = new int[hits.length];
+        for (int i = 0; i < hits.length; i++) {
+            docs[i] = hits[i].doc;
+        }
+        return CrystalDocValues.read(searcher.getIndexReader(), VALUE, docs);
     }
 
     static long micros(Instant time) {
         return Math.addExact(Math.multiplyExact(time.getEpochSecond(), 1_000_000L), time.getNano() / 1_000);
     }
 
-    private static Instant instant(long micros) {
+    static Instant instant(long micros) {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
     }
 

@@ -144,7 +144,7 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
             store.add(List.of(crystal));
 
             assertThat(store.get("c")).contains(crystal);
-            // a hit comes from the in-memory index, whose stored fields are UTF-8 as the embedded store's: an
+            // a hit comes from the in-memory index, which keeps text as UTF-8 as the embedded store's: an
             // unpaired surrogate comes back as U+FFFD there, exactly from get
             assertThat(store.search(new CrystalQuery("alice", "quarterly", 1))).extracting(hit -> hit.crystal().text())
                     .containsExactly(text.replace('\uD800', '\uFFFD'));

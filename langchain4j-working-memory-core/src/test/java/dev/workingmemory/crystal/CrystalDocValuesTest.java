@@ -1,0 +1,109 @@
+package dev.workingmemory.crystal;
+
+import dev.workingmemory.crystal.CrystalRecords.Stored;
+import org.apache.lucene.index.CorruptIndexException;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.ScoreDoc;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** {@link CrystalDocValues}: what the index gives back of a crystal is what was put, read in any order. */
+class CrystalDocValuesTest extends InMemoryIndexTest {
+
+    private static final Crystal WHOLE = new Crystal("turn-1#0", "alice", CrystalKind.TURN,
+            Instant.parse("2026-03-12T14:30:00.123456Z"), 0.75, List.of("keywords-only", "tag ü 😀"),
+            "Déjà vu: the sprint moved to April 5 😀", "chat:42", "User: when is the sprint?\nAssistant: April 5");
+    private static final Crystal BARE = new Crystal("note-1", "alice", CrystalKind.NOTE,
+            Instant.parse("1970-01-01T00:00:00Z").minusSeconds(86_400), 0.0, List.of(), "x", null, null);
+    private static final Crystal CONTEXT_ONLY = new Crystal("note-2", "alice", CrystalKind.NOTE,
+            Instant.parse("2999-12-31T23:59:59.999999Z"), 1.0, List.of(""), "y", null, "the exchange");
+
+    @Test
+    void should_give_back_every_field_of_a_crystal_and_its_seq() throws IOException {
+        index.put(new Stored(7, WHOLE));
+        index.put(new Stored(Long.MAX_VALUE, BARE));
+        index.put(new Stored(1, CONTEXT_ONLY));
+        index.refresh();
+
+        assertThat(index.stored("alice")).containsExactly(new Stored(1, CONTEXT_ONLY), new Stored(7, WHOLE),
+                new Stored(Long.MAX_VALUE, BARE));
+        assertThat(index.get("turn-1#0")).contains(WHOLE);
+        assertThat(index.fetch("alice", List.of(key("note-1")))).containsEntry(key("note-1"), BARE);
+        assertThat(index.seqs("alice")).containsEntry("note-2", 1L).containsEntry("turn-1#0", 7L);
+    }
+
+    @Test
+    void should_read_documents_asked_in_any_order_across_segments_aligned_with_them() throws IOException {
+        for (int segment = 0; segment < 3; segment++) {
+            for (int i = 0; i < 4; i++) {
+                index.put(new Stored(segment * 10L + i, note("n-" + segment + "-" + i, "alice", "text " + i)));
+            }
+            index.refresh(); // a segment per batch
+        }
+        IndexSearcher searcher = index.searchers().acquire();
+        try {
+            ScoreDoc[] hits = searcher.search(CrystalIndex.scopeQuery("alice"), 100).scoreDocs;
+            assertThat(searcher.getIndexReader().leaves()).hasSizeGreaterThan(1);
+            int[] docs = new int[hits.length + 2];
+            for (int i = 0; i < hits.length; i++) {
+                docs[i] = hits[hits.length - 1 - i].doc; // last document first
+            }
+            docs[hits.length] = hits[0].doc; // asked twice, once right after itself
+            docs[hits.length + 1] = hits[0].doc;
+
+            Stored[] values = CrystalDocValues.read(searcher.getIndexReader(), CrystalIndex.VALUE, docs);
+
+            for (int i = 0; i < docs.length; i++) {
+                Stored expected = CrystalDocValues.read(searcher.getIndexReader(), CrystalIndex.VALUE, docs[i]);
+                assertThat(values[i]).as("document %d", docs[i]).isEqualTo(expected);
+            }
+            assertThat(Arrays.stream(values).map(value -> value.crystal().id()).distinct()).hasSize(12);
+            assertThat(values[0].seq()).isEqualTo(23); // the last document is the last one put
+        } finally {
+            index.searchers().release(searcher);
+        }
+    }
+
+    @Test
+    void should_call_a_document_without_a_value_a_corrupt_index() throws IOException {
+        index.put(new Stored(1, BARE));
+        index.refresh();
+        IndexSearcher searcher = index.searchers().acquire();
+        try {
+            int doc = searcher.search(CrystalIndex.scopeQuery("alice"), 1).scoreDocs[0].doc;
+
+            assertThatThrownBy(() -> CrystalDocValues.read(searcher.getIndexReader(), "no_such_field", doc))
+                    .isInstanceOf(CorruptIndexException.class)
+                    .hasMessageContaining("holds no no_such_field");
+        } finally {
+            index.searchers().release(searcher);
+        }
+    }
+
+    @Test
+    void should_encode_and_decode_alike() throws IOException {
+        for (Crystal crystal : List.of(WHOLE, BARE, CONTEXT_ONLY)) {
+            Stored stored = new Stored(42, crystal);
+            assertThat(CrystalDocValues.decode(CrystalDocValues.encode(stored))).isEqualTo(stored);
+        }
+    }
+
+    @Test
+    void should_keep_a_nul_and_give_back_an_unpaired_surrogate_as_a_replacement_character() throws IOException {
+        Crystal odd = new Crystal("c", "alice", CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"), 0.4,
+                List.of("tag \u0000"), "a \u0000 and an unpaired \uD800 surrogate", "source \uD800", null);
+
+        Crystal read = CrystalDocValues.decode(CrystalDocValues.encode(new Stored(1, odd))).crystal();
+
+        assertThat(read.text()).isEqualTo("a \u0000 and an unpaired \uFFFD surrogate"); // UTF-8, as stored fields were
+        assertThat(read.source()).isEqualTo("source \uFFFD");
+        assertThat(read.tags()).containsExactly("tag \u0000");
+    }
+}
