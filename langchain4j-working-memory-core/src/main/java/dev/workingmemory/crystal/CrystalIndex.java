@@ -31,6 +31,7 @@ import org.apache.lucene.index.IndexReader;
 import org.apache.lucene.index.PostingsEnum;
 import org.apache.lucene.index.Terms;
 import org.apache.lucene.index.TermsEnum;
+import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.document.StoredField;
 import org.apache.lucene.document.StringField;
@@ -92,7 +93,6 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -772,8 +772,9 @@ final class CrystalIndex implements AutoCloseable {
                 }
                 Bits live = leaf.reader().getLiveDocs();
                 TermsEnum lookup = keyTerms.iterator();
-                List<Integer> docs = new ArrayList<>();
-                List<Long> docKeys = new ArrayList<>();
+                int[] docs = new int[terms.size()];
+                long[] docKeys = new long[terms.size()];
+                int count = 0;
                 for (BytesRef term : terms) {
                     if (!lookup.seekExact(term)) {
                         continue;
@@ -781,16 +782,18 @@ final class CrystalIndex implements AutoCloseable {
                     postings = lookup.postings(postings, PostingsEnum.NONE);
                     for (int doc = postings.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = postings.nextDoc()) {
                         if (live == null || live.get(doc)) {
-                            docs.add(leaf.docBase + doc);
-                            docKeys.add(keyOf(term)); // the key the term spells: no hash again
+                            docs = ArrayUtil.grow(docs, count + 1);
+                            docKeys = ArrayUtil.grow(docKeys, count + 1);
+                            docs[count] = leaf.docBase + doc;
+                            docKeys[count++] = keyOf(term); // the key the term spells: no hash again
                         }
                     }
                 }
                 Stored[] found = CrystalDocValues.read(searcher.getIndexReader(), VALUE,
-                        docs.stream().mapToInt(Integer::intValue).toArray());
+                        ArrayUtil.copyOfSubArray(docs, 0, count));
                 for (int i = 0; i < found.length; i++) {
                     if (found[i].crystal().scope().equals(scope)) {
-                        crystals.put(docKeys.get(i), found[i].crystal());
+                        crystals.put(docKeys[i], found[i].crystal());
                     }
                 }
                 terms.removeIf(term -> crystals.containsKey(keyOf(term)));
