@@ -12,8 +12,6 @@ import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -93,31 +91,21 @@ final class CrystalDocValues {
      */
     static Stored[] read(IndexReader reader, String field, int[] docs) throws IOException {
         Stored[] values = new Stored[docs.length];
-        Integer[] order = new Integer[docs.length];
-        Arrays.setAll(order, i -> i);
-        Arrays.sort(order, Comparator.comparingInt(i -> docs[i]));
         List<LeafReaderContext> leaves = reader.leaves();
         BinaryDocValues leafValues = null;
         int leafIndex = -1;
-        int previous = -1;
-        for (int i : order) {
+        for (int i : VectorKeys.inDocOrder(docs)) {
             int leaf = ReaderUtil.subIndex(docs[i], leaves);
             if (leaf != leafIndex) {
                 leafIndex = leaf;
                 leafValues = leaves.get(leaf).reader().getBinaryDocValues(field);
-                previous = -1;
             }
             int doc = docs[i] - leaves.get(leaf).docBase;
-            if (doc == previous) {
-                values[i] = decode(leafValues.binaryValue()); // the same document asked twice
-                continue;
-            }
             if (leafValues == null || !leafValues.advanceExact(doc)) {
                 throw new CorruptIndexException("document " + doc + " holds no " + field, leaves.get(leaf).reader()
                         .toString());
             }
             values[i] = decode(leafValues.binaryValue());
-            previous = doc;
         }
         return values;
     }

@@ -60,9 +60,16 @@ final class VectorKeys {
      * @return the positions of the hits in ascending document order: how doc values, postings and scorers are read
      */
     static Integer[] inDocOrder(ScoreDoc[] hits) {
-        Integer[] order = new Integer[hits.length];
+        int[] docs = new int[hits.length];
+        Arrays.setAll(docs, i -> hits[i].doc);
+        return inDocOrder(docs);
+    }
+
+    /** @return the positions of the documents, ordered by document id */
+    static Integer[] inDocOrder(int[] docs) {
+        Integer[] order = new Integer[docs.length];
         Arrays.setAll(order, i -> i);
-        Arrays.sort(order, (a, b) -> Integer.compare(hits[a].doc, hits[b].doc));
+        Arrays.sort(order, (a, b) -> Integer.compare(docs[a], docs[b]));
         return order;
     }
 
