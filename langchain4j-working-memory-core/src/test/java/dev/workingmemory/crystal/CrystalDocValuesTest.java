@@ -5,11 +5,15 @@ import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -85,6 +89,33 @@ class CrystalDocValuesTest extends InMemoryIndexTest {
         } finally {
             index.searchers().release(searcher);
         }
+    }
+
+    static Stream<Arguments> oddIdsAndScopes() {
+        return Stream.of(
+                Arguments.of("#x", "alice"),
+                Arguments.of("turn-1#x", "alice#x"),
+                Arguments.of("i".repeat(Crystal.MAX_ID_LENGTH), "s".repeat(Crystal.MAX_ID_LENGTH)),
+                Arguments.of("a\u0000b", "alice\u0000bob"),
+                Arguments.of("../../etc/passwd", "../bob"),
+                Arguments.of(" padded ", "\u00e9l\u00e8ve 😀"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("oddIdsAndScopes")
+    void should_give_back_a_crystal_of_any_id_and_scope_only_to_its_scope(String id, String scope)
+            throws IOException {
+        Crystal crystal = new Crystal(id, scope, CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"), 0.5,
+                List.of(), "a note", null);
+        index.put(new Stored(1, crystal));
+        index.put(new Stored(2, note("other", "bob", "bob's note")));
+        index.refresh();
+
+        assertThat(index.get(id)).contains(crystal);
+        assertThat(index.stored(scope)).containsExactly(new Stored(1, crystal));
+        assertThat(index.fetch(scope, List.of(key(id), key("other")))).containsOnlyKeys(key(id));
+        assertThat(index.fetch("bob", List.of(key(id)))).as("another user's scope").isEmpty();
+        assertThat(index.fetch(scope.toUpperCase() + "x", List.of(key(id)))).isEmpty();
     }
 
     @Test
