@@ -110,7 +110,8 @@ public class CrystalSearchBenchmark {
         EmbeddedCrystalStore.Builder builder = EmbeddedCrystalStore.builder().embeddingModel(model).batchSize(512)
                 .queueCapacity(20_000).ranking(ranking);
         if (vectors.equals("lucene")) {
-            builder.directory(cache.resolve("store-v7-" + scopes + "x" + perScope + "-" + distinctTexts));
+            // named by the index format and the merge policy that laid it out: a change of either builds it anew
+            builder.directory(cache.resolve("store-v7-merge16x4-" + scopes + "x" + perScope + "-" + distinctTexts));
         } else {
             builder.embeddingStore(new InMemoryEmbeddingStore<>());
         }
