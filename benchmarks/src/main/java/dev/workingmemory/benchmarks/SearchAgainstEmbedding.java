@@ -3,6 +3,7 @@ package dev.workingmemory.benchmarks;
 import java.io.IOException;
 import java.sql.SQLException;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * {@link CrystalSearchBenchmark}'s two measures (a search with its query embedding, and the query embedding alone)
@@ -11,10 +12,10 @@ import java.util.Arrays;
  * machines; a pair of adjacent blocks sees about the same one, and the median of many pairs leaves out the
  * pairs a burst of load split.
  *
- * <p>Usage: {@code SearchAgainstEmbedding [--vectors lucene] [--limit 50] [--pairs 200] [--block 20]} (the store as
- * {@code CrystalSearchBenchmark} builds and caches it; {@code --limit 50} is what {@code memory_search} of 10 hits asks
+ * <p>Usage: {@code SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--pairs 200] [--block 20]}
+ * (the store as {@code CrystalSearchBenchmark} builds and caches it; {@code --limit 50} is what {@code memory_search} of 10 hits asks
  * the store for). Prints one line:
- * {@code search/embedding: ratio=… (quartiles …–…) search_ms=… embedding_ms=… pairs=… limit=…}.
+ * {@code search/embedding: ratio=… (quartiles …-…) search_ms=… embedding_ms=… pairs=… limit=…}.
  */
 public final class SearchAgainstEmbedding {
 
@@ -31,24 +32,28 @@ public final class SearchAgainstEmbedding {
         benchmark.limit = 50;
         int pairs = 200;
         int block = 20;
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].equals("--vectors") && i + 1 < args.length) {
-                benchmark.vectors = args[++i];
-            } else if (args[i].equals("--limit") && i + 1 < args.length) {
-                benchmark.limit = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--pairs") && i + 1 < args.length) {
-                pairs = Integer.parseInt(args[++i]);
-            } else if (args[i].equals("--block") && i + 1 < args.length) {
-                block = Integer.parseInt(args[++i]);
-            } else {
-                System.err.println("Usage: SearchAgainstEmbedding [--vectors lucene] [--limit 50] [--pairs 200]"
-                        + " [--block 20]   (unknown argument: " + args[i] + ")");
-                System.exit(2);
+        try {
+            for (int i = 0; i < args.length; i++) {
+                if (args[i].equals("--vectors") && i + 1 < args.length) {
+                    benchmark.vectors = args[++i];
+                    if (!List.of("lucene", "inMemory", "jdbc").contains(benchmark.vectors)) {
+                        usage("--vectors is lucene, inMemory or jdbc, was " + benchmark.vectors);
+                    }
+                } else if (args[i].equals("--limit") && i + 1 < args.length) {
+                    benchmark.limit = Integer.parseInt(args[++i]);
+                } else if (args[i].equals("--pairs") && i + 1 < args.length) {
+                    pairs = Integer.parseInt(args[++i]);
+                } else if (args[i].equals("--block") && i + 1 < args.length) {
+                    block = Integer.parseInt(args[++i]);
+                } else {
+                    usage("unknown argument: " + args[i]);
+                }
             }
+        } catch (NumberFormatException e) {
+            usage("not a whole number: " + e.getMessage());
         }
-        if (pairs < 4 || block < 1) {
-            System.err.println("--pairs must be 4 or more and --block 1 or more");
-            System.exit(2);
+        if (pairs < 4 || block < 1 || benchmark.limit < 1) {
+            usage("--pairs must be 4 or more, --block and --limit 1 or more");
         }
         benchmark.setUp();
         try {
@@ -84,5 +89,11 @@ public final class SearchAgainstEmbedding {
         } finally {
             benchmark.tearDown();
         }
+    }
+
+    private static void usage(String problem) {
+        System.err.println("Usage: SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--pairs 200]"
+                + " [--block 20]   (" + problem + ")");
+        System.exit(2);
     }
 }
