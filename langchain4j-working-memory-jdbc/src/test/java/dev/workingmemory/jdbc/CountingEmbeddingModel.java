@@ -1,6 +1,5 @@
 package dev.workingmemory.jdbc;
 
-import dev.workingmemory.internal.VectorModel;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;

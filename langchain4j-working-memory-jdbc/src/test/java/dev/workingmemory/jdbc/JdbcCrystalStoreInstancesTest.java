@@ -60,16 +60,34 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
     void should_find_by_meaning_what_another_instance_embedded_without_embedding_it_again() throws Exception {
         CountingEmbeddingModel modelA = new CountingEmbeddingModel(new AllMiniLmL6V2EmbeddingModel());
         CountingEmbeddingModel modelB = new CountingEmbeddingModel(new AllMiniLmL6V2EmbeddingModel());
-        try (JdbcCrystalStore a = instance(modelA, CrystalRanking.defaults());
-             JdbcCrystalStore b = instance(modelB, VECTOR_ONLY)) {
+        try (JdbcCrystalStore a = instance(modelA, CrystalRanking.defaults())) {
             a.add(withDeadline());
             database.awaitVectors(11); // by A's embedder, behind the add
-
-            assertThat(ids(b.search(new CrystalQuery("alice", NO_WORD_IN_COMMON, 3)))).contains("deadline");
+            // B starts once they are stored: its embedder's start-up sweep would otherwise race A's for the rows
+            try (JdbcCrystalStore b = instance(modelB, VECTOR_ONLY)) {
+                assertThat(ids(b.search(new CrystalQuery("alice", NO_WORD_IN_COMMON, 3)))).contains("deadline");
+            }
             assertThat(modelA.texts()).hasSize(11);
             assertThat(modelB.texts()).as("B embedded the query, no crystal").hasSize(1)
                     .allMatch(text -> !text.contains("Deadline"));
         }
+    }
+
+    @Test
+    void should_embed_each_crystal_once_while_two_instances_run_embedders_on_one_table() throws Exception {
+        CountingEmbeddingModel modelA = new CountingEmbeddingModel(TestEmbeddingModels.miniLm());
+        CountingEmbeddingModel modelB = new CountingEmbeddingModel(TestEmbeddingModels.miniLm());
+        try (JdbcCrystalStore a = instance(modelA, CrystalRanking.defaults());
+             JdbcCrystalStore b = instance(modelB, CrystalRanking.defaults())) {
+            for (int i = 0; i < 20; i++) {
+                (i % 2 == 0 ? a : b).add(List.of(note("n" + i, "alice", "Note number " + i + " about the migration")));
+            }
+            database.awaitVectors(20);
+        }
+        List<String> embedded = new ArrayList<>(modelA.texts());
+        embedded.addAll(modelB.texts());
+        assertThat(embedded).as("by either instance, once").hasSize(20).doesNotHaveDuplicates();
+        assertThat(database.vectorsStored()).isEqualTo(20);
     }
 
     @Test
