@@ -8,6 +8,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStoreContract;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
@@ -307,6 +308,27 @@ class LongTermMemoryTest {
             assertThat(texts(alice.search("project codename number", 20)))
                     .doesNotContain("project codename number 2", "project codename number 3")
                     .contains("project codename number 0", "project codename number 4");
+        }
+    }
+
+    @Test
+    void should_show_a_long_notes_piece_as_its_window_within_a_small_budget_and_read_it_whole_by_its_id() {
+        String filler = "The team met in the large room and went through the open tickets one by one. ";
+        String note = filler.repeat(6) + "The security audit ends on June 14th and blocks the release. "
+                + filler.repeat(6);
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().searchTokenBudget(60).build()) {
+            WorkingMemory alice = memories.memory("alice");
+            alice.notes().note(note, 0.7, List.of("meeting"));
+
+            List<MemoryHit> hits = alice.search("security audit June", 1);
+
+            MemoryHit hit = hits.get(0);
+            assertThat(hits).hasSize(1);
+            assertThat(hit.text()).contains("security audit ends on June 14th").contains("…");
+            assertThat(hit.tokens()).isLessThanOrEqualTo(60);
+            List<String> pieces = alice.read(hit.id(), 0, 10).stream().map(Crystal::text).toList();
+            assertThat(pieces).hasSizeGreaterThan(2).allMatch(piece -> note.strip().contains(piece))
+                    .anyMatch(piece -> piece.contains(hit.text().replace("…", "")));
         }
     }
 

@@ -323,8 +323,10 @@ public final class ToolOutputCache implements AutoCloseable {
         String id = CrystalIds.of("tool-output", scope, name);
         List<Crystal> chunks = new ArrayList<>();
         Instant time = timeOf(name).orElse(clock.instant());
-        List<String> tags = toolName == null || toolName.isBlank() ? List.of() : List.of(toolName);
-        for (String passage : Passages.spans(text, config.crystalChunkChars())) {
+        List<String> passages = Passages.spans(text, config.crystalChunkChars());
+        List<String> named = toolName == null || toolName.isBlank() ? List.of() : List.of(toolName);
+        List<String> tags = passages.size() == 1 ? named : Passages.pieceTags(named);
+        for (String passage : passages) {
             chunks.add(new Crystal(Passages.id(id, chunks.size()), scope, CrystalKind.TOOL_OUTPUT, time, 0.3, tags,
                     passage, name));
         }

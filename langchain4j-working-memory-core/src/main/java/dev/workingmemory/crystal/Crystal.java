@@ -46,6 +46,12 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
      * it.
      */
     public static final String KEYWORDS_ONLY = "keywords-only";
+    /**
+     * The tag of a crystal that is one piece of a longer text (a long message, note or tool output cut into passages)
+     * and holds nothing else. A search may show such a hit as its window that answers, not whole, when it is longer
+     * than its share of the token budget; its id reads it whole.
+     */
+    public static final String PIECE = "piece-of-longer-text";
 
     public Crystal {
         // messages made only on failure: crystals are made on the request path (past turns)
@@ -82,6 +88,11 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
      */
     public String textToIndex() {
         return text;
+    }
+
+    /** @return whether the crystal is tagged {@link #PIECE}: one piece of a longer text, nothing else */
+    public boolean piece() {
+        return tags.contains(PIECE);
     }
 
     /** @return whether the crystal is tagged {@link #KEYWORDS_ONLY}: found by keyword only, never embedded */

@@ -51,8 +51,8 @@ final class ToolText {
     static DreamCrystal forDream(Crystal crystal) {
         String text;
         if (crystal.kind() == CrystalKind.TOOL_OUTPUT) {
-            String tool = crystal.tags().isEmpty() ? null : StateLines.clip(StateLines.oneLine(crystal.tags().get(0)),
-                    MAX_TOOL_NAME);
+            String tool = crystal.tags().stream().filter(tag -> !tag.equals(Crystal.PIECE)).findFirst()
+                    .map(name -> StateLines.clip(StateLines.oneLine(name), MAX_TOOL_NAME)).orElse(null);
             text = (tool == null || tool.isEmpty() ? "Output of a tool" : "Output of tool " + tool) + " at "
                     + MINUTE.format(crystal.time().truncatedTo(ChronoUnit.MINUTES));
         } else if (crystal.kind() == CrystalKind.TURN) {

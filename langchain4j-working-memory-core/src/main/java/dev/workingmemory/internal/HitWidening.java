@@ -14,10 +14,10 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The rest of a search's token budget spent on what surrounds its hits (issue 20): once the hits are chosen, each
- * hit is widened with the neighbouring passages of its whole (the exchange, note or tool output it is a passage of),
- * a passage on each side per round, best hit first in each round, while their tokens fit what the hits left of the
- * budget. A neighbour that is itself a hit of the search is merged into the wider one (its text is not shown twice),
+ * The rest of a search's token budget spent on what surrounds its hits (issue 20): once the hits are chosen, a hit
+ * shown as the window of its piece is shown whole first, then each hit is widened with the neighbouring passages of
+ * its whole (the exchange, note or tool output it is a passage of), a passage on each side per round, best hit first
+ * in each round, while their tokens fit what the hits left of the budget. A neighbour that is itself a hit of the search is merged into the wider one (its text is not shown twice),
  * unless one of the two is an earlier value of another hit or the newer one.
  * So a chat of short turns gets whole exchanges back (a LoCoMo turn cut into two passages is found whole), and a long
  * chat, whose ten passages fill the budget, keeps its passages.
@@ -90,6 +90,7 @@ final class HitWidening {
         private boolean afterEnded;
         private boolean merged;
         private boolean grewByMerge;
+        private boolean wholeTried;
 
         Wide(MemoryHit hit) {
             this.hit = hit;
@@ -113,9 +114,19 @@ final class HitWidening {
             }
         }
 
-        /** Adds the next passage after, else before, when it fits; @return the tokens of all hits now */
+        /**
+         * Shows the hit's piece whole when only its window was chosen ({@link HitChoice}), else adds the next passage
+         * after, else before, when it fits; @return the tokens of all hits now
+         */
         int grow(Map<String, Wide> byId, Set<String> marked, Function<String, Optional<Crystal>> passages, TokenCountEstimator estimator,
                  int budget, int tokens) {
+            if (!wholeTried) {
+                wholeTried = true;
+                int total = whole(passages, estimator, budget, tokens);
+                if (total >= 0) {
+                    return total;
+                }
+            }
             if (!afterEnded) {
                 int total = take(last + 1, true, byId, marked, passages, estimator, budget, tokens);
                 if (total >= 0) {
@@ -131,6 +142,21 @@ final class HitWidening {
                 beforeEnded = true;
             }
             return tokens;
+        }
+
+        /** @return the tokens of all hits with the hit's piece whole in place of its window, or -1 when it is not */
+        private int whole(Function<String, Optional<Crystal>> passages, TokenCountEstimator estimator, int budget,
+                          int tokens) {
+            Optional<Crystal> crystal = passages.apply(hit.id());
+            if (crystal.isEmpty() || !crystal.get().piece() || crystal.get().text().equals(hit.text())) {
+                return -1;
+            }
+            int more = estimator.estimateTokenCountInText(crystal.get().text()) - hit.tokens();
+            if (tokens + more > budget) {
+                return -1;
+            }
+            texts.set(number < 0 ? 0 : number - first, crystal.get().text());
+            return tokens + more;
         }
 
         /** @return the tokens of all hits with passage {@code n} taken, or -1 when it is not taken */
@@ -181,7 +207,7 @@ final class HitWidening {
         }
 
         MemoryHit hit(TokenCountEstimator estimator) {
-            if (texts.size() == 1) {
+            if (texts.size() == 1 && texts.get(0).equals(hit.text())) {
                 return hit;
             }
             String text = String.join("\n", texts);

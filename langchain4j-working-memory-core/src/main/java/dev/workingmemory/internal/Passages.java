@@ -1,5 +1,7 @@
 package dev.workingmemory.internal;
 
+import dev.workingmemory.crystal.Crystal;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,6 +28,17 @@ public final class Passages {
     public static final char SEPARATOR = '#';
 
     private Passages() {
+    }
+
+    /** @return {@code tags} and {@link Crystal#PIECE}: the tags of each passage of a whole cut into several */
+    public static List<String> pieceTags(List<String> tags) {
+        if (tags.contains(Crystal.PIECE)) {
+            return tags;
+        }
+        List<String> all = new ArrayList<>(tags.size() + 1);
+        all.addAll(tags);
+        all.add(Crystal.PIECE);
+        return List.copyOf(all);
     }
 
     /** @return the id of passage {@code n} of the whole with id {@code parentId} */

@@ -77,8 +77,9 @@ final class NotesAsCrystals implements NoteCrystals {
             for (Note note : notes) {
                 List<String> passages = passages(note);
                 List<String> ids = ids(scope, note, passages.size());
+                List<String> tags = passages.size() == 1 ? note.tags() : Passages.pieceTags(note.tags());
                 for (int i = 0; i < passages.size(); i++) {
-                    made.add(new Crystal(ids.get(i), scope, kind, note.time(), note.importance(), note.tags(),
+                    made.add(new Crystal(ids.get(i), scope, kind, note.time(), note.importance(), tags,
                             passages.get(i), SOURCE));
                 }
             }

@@ -77,6 +77,8 @@ public final class PastTurns implements MemoryLayer {
     /** The label of the model's answers. */
     private static final String ANSWER = "assistant";
     private static final List<String> KEYWORDS_ONLY_TAGS = List.of(Crystal.KEYWORDS_ONLY);
+    private static final List<String> PIECE_TAGS = List.of(Crystal.PIECE);
+    private static final List<String> KEYWORDS_ONLY_PIECE_TAGS = List.of(Crystal.KEYWORDS_ONLY, Crystal.PIECE);
 
     private final LayerContext context;
     private final CrystalStore crystals;
@@ -152,7 +154,7 @@ public final class PastTurns implements MemoryLayer {
         if (next == null || next.message() != message || !next.added().equals(added)) {
             Line line = line(message, added, zone);
             next = new NextPassage(message, added,
-                    line == null ? null : new Passage(line.passages().get(0), added, null, false));
+                    line == null ? null : new Passage(line.passages().get(0), added, null, false, false));
         }
         return next.passage();
     }
@@ -326,7 +328,7 @@ public final class PastTurns implements MemoryLayer {
      * One passage as made: its text, time and context, and whether it is a piece of a long message and nothing else
      * that gets no vector ({@code keywordsOnly}: {@link Line#unembedded(int)}).
      */
-    private record Passage(String text, Instant time, String context, boolean keywordsOnly) {
+    private record Passage(String text, Instant time, String context, boolean keywordsOnly, boolean piece) {
     }
 
     /** One exchange (or a continuation of a long one) as it becomes crystals. Guarded by the thread's lock. */
@@ -385,28 +387,32 @@ public final class PastTurns implements MemoryLayer {
             StringBuilder current = null;
             Line currentLine = null;
             boolean currentUnembedded = false;
+            boolean currentPiece = false;
             for (Line line : lines) {
                 List<String> pieces = line.passages();
                 if (pieces.size() == 1 && current != null && currentLine.day().equals(line.day())
                         && current.length() + 1 + pieces.get(0).length() <= Passages.MAX_CHARS) {
                     current.append('\n').append(pieces.get(0));
                     currentUnembedded = false; // another line's words: embedded
+                    currentPiece = false;
                     continue;
                 }
                 if (current != null) {
-                    packed.add(new Passage(current.toString(), currentLine.added(), null, currentUnembedded));
+                    packed.add(new Passage(current.toString(), currentLine.added(), null, currentUnembedded,
+                            currentPiece));
                 }
                 for (int i = 0; i < pieces.size() - 1; i++) {
-                    packed.add(new Passage(pieces.get(i), line.added(), null, line.unembedded(i)));
+                    packed.add(new Passage(pieces.get(i), line.added(), null, line.unembedded(i), true));
                 }
                 String last = pieces.get(pieces.size() - 1);
                 // room for the lines packed after it, so that it grows by no copy
                 current = new StringBuilder(Math.max(last.length(), Passages.MAX_CHARS)).append(last);
                 currentLine = line;
                 currentUnembedded = pieces.size() > 1 && line.unembedded(pieces.size() - 1);
+                currentPiece = pieces.size() > 1;
             }
             if (current != null) {
-                packed.add(new Passage(current.toString(), currentLine.added(), null, currentUnembedded));
+                packed.add(new Passage(current.toString(), currentLine.added(), null, currentUnembedded, currentPiece));
             }
             return packed;
         }
@@ -424,7 +430,8 @@ public final class PastTurns implements MemoryLayer {
                 String following = neighbour(i + 1 < packed.size() ? packed.get(i + 1) : after, passage);
                 String context = previous == null ? following : following == null ? previous
                         : previous + "\n" + following;
-                Passage made1 = new Passage(passage.text(), passage.time(), context, passage.keywordsOnly());
+                Passage made1 = new Passage(passage.text(), passage.time(), context, passage.keywordsOnly(),
+                        passage.piece());
                 if (i < handedOver.size() && handedOver.get(i).equals(made1)) {
                     continue;
                 }
@@ -434,8 +441,15 @@ public final class PastTurns implements MemoryLayer {
                     handedOver.add(made1);
                 }
                 made.add(new Crystal(Passages.id(base, i), scope, CrystalKind.TURN, passage.time(), IMPORTANCE,
-                        passage.keywordsOnly() ? KEYWORDS_ONLY_TAGS : List.of(), passage.text(), source, context));
+                        tags(passage), passage.text(), source, context));
             }
+        }
+
+        private static List<String> tags(Passage passage) {
+            if (passage.piece()) {
+                return passage.keywordsOnly() ? KEYWORDS_ONLY_PIECE_TAGS : PIECE_TAGS;
+            }
+            return passage.keywordsOnly() ? KEYWORDS_ONLY_TAGS : List.of();
         }
 
         private static String neighbour(Passage neighbour, Passage passage) {

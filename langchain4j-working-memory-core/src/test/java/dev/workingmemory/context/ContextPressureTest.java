@@ -338,8 +338,12 @@ class ContextPressureTest {
         assertThat(chunks).allSatisfy(c -> {
             assertThat(c.text().length()).isLessThanOrEqualTo(1_500);
             assertThat(c.scope()).isEqualTo("alice");
-            assertThat(c.tags()).containsExactly("bash");
+            assertThat(c.tags()).as("the tool's name, and a piece of the output").containsExactly("bash", Crystal.PIECE);
         });
+        assertThat(cache.crystals(MemoryKey.of("alice", "t1"), "tool-output-20261123T091500Z-0123456789abcdef", "bash",
+                "exit 0")).singleElement().satisfies(c -> assertThat(c.tags()).containsExactly("bash"));
+        assertThat(cache.crystals(MemoryKey.of("alice", "t1"), "tool-output-20261123T091500Z-0123456789abcdef", null,
+                text)).allSatisfy(c -> assertThat(c.tags()).containsExactly(Crystal.PIECE));
         assertThat(chunks.stream().map(Crystal::text).collect(Collectors.joining())).isEqualTo(text);
         // named by the scope and the entry: the entry's name alone is the same for two users given one result
         assertThat(chunks.get(0).id()).matches("tool-output-[0-9a-f]{32}#0");

@@ -34,6 +34,8 @@ class ToolTextTest {
         assertThat(seen.kind()).isEqualTo("tool_output");
         assertThat(ToolText.forDream(crystal(CrystalKind.TOOL_OUTPUT, INJECTED)).text())
                 .isEqualTo("Output of a tool at 2026-03-12T14:30Z");
+        assertThat(ToolText.forDream(crystal(CrystalKind.TOOL_OUTPUT, INJECTED, Crystal.PIECE)).text())
+                .as("a piece of an unnamed tool's output").isEqualTo("Output of a tool at 2026-03-12T14:30Z");
     }
 
     @Test

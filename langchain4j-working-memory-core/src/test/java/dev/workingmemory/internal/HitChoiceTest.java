@@ -28,6 +28,18 @@ class HitChoiceTest {
                 score));
     }
 
+    private void piece(String id, CrystalKind kind, String text) {
+        double score = 10 - candidates.size();
+        candidates.add(new CrystalHit(new Crystal(id, "alice", kind, Instant.parse("2026-03-01T10:00:00Z"), 0.5,
+                List.of(Crystal.PIECE), text, null), score));
+    }
+
+    /** About {@code chars} characters of plain words that no query here asks for. */
+    private static String filler(int chars) {
+        return "we talked about the layout of the dashboard and its colours. ".repeat(chars / 61 + 1)
+                .substring(0, chars).strip();
+    }
+
     private List<MemoryHit> choose(int budget, int limit) {
         return choose("When is the first sprint deadline?", budget, limit);
     }
@@ -167,6 +179,79 @@ class HitChoiceTest {
         List<MemoryHit> hits = choose("Which database does my Flask app use, and how is it backed up?", 600, 2);
         assertThat(hits).extracting(MemoryHit::id).containsExactly("turn-a#0", "turn-b#0");
         assertThat(hits).extracting(MemoryHit::earlierThan).containsOnlyNulls();
+    }
+
+    @Test
+    void should_show_a_piece_longer_than_its_share_as_its_window_that_holds_the_query_words() {
+        String text = "user: " + filler(300) + ". The first sprint deadline moved to April 5 because of the audit. "
+                + filler(300);
+        piece("turn-a#1", CrystalKind.TURN, text);
+
+        MemoryHit hit = choose(600, 10).get(0); // a share of 60 tokens, the piece is 168
+
+        assertThat(TOKENS.estimateTokenCountInText(text)).isGreaterThan(60);
+        assertThat(hit.id()).isEqualTo("turn-a#1");
+        assertThat(hit.text()).startsWith("user: …The first sprint deadline moved to April 5").endsWith("…");
+        assertThat(hit.tokens()).isLessThanOrEqualTo(60)
+                .isEqualTo(TOKENS.estimateTokenCountInText(hit.text()));
+        assertThat(text.replace("…", "")).contains(hit.text().substring("user: …".length(), hit.text().length() - 1));
+    }
+
+    @Test
+    void should_show_a_piece_that_holds_no_word_of_the_query_from_its_start() {
+        String text = "assistant: " + filler(320);
+        piece("turn-a#2", CrystalKind.TURN, text);
+
+        MemoryHit hit = choose(600, 10).get(0);
+
+        assertThat(hit.text()).startsWith("assistant: we talked").endsWith("…");
+        assertThat(hit.tokens()).isLessThanOrEqualTo(60);
+    }
+
+    @Test
+    void should_take_more_hits_within_the_budget_once_pieces_show_their_windows() {
+        for (int i = 0; i < 6; i++) {
+            piece("turn-" + i + "#1", CrystalKind.TURN, "user: " + filler(100) + " sprint deadline number " + i
+                    + " " + filler(200));
+        }
+
+        List<MemoryHit> hits = choose(300, 5); // a share of 60 tokens: five windows fit, not three whole pieces
+
+        assertThat(hits).hasSize(5).allMatch(hit -> hit.text().contains("sprint deadline number"));
+        assertThat(hits.stream().mapToInt(MemoryHit::tokens).sum()).isLessThanOrEqualTo(300);
+    }
+
+    @Test
+    void should_never_cut_a_whole_message_nor_a_piece_within_its_share() {
+        String whole = "user: " + filler(120) + " the first sprint deadline is April 5 " + filler(200);
+        candidate("turn-a#0", "2026-03-01", whole); // not a piece: a message of its own, however long
+        piece("turn-b#1", CrystalKind.TURN, "user: the first sprint deadline moved to April 5");
+
+        List<MemoryHit> hits = choose(600, 10);
+
+        assertThat(hits).extracting(MemoryHit::text).containsExactly(whole,
+                "user: the first sprint deadline moved to April 5");
+    }
+
+    @Test
+    void should_keep_no_label_in_front_of_a_tool_outputs_window() {
+        String log = "ERROR: " + filler(300) + " sprint deadline check failed in DeadlineTest " + filler(200);
+        piece("tool-output-x#3", CrystalKind.TOOL_OUTPUT, log);
+
+        MemoryHit hit = choose(600, 10).get(0);
+
+        assertThat(hit.text()).startsWith("…").contains("deadline check failed").doesNotStartWith("ERROR: …");
+        assertThat(hit.tokens()).isLessThanOrEqualTo(60);
+    }
+
+    @Test
+    void should_leave_a_piece_whole_when_its_share_is_too_small_for_a_window() {
+        String text = "user: " + filler(300);
+        piece("turn-a#1", CrystalKind.TURN, text);
+
+        assertThat(choose(40, 10)).as("a share of 4 tokens: no window, and the piece does not fit").isEmpty();
+        assertThat(choose(60, 1)).extracting(MemoryHit::text).singleElement().asString().startsWith("user: we talked")
+                .endsWith("…");
     }
 
     @Test

@@ -112,6 +112,28 @@ class HitWideningTest {
     }
 
     @Test
+    void should_show_a_windowed_piece_whole_before_widening_it_when_the_budget_allows() {
+        String piece = "user: we compared three databases for the tracker. SQLite keeps everything in one file next to"
+                + " the jar, which is what we picked for the first release.";
+        stored.put("turn-b#1", new Crystal("turn-b#1", "alice", CrystalKind.TURN, TIME, 0.5, List.of(Crystal.PIECE),
+                piece, null));
+        passage("turn-b#2", "user: backups run nightly, and every backup is copied to a second region within the"
+                + " hour, then checked by restoring it into a scratch database.");
+        String window = "user: …SQLite keeps everything in one file…";
+        MemoryHit windowed = new MemoryHit("turn-b#1", CrystalKind.TURN, TIME, window, 1,
+                TOKENS.estimateTokenCountInText(window));
+        int whole = TOKENS.estimateTokenCountInText(piece);
+
+        assertThat(widen(whole, windowed)).singleElement().extracting(MemoryHit::text).isEqualTo(piece);
+        assertThat(widen(whole - 1, windowed)).as("the whole piece does not fit").singleElement()
+                .extracting(MemoryHit::text).isEqualTo(window);
+        assertThat(widen(600, windowed)).singleElement().satisfies(hit -> {
+            assertThat(hit.text()).isEqualTo(piece + "\n" + stored.get("turn-b#2").text());
+            assertThat(hit.tokens()).isEqualTo(TOKENS.estimateTokenCountInText(hit.text()));
+        });
+    }
+
+    @Test
     void should_read_nothing_of_a_whole_whose_passages_are_gone() {
         passage("turn-a#3", "assistant: the last passage left");
 

@@ -259,6 +259,30 @@ class PastTurnsTest {
     }
 
     @Test
+    void should_tag_as_pieces_the_passages_of_a_long_message_and_nothing_that_holds_a_whole_line() {
+        WorkingMemoryProvider memories = provider(2);
+        ChatMemory chat = memories.get("alice");
+        chat.add(UserMessage.from("Where does the tracker keep its data? " + "It should survive a restart. ".repeat(30)));
+        chat.add(AiMessage.from("In SQLite. " + "The file sits next to the jar and is backed up nightly. ".repeat(12)));
+        chat.add(AiMessage.from("Shall I start?"));
+        chat.add(UserMessage.from("Thanks"));
+        chat.add(AiMessage.from("You're welcome"));
+        chat.add(UserMessage.from("One more thing"));
+        chat.add(AiMessage.from("Sure"));
+
+        List<Crystal> turns = turns("alice");
+        List<Crystal> pieces = turns.stream().filter(Crystal::piece).toList();
+        assertThat(pieces).extracting(Crystal::text).allMatch(text -> text.startsWith("user: ")
+                || text.startsWith("assistant: ")).noneMatch(text -> text.contains("Shall I start?"));
+        assertThat(pieces.stream().filter(turn -> turn.text().startsWith("user: "))).hasSizeGreaterThan(1);
+        assertThat(turns).filteredOn(turn -> turn.text().contains("Shall I start?"))
+                .as("the answer's last piece, with a whole line packed after it").singleElement()
+                .matches(turn -> !turn.piece());
+        assertThat(turns).filteredOn(turn -> turn.text().contains("Thanks")).singleElement()
+                .matches(turn -> !turn.piece());
+    }
+
+    @Test
     void should_put_every_thread_of_a_resource_into_its_scope_and_nothing_into_another() {
         WorkingMemoryProvider memories = provider(2);
         for (String thread : List.of("t1", "t2")) {
