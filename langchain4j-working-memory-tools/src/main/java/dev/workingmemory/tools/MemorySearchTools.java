@@ -153,6 +153,8 @@ public final class MemorySearchTools {
             // a passage of a past turn may hold a line per message: indent them under the hit
             out.append(") ").append(indented(hit.text()));
         }
-        return out.append("\nRead the whole exchange of a hit with ").append(MEMORY_READ).append("(id).").toString();
+        boolean cut = hits.stream().anyMatch(hit -> hit.text().contains("…"));
+        return out.append("\nRead the whole exchange of a hit").append(cut ? " (… marks what a hit leaves out)" : "")
+                .append(" with ").append(MEMORY_READ).append("(id).").toString();
     }
 }

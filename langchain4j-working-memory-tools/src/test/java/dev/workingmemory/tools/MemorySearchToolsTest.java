@@ -68,6 +68,22 @@ class MemorySearchToolsTest {
     }
 
     @Test
+    void should_show_a_piece_of_a_long_note_by_its_window_and_say_how_to_read_the_rest() {
+        String filler = "The team met in the large room and went through the open tickets one by one. ";
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().searchTokenBudget(60).build()) {
+            memories.memory("alice").notes().note(filler.repeat(6) + "The security audit ends on June 14th. "
+                    + filler.repeat(6), 0.7, List.of());
+
+            String answer = search(memories, "alice", "{\"query\": \"security audit June\", \"limit\": 1}");
+
+            assertThat(answer).startsWith("Found 1 memory").contains("security audit ends on June 14th", "…")
+                    .endsWith("Read the whole exchange of a hit (… marks what a hit leaves out) with memory_read(id).");
+            memories.memory("bob").notes().note(DEADLINE, 0.8, List.of());
+            assertThat(search(memories, "bob", SEARCH_DEADLINE)).contains(DEADLINE).doesNotContain("marks what");
+        }
+    }
+
+    @Test
     void should_find_a_fact_said_200_turns_ago_that_left_the_window() {
         ScriptedChatModel model = ScriptedChatModel.answering(request -> {
             ChatMessage last = request.messages().get(request.messages().size() - 1);
