@@ -368,6 +368,9 @@ final class HitChoice {
                     space--;
                 }
                 end = space > bestStart + room / 2 ? space : end;
+                if (Character.isLowSurrogate(body.charAt(end)) && Character.isHighSurrogate(body.charAt(end - 1))) {
+                    end--; // never half of a character outside the basic plane
+                }
             }
             return (bestStart > 0 ? "…" : "") + body.substring(bestStart, end).strip() + (end < body.length() ? "…" : "");
         }

@@ -255,6 +255,21 @@ class HitChoiceTest {
     }
 
     @Test
+    void should_cut_a_piece_without_spaces_between_whole_characters() {
+        for (String start : List.of("log: ", "logs: ")) { // either parity of the cut
+            candidates.clear();
+            String text = start + "\uD83D\uDE80".repeat(200); // 200 rockets, no space to cut at
+            piece("tool-output-x#1", CrystalKind.TOOL_OUTPUT, text);
+
+            String window = choose(600, 10).get(0).text();
+
+            assertThat(window).endsWith("…").hasSizeLessThan(text.length());
+            assertThat(window.codePoints().filter(c -> c >= Character.MIN_SURROGATE && c <= Character.MAX_SURROGATE))
+                    .as("half characters").isEmpty();
+        }
+    }
+
+    @Test
     void should_return_nothing_for_no_candidates() {
         assertThat(choose(600, 10)).isEmpty();
     }
