@@ -17,8 +17,9 @@ import java.util.function.Function;
  * The rest of a search's token budget spent on what surrounds its hits (issue 20): once the hits are chosen, a hit
  * shown as the window of its piece is shown whole first, then each hit is widened with the neighbouring passages of
  * its whole (the exchange, note or tool output it is a passage of), a passage on each side per round, best hit first
- * in each round, while their tokens fit what the hits left of the budget. A neighbour that is itself a hit of the search is merged into the wider one (its text is not shown twice),
- * unless one of the two is an earlier value of another hit or the newer one.
+ * in each round, while their tokens fit what the hits left of the budget. A neighbour that is itself a hit of the
+ * search is merged into the wider one (its text is not shown twice), unless one of the two is an earlier value of
+ * another hit or the newer one.
  * So a chat of short turns gets whole exchanges back (a LoCoMo turn cut into two passages is found whole), and a long
  * chat, whose ten passages fill the budget, keeps its passages.
  *
@@ -147,6 +148,9 @@ final class HitWidening {
         /** @return the tokens of all hits with the hit's piece whole in place of its window, or -1 when it is not */
         private int whole(Function<String, Optional<Crystal>> passages, TokenCountEstimator estimator, int budget,
                           int tokens) {
+            if (hit.text().indexOf('…') < 0) {
+                return -1; // not cut: no read of the store for it
+            }
             Optional<Crystal> crystal = passages.apply(hit.id());
             if (crystal.isEmpty() || !crystal.get().piece() || crystal.get().text().equals(hit.text())) {
                 return -1;

@@ -325,8 +325,9 @@ public final class PastTurns implements MemoryLayer {
     }
 
     /**
-     * One passage as made: its text, time and context, and whether it is a piece of a long message and nothing else
-     * that gets no vector ({@code keywordsOnly}: {@link Line#unembedded(int)}).
+     * One passage as made: its text, time and context, whether it is a piece of a long message and nothing else
+     * ({@code piece}: {@link Crystal#PIECE}), and whether such a piece gets no vector ({@code keywordsOnly}:
+     * {@link Line#unembedded(int)}).
      */
     private record Passage(String text, Instant time, String context, boolean keywordsOnly, boolean piece) {
     }

@@ -134,6 +134,21 @@ class HitWideningTest {
     }
 
     @Test
+    void should_not_read_the_store_for_a_whole_crystal_that_was_shown_whole() {
+        stored.put("note-x", new Crystal("note-x", "alice", CrystalKind.NOTE, TIME, 0.5, List.of(),
+                "Lunch with Ana on Friday", null));
+        java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+
+        List<MemoryHit> hits = HitWidening.widen(List.of(hit("note-x")), id -> {
+            reads.incrementAndGet();
+            return Optional.ofNullable(stored.get(id));
+        }, TOKENS, 600);
+
+        assertThat(hits).extracting(MemoryHit::text).containsExactly("Lunch with Ana on Friday");
+        assertThat(reads).hasValue(0);
+    }
+
+    @Test
     void should_read_nothing_of_a_whole_whose_passages_are_gone() {
         passage("turn-a#3", "assistant: the last passage left");
 
