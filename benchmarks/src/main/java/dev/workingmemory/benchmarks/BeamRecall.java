@@ -6,6 +6,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
+import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.benchmarks.BeamData.Chat;
@@ -48,9 +49,10 @@ import java.util.TreeMap;
  * memory: the naive baseline, for ratios of one run.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
- * [--baseline] [--chats 1,2,5] [--quantized] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the
+ * [--baseline] [--chats 1,2,5] [--quantized | --bge] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the
  * first ancestor of the working directory holding {@code shared/bench/beam} is used; when there is none, the run is
- * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2; {@code --embedding-cache}
+ * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2, {@code --bge} with the
+ * quantized bge-small-en-v1.5 (the provider's default model is all-MiniLM-L6-v2); {@code --embedding-cache}
  * keeps the vectors in a file to run again faster (recall only: never time such a run). The last line printed is
  * {@code beam: recall_all@10=<x> recall_any@10=<y> tokens@10=<z> questions=<n> update_first=<u>}.
  */
@@ -70,6 +72,7 @@ public final class BeamRecall {
         boolean baseline = false;
         boolean distinct = false;
         boolean quantized = false;
+        boolean bge = false;
         Path cache = null;
         List<Integer> chats = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -81,12 +84,14 @@ public final class BeamRecall {
                 distinct = true;
             } else if (args[i].equals("--quantized")) {
                 quantized = true;
+            } else if (args[i].equals("--bge")) {
+                bge = true;
             } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
                 cache = Path.of(args[++i]);
             } else if (args[i].equals("--chats") && i + 1 < args.length) {
                 Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::parseInt).forEach(chats::add);
             } else {
-                System.err.println("Usage: BeamRecall [--data DIR] [--baseline] [--chats 1,2,5] [--quantized]"
+                System.err.println("Usage: BeamRecall [--data DIR] [--baseline] [--chats 1,2,5] [--quantized | --bge]"
                         + " [--embedding-cache FILE] [--distinct-runs]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
@@ -99,11 +104,20 @@ public final class BeamRecall {
                     + DEFAULT_DATA) + " (pass --data DIR, a folder of numbered chat folders)");
             return;
         }
-        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        EmbeddingModel model = model(quantized, bge && !baseline);
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
             run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, distinct,
                     System.out);
         }
+    }
+
+    /**
+     * @return what a recall run embeds with: all-MiniLM-L6-v2 (the provider's default, and the naive baseline's), its
+     *         quantized form, or the quantized bge-small-en-v1.5 (measured as a default, not one)
+     */
+    static EmbeddingModel model(boolean quantized, boolean bge) {
+        return quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel()
+                : bge ? new BgeSmallEnV15QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
     }
 
     static void run(List<Chat> chats, boolean baseline, EmbeddingModel model, boolean quantized, boolean distinct,

@@ -7,7 +7,6 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
-import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.WorkingMemory;
@@ -57,13 +56,13 @@ import java.util.Set;
  * end (never a crystal) counts as not found; how many questions have some is printed.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
- * [--candidates N] [--conversations conv-26,conv-30] [--quantized] [--embedding-cache FILE] [--store embedded|jdbc]
- * [--jdbc-url URL] [--embedding-store in-memory] [--baseline]} ({@code --baseline}: {@link BeamRecall}'s naive
+ * [--candidates N] [--conversations conv-26,conv-30] [--quantized | --bge] [--embedding-cache FILE]
+ * [--store embedded|jdbc] [--jdbc-url URL] [--embedding-store in-memory] [--baseline]} ({@code --baseline}: {@link BeamRecall}'s naive
  * baseline, {@link NaivePassages}, on every turn of each conversation instead of the memory, same questions and
  * matching; {@code --candidates}: per list, {@link CrystalRanking#candidates()};
  * default 30; {@code --conversations}: only these, e.g. to hold some out; {@code --quantized}: the quantized
- * all-MiniLM-L6-v2; {@code --embedding-cache}: vectors kept in a file to run again faster, for recall only: never
- * time such a run). {@code --store jdbc} gives the provider nothing but
+ * all-MiniLM-L6-v2; {@code --bge}: the quantized bge-small-en-v1.5; {@code --embedding-cache}: vectors kept in a
+ * file to run again faster, for recall only: never time such a run). {@code --store jdbc} gives the provider nothing but
  * {@code store(new JdbcWorkingMemoryStore(dataSource))} on a fresh schema of the database at {@code --jdbc-url}
  * (dropped at the end); {@code --embedding-store in-memory} also gives it {@code embeddingStore(new
  * InMemoryEmbeddingStore<>())}, as an application with a vector store of its own would.
@@ -93,6 +92,7 @@ public final class LocomoRecall {
         Path data = null;
         CrystalRanking ranking = null;
         boolean quantized = false;
+        boolean bge = false;
         Path cache = null;
         Set<String> only = new HashSet<>();
         Store store = Store.EMBEDDED;
@@ -104,6 +104,8 @@ public final class LocomoRecall {
                 data = Path.of(args[++i]);
             } else if (args[i].equals("--quantized")) {
                 quantized = true;
+            } else if (args[i].equals("--bge")) {
+                bge = true;
             } else if (args[i].equals("--baseline")) {
                 baseline = true;
             } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
@@ -123,7 +125,7 @@ public final class LocomoRecall {
                 i++;
             } else {
                 System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--conversations conv-26,conv-30]"
-                        + " [--quantized] [--embedding-cache FILE] [--store embedded|jdbc] [--jdbc-url URL]"
+                        + " [--quantized | --bge] [--embedding-cache FILE] [--store embedded|jdbc] [--jdbc-url URL]"
                         + " [--embedding-store in-memory] [--baseline]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
@@ -140,7 +142,7 @@ public final class LocomoRecall {
                     : "any ancestor's " + DEFAULT_DATA) + " (pass --data PATH to locomo-dev.json)");
             return;
         }
-        EmbeddingModel model = quantized ? new AllMiniLmL6V2QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
+        EmbeddingModel model = BeamRecall.model(quantized, bge && !baseline);
         EmbeddingStore<TextSegment> vectors = inMemoryVectors ? new InMemoryEmbeddingStore<>() : null;
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
             EmbeddingModel embeddingModel = cached != null ? cached : model;
