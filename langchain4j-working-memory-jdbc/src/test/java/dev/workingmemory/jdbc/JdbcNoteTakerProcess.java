@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalStoreContract;
+import dev.workingmemory.internal.DefaultEmbeddingModel;
 import dev.workingmemory.tools.NoteTools;
 
 import java.sql.Connection;
@@ -16,8 +17,9 @@ import java.util.List;
 /**
  * An application instance for the two-JVM crystal test, with nothing but a {@link JdbcWorkingMemoryStore}: takes the
  * ten background notes of the crystal store contract and the note {@value #DEADLINE} through
- * {@code working_memory_note}, waits until its embedder has stored the vectors of all eleven, prints
- * {@code embedded 11} and closes the provider.
+ * {@code working_memory_note}, waits until the vectors of all eleven are stored, prints {@code embedded 11} and how
+ * many of the notes its own model embedded ({@code notes embedded here <n>}: an instance embeds what it claims
+ * first), and closes the provider.
  *
  * <p>Arguments: JDBC URL, schema, memory id.
  */
@@ -29,9 +31,11 @@ public final class JdbcNoteTakerProcess {
     }
 
     public static void main(String[] args) throws Exception {
+        // the provider's default model, counted (under its own name: to the store, the same model)
+        CountingEmbeddingModel model = new CountingEmbeddingModel(DefaultEmbeddingModel.INSTANCE);
         try (HikariDataSource pool = TestDatabase.pool(args[0], args[1], Duration.ofSeconds(30));
              WorkingMemoryProvider provider = WorkingMemoryProvider.builder()
-                     .store(new JdbcWorkingMemoryStore(pool)).build()) {
+                     .store(new JdbcWorkingMemoryStore(pool)).embeddingModel(model).build()) {
             NoteTools notes = new NoteTools(provider);
             List<String> texts = new ArrayList<>(CrystalStoreContract.background("x").stream().map(Crystal::text).toList());
             texts.add(DEADLINE);
@@ -50,6 +54,7 @@ public final class JdbcNoteTakerProcess {
                 }
             }
             System.out.println("embedded " + embedded);
+            System.out.println("notes embedded here " + model.texts().stream().filter(texts::contains).count());
         }
     }
 }
