@@ -121,12 +121,9 @@ final class HitWidening {
          */
         int grow(Map<String, Wide> byId, Set<String> marked, Function<String, Optional<Crystal>> passages, TokenCountEstimator estimator,
                  int budget, int tokens) {
-            if (!wholeTried) {
-                wholeTried = true;
-                int total = whole(passages, estimator, budget, tokens);
-                if (total >= 0) {
-                    return total;
-                }
+            int shownWhole = whole(passages, estimator, budget, tokens);
+            if (shownWhole >= 0) {
+                return shownWhole;
             }
             if (!afterEnded) {
                 int total = take(last + 1, true, byId, marked, passages, estimator, budget, tokens);
@@ -145,12 +142,17 @@ final class HitWidening {
             return tokens;
         }
 
-        /** @return the tokens of all hits with the hit's piece whole in place of its window, or -1 when it is not */
+        /**
+         * Shows the hit's piece whole in place of its window, once, when it fits.
+         *
+         * @return the tokens of all hits with the piece whole, or -1 when it is not shown whole (now)
+         */
         private int whole(Function<String, Optional<Crystal>> passages, TokenCountEstimator estimator, int budget,
                           int tokens) {
-            if (hit.text().indexOf('…') < 0) {
-                return -1; // not cut: no read of the store for it
+            if (wholeTried || hit.text().indexOf('…') < 0) {
+                return -1; // tried, or not cut: no read of the store for it
             }
+            wholeTried = true;
             Optional<Crystal> crystal = passages.apply(hit.id());
             if (crystal.isEmpty() || !crystal.get().piece() || crystal.get().text().equals(hit.text())) {
                 return -1;
@@ -176,11 +178,13 @@ final class HitWidening {
                         || marked.contains(other.hit.id())) {
                     return -1; // shown already, widened itself, or one of an earlier and a newer value: kept apart
                 }
-                // a hit of the search next to this one: one hit of the two, its tokens already counted
+                // a hit of the search next to this one: one hit of the two, its tokens already counted (its
+                // window shown whole first, when that fits)
+                int total = other.whole(passages, estimator, budget, tokens + 1); // the line break between them
                 other.merged = true;
-                put(n, after, other.hit.text());
+                put(n, after, other.texts.get(0));
                 grewByMerge = true;
-                return tokens + 1; // the line break between them
+                return total >= 0 ? total : tokens + 1;
             }
             Optional<Crystal> passage = passages.apply(id);
             if (passage.isEmpty()) {

@@ -11,8 +11,10 @@ import dev.workingmemory.event.WorkingMemoryListener;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Optional;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
@@ -107,8 +109,13 @@ public final class MemorySearch {
         long start = System.nanoTime();
         List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text,
                 Math.max(MIN_CANDIDATES, CANDIDATES_PER_HIT * limit)));
+        // widening reads a hit's piece and its neighbours: from the candidates in hand when it can (a store may
+        // answer each read with a query to its database)
+        Map<String, Crystal> inHand = new HashMap<>();
+        candidates.forEach(candidate -> inHand.put(candidate.crystal().id(), candidate.crystal()));
         List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(text, candidates, estimator, tokenBudget, limit),
-                id -> store.get(id).filter(crystal -> crystal.scope().equals(scope)), estimator, tokenBudget);
+                id -> inHand.containsKey(id) ? Optional.of(inHand.get(id))
+                        : store.get(id).filter(crystal -> crystal.scope().equals(scope)), estimator, tokenBudget);
         listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));
         return hits;
     }

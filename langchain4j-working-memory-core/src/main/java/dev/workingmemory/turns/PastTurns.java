@@ -77,8 +77,8 @@ public final class PastTurns implements MemoryLayer {
     /** The label of the model's answers. */
     private static final String ANSWER = "assistant";
     private static final List<String> KEYWORDS_ONLY_TAGS = List.of(Crystal.KEYWORDS_ONLY);
-    private static final List<String> PIECE_TAGS = List.of(Crystal.PIECE);
-    private static final List<String> KEYWORDS_ONLY_PIECE_TAGS = List.of(Crystal.KEYWORDS_ONLY, Crystal.PIECE);
+    private static final List<String> PIECE_TAGS = Passages.pieceTags(List.of());
+    private static final List<String> KEYWORDS_ONLY_PIECE_TAGS = Passages.pieceTags(KEYWORDS_ONLY_TAGS);
 
     private final LayerContext context;
     private final CrystalStore crystals;
