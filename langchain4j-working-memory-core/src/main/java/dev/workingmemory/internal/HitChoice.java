@@ -25,6 +25,11 @@ import java.util.Set;
  * The choice among a search's candidates (issue 20), above every {@code CrystalStore} so that each store's ranking is
  * served alike. From the candidates, best first:
  * <ol>
+ *   <li><b>The day asked about first.</b> When the query asks about a day ({@link QueryDates}: "on 9 November, 2022",
+ *       "in January 2024"), the candidates made on that day, or naming it, come before the others, each part in
+ *       its order. What was said that day often shares few words with the question ("Looky here, I got this new pup
+ *       for you!"); a date that only bounds a span ("until April 9") is not read. On LoCoMo's five conversations
+ *       recall_all@10 went from 0.689 to 0.705 (91 of 760 questions name a date); BEAM, 8 of 200, unchanged.</li>
  *   <li><b>A piece by its window.</b> A candidate that is a piece of a longer text ({@link Crystal#piece()}: a passage
  *       of a long message, note or tool output) and longer than its share of the budget ({@code budget / limit}
  *       tokens) is shown as the window of that many tokens holding the most of the query's words (weighed as below),
@@ -77,8 +82,8 @@ final class HitChoice {
      * @param query      what was searched for: the subject two hits answering it alike share
      * @param candidates the store's candidates, best first
      */
-    static List<MemoryHit> choose(String query, List<CrystalHit> candidates, TokenCountEstimator estimator, int budget,
-                                  int limit) {
+    static List<MemoryHit> choose(String query, QueryDates dates, List<CrystalHit> candidates,
+                                  TokenCountEstimator estimator, int budget, int limit) {
         List<MemoryHit> all = new ArrayList<>(candidates.size());
         for (CrystalHit candidate : candidates) {
             Crystal crystal = candidate.crystal();
@@ -96,8 +101,22 @@ final class HitChoice {
                         hit.score(), estimator.estimateTokenCountInText(window), hit.scores(), null));
             }
         }
-        List<MemoryHit> chosen = pick(all, budget, limit);
+        List<MemoryHit> chosen = pick(onTheDayFirst(all, dates), budget, limit);
         return newerFirst(chosen, words);
+    }
+
+    /** @return the hits made on a day the query asks about, or naming it, first; each part in its order */
+    private static List<MemoryHit> onTheDayFirst(List<MemoryHit> all, QueryDates dates) {
+        if (dates.isEmpty()) {
+            return all;
+        }
+        List<MemoryHit> first = new ArrayList<>(all.size());
+        List<MemoryHit> rest = new ArrayList<>(all.size());
+        for (MemoryHit hit : all) {
+            (dates.match(hit.time(), hit.text()) ? first : rest).add(hit);
+        }
+        first.addAll(rest);
+        return first;
     }
 
     /** Best first within the budget, one passage per message before a second. */

@@ -18,7 +18,8 @@ import java.util.Optional;
 
 /**
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
- * {@code max(30, 5 × limit)} candidates and chooses among them ({@link HitChoice}): best first within the budget, one
+ * {@code max(30, 5 × limit)} candidates ({@code max(200, 5 × limit)} when the query asks about a day: {@link QueryDates})
+ * and chooses among them ({@link HitChoice}): those of the day the query asks about first, best first within the budget, one
  * passage per whole (exchange, note, tool output) before a second, and the newer of two hits that state the same
  * thing above the older; then the rest of the budget widens the hits with the neighbouring passages of their whole
  * ({@link HitWidening}). Each search is reported to the provider's listeners ({@link SearchRun}).
@@ -32,6 +33,12 @@ public final class MemorySearch {
     /** The most passages one read returns. */
     public static final int MAX_READ = 50;
     private static final int MIN_CANDIDATES = 30;
+    /**
+     * Candidates asked for when the query asks about a day: what was said that day comes first, and it may rank far
+     * down the text's order ("Looky here, I got this new pup for you!" for "What did Nate do for Joanna on 25 May,
+     * 2022?").
+     */
+    private static final int MIN_DATED_CANDIDATES = 200;
     /** Candidates asked for per hit: several passages of one whole wait behind the other wholes. */
     private static final int CANDIDATES_PER_HIT = 5;
 
@@ -107,13 +114,14 @@ public final class MemorySearch {
         Ensure.that(limit >= 1 && limit <= MAX_LIMIT, "The limit must be within 1 and " + MAX_LIMIT + ", was " + limit
                 + ".");
         long start = System.nanoTime();
-        List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text,
-                Math.max(MIN_CANDIDATES, CANDIDATES_PER_HIT * limit)));
+        QueryDates dates = QueryDates.in(text);
+        int wanted = Math.max(dates.isEmpty() ? MIN_CANDIDATES : MIN_DATED_CANDIDATES, CANDIDATES_PER_HIT * limit);
+        List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text, wanted));
         // widening reads a hit's piece and its neighbours: from the candidates in hand when it can (a store may
         // answer each read with a query to its database)
         Map<String, Crystal> inHand = new HashMap<>();
         candidates.forEach(candidate -> inHand.put(candidate.crystal().id(), candidate.crystal()));
-        List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(text, candidates, estimator, tokenBudget, limit),
+        List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(text, dates, candidates, estimator, tokenBudget, limit),
                 id -> inHand.containsKey(id) ? Optional.of(inHand.get(id))
                         : store.get(id).filter(crystal -> crystal.scope().equals(scope)), estimator, tokenBudget);
         listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));

@@ -45,7 +45,24 @@ class HitChoiceTest {
     }
 
     private List<MemoryHit> choose(String query, int budget, int limit) {
-        return HitChoice.choose(query, candidates, TOKENS, budget, limit);
+        return HitChoice.choose(query, QueryDates.in(query), candidates, TOKENS, budget, limit);
+    }
+
+    @Test
+    void should_put_what_was_said_on_the_day_asked_about_or_names_it_first_each_in_its_order() {
+        candidate("turn-a#0", "2022-05-20", "user: we adopted a puppy from the shelter");
+        candidate("turn-b#0", "2022-05-25", "user: Looky here, I got this new pup for you!");
+        candidate("turn-c#0", "2022-06-02", "user: the puppy's checkup went well");
+        candidate("turn-d#0", "2022-04-02", "user: the vet visit is set for May 25, 2022");
+        candidate("turn-e#0", "2022-05-25", "assistant: what a lovely surprise");
+
+        assertThat(choose("What did Nate do for Joanna on 25 May, 2022?", 600, 10)).extracting(MemoryHit::id)
+                .containsExactly("turn-b#0", "turn-d#0", "turn-e#0", "turn-a#0", "turn-c#0");
+        assertThat(choose("What did Nate do for Joanna until 25 May, 2022?", 600, 10)).as("a bound: the text's order")
+                .extracting(MemoryHit::id)
+                .containsExactly("turn-a#0", "turn-b#0", "turn-c#0", "turn-d#0", "turn-e#0");
+        assertThat(choose("What did Nate do for Joanna on 25 May, 2022?", 600, 2)).extracting(MemoryHit::id)
+                .containsExactly("turn-b#0", "turn-d#0");
     }
 
     @Test

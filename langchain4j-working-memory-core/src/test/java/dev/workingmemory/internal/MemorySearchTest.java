@@ -11,10 +11,14 @@ import dev.workingmemory.crystal.TestEmbeddingModels;
 import dev.workingmemory.event.WorkingMemoryListener;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -68,6 +72,35 @@ class MemorySearchTest {
             assertThat(search.search("alice", "security audit June", 10)).isNotEmpty() // windows shown whole again
                     .allMatch(hit -> !hit.text().contains("…"));
             assertThat(reads).as("every piece was a candidate: none read again").hasValue(0);
+        }
+    }
+
+    @Test
+    void should_find_first_what_was_said_on_the_day_asked_about_even_far_down_the_text_order() {
+        try (CrystalStore store = EmbeddedCrystalStore.builder().embeddingModel(TestEmbeddingModels.hashing()).build()) {
+            List<Crystal> crystals = new ArrayList<>();
+            Instant day = Instant.parse("2022-01-01T12:00:00Z");
+            for (int i = 0; i < 150; i++) {
+                String text = i == 97 ? "user: Here it is, the little dog I promised"
+                        : "user: Nate and Joanna talked about games, turtles and screenplays, part " + i;
+                crystals.add(new Crystal("turn-" + i + "#0", "alice", CrystalKind.TURN, day.plus(Duration.ofDays(3L * i)),
+                        0.5, List.of(), text, null));
+            }
+            store.add(crystals);
+            MemorySearch search = new MemorySearch(store, CharsPerTokenEstimator.INSTANCE, 600, 1_000,
+                    WorkingMemoryListener.NONE);
+            String dayOf97 = DateTimeFormatter.ofPattern("MMMM d, yyyy", Locale.ENGLISH)
+                    .format(day.plus(Duration.ofDays(3L * 97)).atZone(ZoneOffset.UTC));
+
+            String query = "What did Nate do for Joanna on " + dayOf97 + "?";
+            List<String> textOrder = store.search(new CrystalQuery("alice", query, 150)).stream()
+                    .map(hit -> hit.crystal().id()).toList();
+            assertThat(textOrder.indexOf("turn-97#0")).as("beyond the usual 50 candidates").isGreaterThan(50);
+
+            assertThat(search.search("alice", query, 10))
+                    .extracting(MemoryHit::id).first().isEqualTo("turn-97#0");
+            assertThat(search.search("alice", "What did Nate do for Joanna?", 10)).extracting(MemoryHit::id)
+                    .as("no day asked about: the pup shares no word with the question").doesNotContain("turn-97#0");
         }
     }
 }

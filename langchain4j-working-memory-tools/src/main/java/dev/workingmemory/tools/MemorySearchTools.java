@@ -74,7 +74,8 @@ public final class MemorySearchTools {
     public String memorySearch(
             @ToolMemoryId Object memoryId,
             @P(name = "query", value = "What to look for: a question or a few key words, e.g. \"when is the API"
-                    + " migration due\".") String query,
+                    + " migration due\". Name a day (\"on March 3\") to see first what was said that day.")
+            String query,
             @P(name = "limit", value = "How many results at most, from 1 to " + MAX_LIMIT + "; default "
                     + DEFAULT_LIMIT + ".", required = false) Integer limit) {
         return ToolRunner.run(WorkingMemoryTools.MEMORY_SEARCH, provider, memoryId, FIX, memory -> {

@@ -1,0 +1,226 @@
+package dev.workingmemory.internal;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.Month;
+import java.time.MonthDay;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The calendar days a search query asks about ("what did we decide on March 3?", "on 9 November, 2022", "in January
+ * 2024", "2024-04-05"), so that what was said on that day, or names it, comes first (issue 20: an agent asked about
+ * a day should look at that day).
+ *
+ * <p>Read: a day with or without its year (the day before and after count too: the asker's day and a crystal's UTC
+ * time may differ by one), a month with its year, as ISO dates or in English words. Not read: a date that
+ * bounds a span ("until April 9", "since 2024-01-02", "between … and …": the answer lies anywhere in the span, and
+ * its other end is often not a date), a month alone ("in May": too often a word or a name), a year alone (too wide
+ * to help) and relative dates ("last week").
+ *
+ * <p>Thread-safe (immutable).
+ */
+final class QueryDates {
+
+    private static final String MONTH = "(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+            + "|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?";
+    private static final String DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
+    private static final String YEAR = "(?:,?\\s+(\\d{4})(?!\\d))?";
+    private static final Pattern ISO = Pattern.compile("(?<!\\d)(\\d{4})-(\\d{1,2})-(\\d{1,2})(?!\\d)");
+    private static final Pattern DAY_MONTH = Pattern.compile("(?<![\\p{L}\\d])" + DAY + "\\s+(?:of\\s+)?" + MONTH
+            + "(?!\\p{L})" + YEAR, Pattern.CASE_INSENSITIVE);
+    private static final Pattern MONTH_DAY = Pattern.compile("(?<!\\p{L})" + MONTH + "\\s+" + DAY + "(?![\\p{L}\\d])"
+            + YEAR, Pattern.CASE_INSENSITIVE);
+    private static final Pattern MONTH_YEAR = Pattern.compile("(?<!\\p{L})" + MONTH + ",?\\s+(\\d{4})(?!\\d)",
+            Pattern.CASE_INSENSITIVE);
+    private static final Map<String, Month> MONTHS = months();
+    /** Words that make the date after them the bound of a span ("until April 9"), not a day something happened. */
+    private static final Set<String> BOUNDS = Set.of("until", "till", "before", "after", "since", "by", "between",
+            "from", "to", "through", "and");
+
+    private final List<Span> spans;
+
+    private QueryDates(List<Span> spans) {
+        this.spans = spans;
+    }
+
+    /** @return the days the query asks about; empty when it names none */
+    static QueryDates in(String query) {
+        return new QueryDates(read(query, true));
+    }
+
+    /** @return whether the query asks about no day */
+    boolean isEmpty() {
+        return spans.isEmpty();
+    }
+
+    /**
+     * @param time when a crystal was made (may be null)
+     * @param text its text
+     * @return whether it was made on a day the query asks about, or names such a day
+     */
+    boolean match(Instant time, String text) {
+        if (spans.isEmpty()) {
+            return false;
+        }
+        if (time != null) {
+            Span made = Span.of(LocalDate.ofInstant(time, ZoneOffset.UTC));
+            for (Span span : spans) {
+                if (span.overlaps(made)) {
+                    return true;
+                }
+            }
+        }
+        for (Span named : read(text, false)) {
+            for (Span span : spans) {
+                if (span.overlaps(named)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** @return the dates in the text, each once, the more precise reading first; bounds left out when asked */
+    private static List<Span> read(String text, boolean withoutBounds) {
+        if (text == null || text.isEmpty()) {
+            return List.of();
+        }
+        List<Span> spans = new ArrayList<>(1);
+        boolean[] taken = new boolean[text.length()];
+        Matcher iso = ISO.matcher(text);
+        while (iso.find()) {
+            add(text, spans, taken, iso, day(iso.group(1), iso.group(2), iso.group(3)), withoutBounds);
+        }
+        Matcher dayMonth = DAY_MONTH.matcher(text);
+        while (dayMonth.find()) {
+            add(text, spans, taken, dayMonth, day(dayMonth.group(3), dayMonth.group(2), dayMonth.group(1)),
+                    withoutBounds);
+        }
+        Matcher monthDay = MONTH_DAY.matcher(text);
+        while (monthDay.find()) {
+            add(text, spans, taken, monthDay, day(monthDay.group(3), monthDay.group(1), monthDay.group(2)),
+                    withoutBounds);
+        }
+        Matcher monthYear = MONTH_YEAR.matcher(text);
+        while (monthYear.find()) {
+            add(text, spans, taken, monthYear, month(monthYear.group(2), monthYear.group(1)), withoutBounds);
+        }
+        return spans;
+    }
+
+    private static void add(String text, List<Span> spans, boolean[] taken, Matcher match, Span span,
+                            boolean withoutBounds) {
+        for (int i = match.start(); i < match.end(); i++) {
+            if (taken[i]) {
+                return; // part of a date read by a more precise pattern
+            }
+        }
+        if (span == null) {
+            return;
+        }
+        for (int i = match.start(); i < match.end(); i++) {
+            taken[i] = true;
+        }
+        if (!withoutBounds || !BOUNDS.contains(wordBefore(text, match.start()))) {
+            spans.add(span);
+        }
+    }
+
+    /** @return the word right before {@code at}, lower case; "" when none */
+    private static String wordBefore(String text, int at) {
+        int end = at;
+        while (end > 0 && !Character.isLetter(text.charAt(end - 1))) {
+            end--;
+        }
+        int start = end;
+        while (start > 0 && Character.isLetter(text.charAt(start - 1))) {
+            start--;
+        }
+        return text.substring(start, end).toLowerCase(Locale.ROOT);
+    }
+
+    /** @return the day, or null when it is none (the 31st of April, month 13) */
+    private static Span day(String year, String month, String day) {
+        Month named = monthOf(month);
+        if (named == null) {
+            return null;
+        }
+        try {
+            int dayOfMonth = Integer.parseInt(day);
+            if (year == null) {
+                return new Span(null, null, MonthDay.of(named, dayOfMonth));
+            }
+            return Span.of(LocalDate.of(Integer.parseInt(year), named, dayOfMonth));
+        } catch (DateTimeException e) {
+            return null;
+        }
+    }
+
+    private static Span month(String year, String month) {
+        Month named = monthOf(month);
+        if (named == null) {
+            return null;
+        }
+        try {
+            YearMonth yearMonth = YearMonth.of(Integer.parseInt(year), named);
+            return new Span(yearMonth.atDay(1), yearMonth.atEndOfMonth(), null);
+        } catch (DateTimeException e) {
+            return null;
+        }
+    }
+
+    private static Month monthOf(String text) {
+        String key = text.toLowerCase(Locale.ROOT).replace(".", "");
+        if (Character.isDigit(key.charAt(0))) {
+            int number = Integer.parseInt(key);
+            return number >= 1 && number <= 12 ? Month.of(number) : null;
+        }
+        return MONTHS.get(key.substring(0, 3));
+    }
+
+    private static Map<String, Month> months() {
+        Map<String, Month> months = new HashMap<>();
+        for (Month month : Month.values()) {
+            months.put(month.name().substring(0, 3).toLowerCase(Locale.ROOT), month);
+        }
+        return Map.copyOf(months);
+    }
+
+    /**
+     * The days from {@code first} to {@code last} (both in), or, without a year, one day of any year. Two spans
+     * overlap when they are at most a day apart: the asker's day and a crystal's UTC time may differ by one.
+     */
+    private record Span(LocalDate first, LocalDate last, MonthDay anyYear) {
+
+        static Span of(LocalDate day) {
+            return new Span(day, day, null);
+        }
+
+        boolean overlaps(Span other) {
+            if (anyYear != null && other.anyYear != null) {
+                return Math.abs(anyYear.atYear(2000).getDayOfYear() - other.anyYear.atYear(2000).getDayOfYear()) <= 1;
+            }
+            if (anyYear != null || other.anyYear != null) {
+                Span dated = anyYear != null ? other : this;
+                MonthDay day = anyYear != null ? anyYear : other.anyYear;
+                for (LocalDate date = dated.first; !date.isAfter(dated.last); date = date.plusDays(1)) {
+                    if (Math.abs(date.toEpochDay() - day.atYear(date.getYear()).toEpochDay()) <= 1) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            return !last.plusDays(1).isBefore(other.first) && !other.last.plusDays(1).isBefore(first);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.workingmemory.internal;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The days a search query asks about, and which crystals were made on them or name them. */
+class QueryDatesTest {
+
+    private static Instant at(String day) {
+        return Instant.parse(day + "T13:56:00Z");
+    }
+
+    private static boolean madeOn(String query, String day) {
+        return QueryDates.in(query).match(at(day), "nothing dated here");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"What dish did Nate make on 9 November, 2022?", "What did Nate make on November 9, 2022?",
+            "what happened on nov. 9th 2022", "What did we change on 2022-11-09?", "the 9th of November 2022",
+            "What did we ship on November 9?", "Notes of 9 Nov"})
+    void should_read_a_day_written_in_each_usual_way(String query) {
+        assertThat(madeOn(query, "2022-11-09")).isTrue();
+        assertThat(madeOn(query, "2022-11-10")).as("a day either side: the asker's zone").isTrue();
+        assertThat(madeOn(query, "2022-11-12")).isFalse();
+        assertThat(madeOn(query, "2022-10-09")).isFalse();
+    }
+
+    @Test
+    void should_read_a_day_without_its_year_in_any_year_and_a_day_with_its_year_in_that_year_only() {
+        assertThat(madeOn("What did we decide on March 3?", "2019-03-03")).isTrue();
+        assertThat(madeOn("What did we decide on March 3?", "2026-03-04")).isTrue();
+        assertThat(madeOn("What did we decide on March 3, 2026?", "2025-03-03")).isFalse();
+    }
+
+    @Test
+    void should_read_a_month_with_its_year_as_the_whole_month() {
+        assertThat(madeOn("Which city did John recommend to Tim in January 2024?", "2024-01-01")).isTrue();
+        assertThat(madeOn("Which city did John recommend to Tim in January 2024?", "2024-01-31")).isTrue();
+        assertThat(madeOn("Which city did John recommend to Tim in January 2024?", "2024-02-15")).isFalse();
+        assertThat(madeOn("Which city did John recommend to Tim in January 2024?", "2023-01-15")).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"How much did I raise my word count goal from the start until April 9?",
+            "What changed since 2024-04-05?", "What did we do before 3 June 2023?",
+            "How many days passed between April 5, 2024, and April 9, 2024?", "Is the report due by May 2?",
+            "Who called in May?", "What did we plan for 2024?", "What did I say last week?",
+            "Can you send the 3 reports?", "May I ask what Mar said?", "Version 2024-13-40 broke the build",
+            "The 31 February meeting", "Tickets 12 34 and 2022"})
+    void should_read_no_day_in_a_span_a_bare_month_or_year_or_what_is_no_date(String query) {
+        assertThat(QueryDates.in(query).isEmpty()).isTrue();
+    }
+
+    @Test
+    void should_match_a_crystal_that_names_the_day_whenever_it_was_made() {
+        QueryDates dates = QueryDates.in("What is due on April 20, 2026?");
+
+        assertThat(dates.match(at("2026-03-02"), "user: the report is due on 20 April 2026")).isTrue();
+        assertThat(dates.match(at("2026-03-02"), "user: the review is on 2026-04-21")).isTrue();
+        assertThat(dates.match(at("2026-03-02"), "user: the report is due on April 20")).as("no year: any")
+                .isTrue();
+        assertThat(dates.match(at("2026-03-02"), "user: the report is due in April 2026")).as("the month holds it")
+                .isTrue();
+        assertThat(dates.match(at("2026-03-02"), "user: the report is due on April 25")).isFalse();
+        assertThat(dates.match(null, "no time and no date")).isFalse();
+        assertThat(QueryDates.in("What is due?").match(at("2026-04-20"), "due on April 20")).isFalse();
+    }
+}
