@@ -360,4 +360,29 @@ class LongTermMemoryTest {
                     .anyMatch(text -> text.contains("question 3 about zebras"));
         }
     }
+
+    @Test
+    void should_find_first_what_was_said_on_the_day_a_question_names() {
+        dev.workingmemory.testing.SettableClock clock = new dev.workingmemory.testing.SettableClock("2022-05-20T18:00:00Z");
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().clock(clock).maxMessages(2).build()) {
+            ChatMemory chat = memories.get("joanna");
+            String[][] days = {
+                    {"2022-05-20", "Nate, what did you do for your friends this week?", "I cooked coconut ice cream for my friends."},
+                    {"2022-05-23", "Did you do anything nice for Joanna lately?", "I helped Joanna move her screenplay boxes."},
+                    {"2022-05-25", "What's in the basket?", "Looky here, I got this new pup for you!"},
+                    {"2022-05-28", "How was the weekend with Joanna?", "I did a movie night for Joanna and the gang."},
+                    {"2022-05-31", "Anything new?", "Just gaming all week."}};
+            for (String[] day : days) {
+                clock.set(day[0] + "T18:00:00Z");
+                chat.add(UserMessage.from(day[1]));
+                chat.add(AiMessage.from(day[2]));
+            }
+            WorkingMemory memory = memories.memory("joanna");
+
+            assertThat(texts(memory.search("What did Nate do for Joanna on 25 May, 2022?", 1))).singleElement()
+                    .asString().contains("Looky here, I got this new pup for you!");
+            assertThat(texts(memory.search("What did Nate do for Joanna?", 1))).as("by the text alone")
+                    .singleElement().asString().doesNotContain("pup");
+        }
+    }
 }
