@@ -47,6 +47,10 @@ final class QueryDates {
     private static final Set<String> BOUNDS = Set.of("until", "till", "before", "after", "since", "by", "between",
             "from", "to", "through", "and");
 
+    /** The times a crystal's day is read for: a date the query names has a year of four digits. */
+    private static final Instant EARLIEST = Instant.parse("0000-01-02T00:00:00Z");
+    private static final Instant LATEST = Instant.parse("9999-12-30T00:00:00Z");
+
     private final List<Span> spans;
 
     private QueryDates(List<Span> spans) {
@@ -72,7 +76,7 @@ final class QueryDates {
         if (spans.isEmpty()) {
             return false;
         }
-        if (time != null) {
+        if (time != null && time.isAfter(EARLIEST) && time.isBefore(LATEST)) {
             Span made = Span.of(LocalDate.ofInstant(time, ZoneOffset.UTC));
             for (Span span : spans) {
                 if (span.overlaps(made)) {

@@ -70,4 +70,27 @@ class QueryDatesTest {
         assertThat(dates.match(null, "no time and no date")).isFalse();
         assertThat(QueryDates.in("What is due?").match(at("2026-04-20"), "due on April 20")).isFalse();
     }
+
+    @Test
+    void should_never_throw_on_any_text_or_time() {
+        java.util.Random random = new java.util.Random(20261126);
+        String[] parts = {"May", "may", "Sept.", "February", "feb", "31", "29", "0", "00", "9999", "0000", "2024-02-30",
+                "1-1-1", "12345-01-01", "th", "of", ",", " ", "  ", "\n", "until", "é", "\uD83D\uDE00", "-", "7"};
+        Instant[] times = {Instant.MIN, Instant.MAX, Instant.EPOCH, Instant.parse("9999-12-31T23:59:59Z"),
+                Instant.parse("-0001-01-01T00:00:00Z"), null};
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder query = new StringBuilder();
+            StringBuilder text = new StringBuilder();
+            for (int j = random.nextInt(12); j > 0; j--) {
+                query.append(parts[random.nextInt(parts.length)]).append(random.nextBoolean() ? " " : "");
+                text.append(parts[random.nextInt(parts.length)]).append(random.nextBoolean() ? " " : "");
+            }
+            QueryDates dates = QueryDates.in(query.toString());
+            for (Instant time : times) {
+                dates.match(time, text.toString());
+            }
+        }
+        assertThat(QueryDates.in("on 31 December 9999").match(Instant.MAX, "31 December 9999 and 1 January 0000"))
+                .isTrue();
+    }
 }
