@@ -5,9 +5,11 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.Month;
 import java.time.MonthDay;
+import java.time.Period;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,10 +24,12 @@ import java.util.regex.Pattern;
  * a day should look at that day).
  *
  * <p>Read: a day with or without its year (the day before and after count too: the asker's day and a crystal's UTC
- * time may differ by one), a month with its year, as ISO dates or in English words. Not read: a date that
- * bounds a span ("until April 9", "since 2024-01-02", "between … and …": the answer lies anywhere in the span, and
- * its other end is often not a date), a month alone ("in May": too often a word or a name), a year alone (too wide
- * to help) and relative dates ("last week").
+ * time may differ by one), a month with its year, as ISO dates or in English words; a span between two such dates
+ * ("between May 2 and May 9, 2023", "from 2024-03-01 to 2024-03-05"); the days a period before or after one ("the
+ * week before August 3, 2023": what was said from July 27 to August 3, when it may have been told as "last week").
+ * Not read: a date that bounds a span open at one end ("until April 9", "since 2024-01-02", "before May 2": the answer
+ * lies anywhere before or after it), a month alone ("in May": too often a word or a name), a year alone (too wide to
+ * help) and relative dates ("last week").
  *
  * <p>Thread-safe (immutable).
  */
@@ -46,6 +50,17 @@ final class QueryDates {
     /** Words that make the date after them the bound of a span ("until April 9"), not a day something happened. */
     private static final Set<String> BOUNDS = Set.of("until", "till", "before", "after", "since", "by", "between",
             "from", "to", "through", "and");
+    /** "between" and "from" open a span that a second date right after closes ("between May 2 and May 9"). */
+    private static final Set<String> PAIR_OPENERS = Set.of("between", "from");
+    private static final Pattern PAIR_CLOSERS = Pattern.compile("[\\s,]*(?:and|to|until|till|through|-|–)[\\s,]*",
+            Pattern.CASE_INSENSITIVE);
+    /** A period right before "before" or "after" ("the week before May 9", "two weeks after 2024-03-01"). */
+    private static final Pattern PERIOD = Pattern.compile("(?<![\\p{L}\\d])"
+            + "(?:(\\d{1,2}|a|one|two|three|four|five|six)\\s+)?"
+            + "(days?|weeks?|weekends?|months?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\s+$",
+            Pattern.CASE_INSENSITIVE);
+    private static final Map<String, Integer> COUNTS = Map.of("a", 1, "one", 1, "two", 2, "three", 3, "four", 4,
+            "five", 5, "six", 6);
 
     /** The times a crystal's day is read for: a date the query names has a year of four digits. */
     private static final Instant EARLIEST = Instant.parse("0000-01-02T00:00:00Z");
@@ -94,36 +109,69 @@ final class QueryDates {
         return false;
     }
 
-    /** @return the dates in the text, each once, the more precise reading first; bounds left out when asked */
-    private static List<Span> read(String text, boolean withoutBounds) {
+    /**
+     * @param asked whether the text is a query: a date that bounds a span is then read as the query means it (a span
+     *              between two dates, the days a period before or after one) or not at all
+     * @return the dates in the text
+     */
+    private static List<Span> read(String text, boolean asked) {
         if (text == null || text.isEmpty()) {
             return List.of();
         }
-        List<Span> spans = new ArrayList<>(1);
+        List<Found> found = new ArrayList<>(1);
         boolean[] taken = new boolean[text.length()];
         Matcher iso = ISO.matcher(text);
         while (iso.find()) {
-            add(text, spans, taken, iso, day(iso.group(1), iso.group(2), iso.group(3)), withoutBounds);
+            add(found, taken, iso, day(iso.group(1), iso.group(2), iso.group(3)));
         }
         Matcher dayMonth = DAY_MONTH.matcher(text);
         while (dayMonth.find()) {
-            add(text, spans, taken, dayMonth, day(dayMonth.group(3), dayMonth.group(2), dayMonth.group(1)),
-                    withoutBounds);
+            add(found, taken, dayMonth, day(dayMonth.group(3), dayMonth.group(2), dayMonth.group(1)));
         }
         Matcher monthDay = MONTH_DAY.matcher(text);
         while (monthDay.find()) {
-            add(text, spans, taken, monthDay, day(monthDay.group(3), monthDay.group(1), monthDay.group(2)),
-                    withoutBounds);
+            add(found, taken, monthDay, day(monthDay.group(3), monthDay.group(1), monthDay.group(2)));
         }
         Matcher monthYear = MONTH_YEAR.matcher(text);
         while (monthYear.find()) {
-            add(text, spans, taken, monthYear, month(monthYear.group(2), monthYear.group(1)), withoutBounds);
+            add(found, taken, monthYear, month(monthYear.group(2), monthYear.group(1)));
+        }
+        if (!asked) {
+            return found.stream().map(Found::span).toList();
+        }
+        found.sort(Comparator.comparingInt(Found::start));
+        List<Span> spans = new ArrayList<>(found.size());
+        for (int i = 0; i < found.size(); i++) {
+            Found date = found.get(i);
+            String before = wordBefore(text, date.start());
+            if (PAIR_OPENERS.contains(before) && i + 1 < found.size()
+                    && PAIR_CLOSERS.matcher(text.substring(date.end(), found.get(i + 1).start())).matches()) {
+                Span between = Span.between(date.span(), found.get(++i).span());
+                if (between != null) {
+                    spans.add(between);
+                }
+            } else if (before.equals("before") || before.equals("after")) {
+                Matcher period = PERIOD.matcher(text.substring(0, wordStart(text, date.start())));
+                if (period.find()) {
+                    spans.add(date.span().widened(Period.ofDays(days(period)), before.equals("before")));
+                }
+            } else if (!BOUNDS.contains(before)) {
+                spans.add(date.span());
+            }
         }
         return spans;
     }
 
-    private static void add(String text, List<Span> spans, boolean[] taken, Matcher match, Span span,
-                            boolean withoutBounds) {
+    /** @return the days a period ("the week", "two weeks", "last weekend", "the Sunday") spans at most */
+    private static int days(Matcher period) {
+        String count = period.group(1) == null ? "one" : period.group(1).toLowerCase(Locale.ROOT);
+        int n = Character.isDigit(count.charAt(0)) ? Integer.parseInt(count) : COUNTS.getOrDefault(count, 1);
+        String unit = period.group(2).toLowerCase(Locale.ROOT);
+        int days = unit.startsWith("day") ? 1 : unit.startsWith("month") ? 31 : 7; // a week, a weekend, a weekday
+        return Math.min(n, 12) * days;
+    }
+
+    private static void add(List<Found> found, boolean[] taken, Matcher match, Span span) {
         for (int i = match.start(); i < match.end(); i++) {
             if (taken[i]) {
                 return; // part of a date read by a more precise pattern
@@ -135,13 +183,25 @@ final class QueryDates {
         for (int i = match.start(); i < match.end(); i++) {
             taken[i] = true;
         }
-        if (!withoutBounds || !BOUNDS.contains(wordBefore(text, match.start()))) {
-            spans.add(span);
-        }
+        found.add(new Found(match.start(), match.end(), span));
+    }
+
+    /** A date read, where it is in the text. */
+    private record Found(int start, int end, Span span) {
     }
 
     /** @return the word right before {@code at}, lower case; "" when none */
     private static String wordBefore(String text, int at) {
+        int start = wordStart(text, at);
+        int end = start;
+        while (end < at && Character.isLetter(text.charAt(end))) {
+            end++;
+        }
+        return text.substring(start, end).toLowerCase(Locale.ROOT);
+    }
+
+    /** @return where the word right before {@code at} starts ({@code at}'s start of non-letters when none) */
+    private static int wordStart(String text, int at) {
         int end = at;
         while (end > 0 && !Character.isLetter(text.charAt(end - 1))) {
             end--;
@@ -150,7 +210,7 @@ final class QueryDates {
         while (start > 0 && Character.isLetter(text.charAt(start - 1))) {
             start--;
         }
-        return text.substring(start, end).toLowerCase(Locale.ROOT);
+        return start;
     }
 
     /** @return the day, or null when it is none (the 31st of April, month 13) */
@@ -208,6 +268,26 @@ final class QueryDates {
 
         static Span of(LocalDate day) {
             return new Span(day, day, null);
+        }
+
+        /**
+         * @return from the first span's start to the second's end, a day without its year taking the other's; null
+         * when neither has a year or they run backwards
+         */
+        static Span between(Span from, Span to) {
+            LocalDate first = from.anyYear == null ? from.first
+                    : to.anyYear == null ? from.anyYear.atYear(to.first.getYear()) : null;
+            LocalDate last = to.anyYear == null ? to.last
+                    : from.anyYear == null ? to.anyYear.atYear(from.last.getYear()) : null;
+            return first == null || last == null || last.isBefore(first) ? null : new Span(first, last, null);
+        }
+
+        /** @return this span and the {@code period} before it (or after it) */
+        Span widened(Period period, boolean before) {
+            if (anyYear != null) {
+                return this; // no year to count back from: the day itself, in any year
+            }
+            return before ? new Span(first.minus(period), last, null) : new Span(first, last.plus(period), null);
         }
 
         boolean overlaps(Span other) {

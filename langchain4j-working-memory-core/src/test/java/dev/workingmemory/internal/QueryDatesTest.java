@@ -48,12 +48,37 @@ class QueryDatesTest {
     @ParameterizedTest
     @ValueSource(strings = {"How much did I raise my word count goal from the start until April 9?",
             "What changed since 2024-04-05?", "What did we do before 3 June 2023?",
-            "How many days passed between April 5, 2024, and April 9, 2024?", "Is the report due by May 2?",
+            "How many days passed between April 5, 2024, and when I improved my score?", "Is the report due by May 2?",
+            "What happened between May 2 and May 9?", "Which bugs came in before Sept. 3, 2024?",
             "Who called in May?", "What did we plan for 2024?", "What did I say last week?",
             "Can you send the 3 reports?", "May I ask what Mar said?", "Version 2024-13-40 broke the build",
             "The 31 February meeting", "Tickets 12 34 and 2022"})
     void should_read_no_day_in_a_span_a_bare_month_or_year_or_what_is_no_date(String query) {
         assertThat(QueryDates.in(query).isEmpty()).isTrue();
+    }
+
+    @Test
+    void should_read_a_span_between_two_dates_and_a_period_before_or_after_one() {
+        String between = "How many days passed between April 5, 2024, and April 9, 2024?";
+        assertThat(madeOn(between, "2024-04-03")).isFalse();
+        assertThat(madeOn(between, "2024-04-07")).isTrue();
+        assertThat(madeOn(between, "2024-04-10")).as("a day either side").isTrue();
+        assertThat(madeOn("Where was John between August 11 and August 15 2023?", "2023-08-13"))
+                .as("the year of the other").isTrue();
+        assertThat(madeOn("What changed from 2024-03-01 to 2024-03-05?", "2024-03-04")).isTrue();
+        assertThat(madeOn("What changed from 2024-03-05 to 2024-03-01?", "2024-03-03")).as("backwards: not read")
+                .isFalse();
+
+        String weekBefore = "What did John do the week before August 3, 2023 involving his kids?";
+        assertThat(madeOn(weekBefore, "2023-07-28")).isTrue();
+        assertThat(madeOn(weekBefore, "2023-08-03")).as("the day itself: told as \"last week\"").isTrue();
+        assertThat(madeOn(weekBefore, "2023-07-20")).isFalse();
+        assertThat(madeOn(weekBefore, "2023-08-06")).isFalse();
+        assertThat(madeOn("What is the name of the puppy she got two weeks before August 11, 2023?", "2023-07-30"))
+                .isTrue();
+        assertThat(madeOn("What did we fix the day after 2024-03-01?", "2024-03-02")).isTrue();
+        assertThat(madeOn("What did we fix the day after 2024-03-01?", "2024-02-20")).isFalse();
+        assertThat(madeOn("What did Joanna show on the Sunday Before October 25, 2022?", "2022-10-20")).isTrue();
     }
 
     @Test
