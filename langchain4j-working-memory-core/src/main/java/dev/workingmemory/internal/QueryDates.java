@@ -59,6 +59,8 @@ final class QueryDates {
             + "(?:(\\d{1,2}|a|one|two|three|four|five|six)\\s+)?"
             + "(days?|weeks?|weekends?|months?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\s+$",
             Pattern.CASE_INSENSITIVE);
+    /** The most dates read from a query, and from a crystal's text: a question names a few days, not hundreds. */
+    private static final int MAX_DATES = 16;
     private static final Map<String, Integer> COUNTS = Map.of("a", 1, "one", 1, "two", 2, "three", 3, "four", 4,
             "five", 5, "six", 6);
 
@@ -172,6 +174,9 @@ final class QueryDates {
     }
 
     private static void add(List<Found> found, boolean[] taken, Matcher match, Span span) {
+        if (found.size() == MAX_DATES) {
+            return;
+        }
         for (int i = match.start(); i < match.end(); i++) {
             if (taken[i]) {
                 return; // part of a date read by a more precise pattern
@@ -297,8 +302,12 @@ final class QueryDates {
             if (anyYear != null || other.anyYear != null) {
                 Span dated = anyYear != null ? other : this;
                 MonthDay day = anyYear != null ? anyYear : other.anyYear;
-                for (LocalDate date = dated.first; !date.isAfter(dated.last); date = date.plusDays(1)) {
-                    if (Math.abs(date.toEpochDay() - day.atYear(date.getYear()).toEpochDay()) <= 1) {
+                if (dated.last.toEpochDay() - dated.first.toEpochDay() >= 365) {
+                    return true; // a year or more holds every day of the year
+                }
+                for (int year = dated.first.getYear() - 1; year <= dated.last.getYear() + 1; year++) {
+                    LocalDate date = day.atYear(year);
+                    if (!date.isBefore(dated.first.minusDays(1)) && !date.isAfter(dated.last.plusDays(1))) {
                         return true;
                     }
                 }

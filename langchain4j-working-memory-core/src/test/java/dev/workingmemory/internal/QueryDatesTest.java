@@ -117,5 +117,9 @@ class QueryDatesTest {
         }
         assertThat(QueryDates.in("on 31 December 9999").match(Instant.MAX, "31 December 9999 and 1 January 0000"))
                 .isTrue();
+        QueryDates everything = QueryDates.in("What happened between 0001-01-01 and 9999-12-31?");
+        assertThat(everything.match(null, "on March 3 " + "and May 4 ".repeat(2_000))).as("a year holds any day")
+                .isTrue();
+        assertThat(everything.match(Instant.parse("2024-05-04T10:00:00Z"), "")).isTrue();
     }
 }
