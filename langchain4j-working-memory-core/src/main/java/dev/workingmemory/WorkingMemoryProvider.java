@@ -199,7 +199,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             this.crystals = ownCrystals;
         }
         MemorySearch search = crystals == null ? null
-                : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners);
+                : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners,
+                builder.clock);
         this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search);
         this.messageRules = new MessageRules(memoryToolNames, builder.maxAnalyzedChars);
         this.keyMapper = builder.keyMapper;

@@ -383,6 +383,9 @@ class LongTermMemoryTest {
                     .asString().contains("Looky here, I got this new pup for you!");
             assertThat(texts(memory.search("What did Nate do for Joanna?", 1))).as("by the text alone")
                     .singleElement().asString().doesNotContain("pup");
+            clock.set("2022-05-26T09:00:00Z");
+            assertThat(texts(memory.search("What did Nate do for Joanna yesterday?", 1))).singleElement()
+                    .asString().contains("Looky here, I got this new pup for you!");
         }
     }
 }

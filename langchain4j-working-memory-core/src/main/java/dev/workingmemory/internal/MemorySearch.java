@@ -9,7 +9,9 @@ import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.event.SearchRun;
 import dev.workingmemory.event.WorkingMemoryListener;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,8 +20,9 @@ import java.util.Optional;
 
 /**
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
- * {@code max(30, 5 × limit)} candidates ({@code max(200, 5 × limit)} when the query asks about a day: {@link QueryDates})
- * and chooses among them ({@link HitChoice}): those of the day the query asks about first, best first within the budget, one
+ * {@code max(30, 5 × limit)} candidates ({@code max(200, 5 × limit)} when the query asks about a day, by its date or
+ * counted back from the clock's today: {@link QueryDates}) and chooses among them ({@link HitChoice}): those of the day
+ * asked about first, best first within the budget, one
  * passage per whole (exchange, note, tool output) before a second, and the newer of two hits that state the same
  * thing above the older; then the rest of the budget widens the hits with the neighbouring passages of their whole
  * ({@link HitWidening}). Each search is reported to the provider's listeners ({@link SearchRun}).
@@ -47,9 +50,12 @@ public final class MemorySearch {
     private final int tokenBudget;
     private final int maxQueryChars;
     private final WorkingMemoryListener listener;
+    private final Clock clock;
 
+    /** @param clock the asker's today, from which a query's "yesterday" or "last week" counts */
     public MemorySearch(CrystalStore store, TokenCountEstimator estimator, int tokenBudget, int maxQueryChars,
-                        WorkingMemoryListener listener) {
+                        WorkingMemoryListener listener, Clock clock) {
+        this.clock = Ensure.notNull(clock, "clock");
         this.listener = Ensure.notNull(listener, "listener");
         this.store = Ensure.notNull(store, "store");
         this.estimator = Ensure.notNull(estimator, "estimator");
@@ -114,7 +120,7 @@ public final class MemorySearch {
         Ensure.that(limit >= 1 && limit <= MAX_LIMIT, "The limit must be within 1 and " + MAX_LIMIT + ", was " + limit
                 + ".");
         long start = System.nanoTime();
-        QueryDates dates = QueryDates.in(text);
+        QueryDates dates = QueryDates.in(text, LocalDate.now(clock));
         int wanted = Math.max(dates.isEmpty() ? MIN_CANDIDATES : MIN_DATED_CANDIDATES, CANDIDATES_PER_HIT * limit);
         List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text, wanted));
         // widening reads a hit's piece and its neighbours: from the candidates in hand when it can (a store may

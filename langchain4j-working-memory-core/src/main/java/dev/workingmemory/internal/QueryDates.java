@@ -1,6 +1,7 @@
 package dev.workingmemory.internal;
 
 import java.time.DateTimeException;
+import java.time.DayOfWeek;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.Month;
@@ -8,6 +9,7 @@ import java.time.MonthDay;
 import java.time.Period;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
+import java.time.temporal.TemporalAdjusters;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -27,9 +29,12 @@ import java.util.regex.Pattern;
  * time may differ by one), a month with its year, as ISO dates or in English words; a span between two such dates
  * ("between May 2 and May 9, 2023", "from 2024-03-01 to 2024-03-05"); the days a period before or after one ("the
  * week before August 3, 2023": what was said from July 27 to August 3, when it may have been told as "last week").
+ * A past day counted back from the asker's today ("yesterday", "the day before yesterday", "3 days ago", "two weeks
+ * ago", "last week", "last month", "last weekend", "last Friday"), when the search knows today.
  * Not read: a date that bounds a span open at one end ("until April 9", "since 2024-01-02", "before May 2": the answer
  * lies anywhere before or after it), a month alone ("in May": too often a word or a name), a year alone (too wide to
- * help) and relative dates ("last week").
+ * help), and a day that may be ahead ("today", "this week", "on Monday": what is due then is asked about as often as
+ * what was said then).
  *
  * <p>Thread-safe (immutable).
  */
@@ -49,8 +54,11 @@ final class QueryDates {
     private static final Map<String, Month> MONTHS = months();
     /** Words that make the date after them the bound of a span ("until April 9"), not a day something happened. */
     private static final Set<String> BOUNDS = Set.of("until", "till", "before", "after", "since", "by", "between",
-            "from", "to", "through", "and");
-    /** "between" and "from" open a span that a second date right after closes ("between May 2 and May 9"). */
+            "to", "through");
+    /**
+     * "between" and "from" open a span that a second date right after closes ("between May 2 and May 9"); "from"
+     * alone is where something came from ("the notes from March 3").
+     */
     private static final Set<String> PAIR_OPENERS = Set.of("between", "from");
     private static final Pattern PAIR_CLOSERS = Pattern.compile("[\\s,]*(?:and|to|until|till|through|-|–)[\\s,]*",
             Pattern.CASE_INSENSITIVE);
@@ -59,10 +67,18 @@ final class QueryDates {
             + "(?:(\\d{1,2}|a|one|two|three|four|five|six)\\s+)?"
             + "(days?|weeks?|weekends?|months?|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\\s+$",
             Pattern.CASE_INSENSITIVE);
+    /**
+     * A past day named from today ("yesterday", "last week", "3 days ago", "last Monday"). Not "today", "this week" or
+     * "on Monday": what is due then is as likely asked about as what was said then.
+     */
+    private static final Pattern RELATIVE = Pattern.compile("(?<![\\p{L}\\d])(?:(the day before yesterday)"
+            + "|(yesterday)|(\\d{1,2}|a|an|one|two|three|four|five|six) (days?|weeks?|months?) ago"
+            + "|last (week|month|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday))(?!\\p{L})",
+            Pattern.CASE_INSENSITIVE);
     /** The most dates read from a query, and from a crystal's text: a question names a few days, not hundreds. */
     private static final int MAX_DATES = 16;
-    private static final Map<String, Integer> COUNTS = Map.of("a", 1, "one", 1, "two", 2, "three", 3, "four", 4,
-            "five", 5, "six", 6);
+    private static final Map<String, Integer> COUNTS = Map.of("a", 1, "an", 1, "one", 1, "two", 2, "three", 3,
+            "four", 4, "five", 5, "six", 6);
 
     /** The times a crystal's day is read for: a date the query names has a year of four digits. */
     private static final Instant EARLIEST = Instant.parse("0000-01-02T00:00:00Z");
@@ -74,9 +90,18 @@ final class QueryDates {
         this.spans = spans;
     }
 
-    /** @return the days the query asks about; empty when it names none */
+    /** @return the days the query asks about by their dates; empty when it names none */
     static QueryDates in(String query) {
-        return new QueryDates(read(query, true));
+        return in(query, null);
+    }
+
+    /**
+     * @param today the asker's day, from which "yesterday", "last week", "3 days ago", "on Monday" count; null to read
+     *              no such day
+     * @return the days the query asks about; empty when it names none
+     */
+    static QueryDates in(String query, LocalDate today) {
+        return new QueryDates(read(query, today));
     }
 
     /** @return whether the query asks about no day */
@@ -101,7 +126,7 @@ final class QueryDates {
                 }
             }
         }
-        for (Span named : read(text, false)) {
+        for (Span named : read(text, null, false)) {
             for (Span span : spans) {
                 if (span.overlaps(named)) {
                     return true;
@@ -116,7 +141,11 @@ final class QueryDates {
      *              between two dates, the days a period before or after one) or not at all
      * @return the dates in the text
      */
-    private static List<Span> read(String text, boolean asked) {
+    private static List<Span> read(String query, LocalDate today) {
+        return read(query, today, true);
+    }
+
+    private static List<Span> read(String text, LocalDate today, boolean asked) {
         if (text == null || text.isEmpty()) {
             return List.of();
         }
@@ -137,6 +166,12 @@ final class QueryDates {
         Matcher monthYear = MONTH_YEAR.matcher(text);
         while (monthYear.find()) {
             add(found, taken, monthYear, month(monthYear.group(2), monthYear.group(1)));
+        }
+        if (today != null) {
+            Matcher relative = RELATIVE.matcher(text);
+            while (relative.find()) {
+                add(found, taken, relative, relative(relative, today));
+            }
         }
         if (!asked) {
             return found.stream().map(Found::span).toList();
@@ -216,6 +251,44 @@ final class QueryDates {
             start--;
         }
         return start;
+    }
+
+    /** @return the days a phrase counted back from today names */
+    private static Span relative(Matcher match, LocalDate today) {
+        if (match.group(1) != null) {
+            return Span.of(today.minusDays(2));
+        }
+        if (match.group(2) != null) {
+            return Span.of(today.minusDays(1));
+        }
+        if (match.group(4) != null) {
+            String count = match.group(3).toLowerCase(Locale.ROOT);
+            int n = Character.isDigit(count.charAt(0)) ? Integer.parseInt(count) : COUNTS.getOrDefault(count, 1);
+            String unit = match.group(4).toLowerCase(Locale.ROOT);
+            if (unit.startsWith("day")) {
+                return Span.of(today.minusDays(n));
+            }
+            if (unit.startsWith("week")) {
+                LocalDate day = today.minusWeeks(n);
+                return new Span(day.minusDays(3), day.plusDays(3), null); // "a week ago": about then
+            }
+            YearMonth month = YearMonth.from(today.minusMonths(n));
+            return new Span(month.atDay(1), month.atEndOfMonth(), null);
+        }
+        String last = match.group(5).toLowerCase(Locale.ROOT);
+        if (last.equals("week")) {
+            LocalDate monday = today.with(TemporalAdjusters.previousOrSame(DayOfWeek.MONDAY));
+            return new Span(monday.minusDays(7), monday.minusDays(1), null);
+        }
+        if (last.equals("month")) {
+            YearMonth month = YearMonth.from(today).minusMonths(1);
+            return new Span(month.atDay(1), month.atEndOfMonth(), null);
+        }
+        if (last.equals("weekend")) {
+            LocalDate sunday = today.with(TemporalAdjusters.previous(DayOfWeek.SUNDAY));
+            return new Span(sunday.minusDays(1), sunday, null);
+        }
+        return Span.of(today.with(TemporalAdjusters.previous(DayOfWeek.valueOf(last.toUpperCase(Locale.ROOT)))));
     }
 
     /** @return the day, or null when it is none (the 31st of April, month 13) */

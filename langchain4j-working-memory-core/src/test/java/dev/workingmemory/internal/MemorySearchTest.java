@@ -11,6 +11,7 @@ import dev.workingmemory.crystal.TestEmbeddingModels;
 import dev.workingmemory.event.WorkingMemoryListener;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -62,7 +63,7 @@ class MemorySearchTest {
             }
             store.add(crystals);
             MemorySearch search = new MemorySearch(store, CharsPerTokenEstimator.INSTANCE, 600, 1_000,
-                    WorkingMemoryListener.NONE);
+                    WorkingMemoryListener.NONE, Clock.systemUTC());
 
             List<MemoryHit> hits = search.search("alice", "security audit June", 1);
 
@@ -88,7 +89,7 @@ class MemorySearchTest {
             }
             store.add(crystals);
             MemorySearch search = new MemorySearch(store, CharsPerTokenEstimator.INSTANCE, 600, 1_000,
-                    WorkingMemoryListener.NONE);
+                    WorkingMemoryListener.NONE, Clock.systemUTC());
             String dayOf97 = DateTimeFormatter.ofPattern("MMMM d, yyyy", Locale.ENGLISH)
                     .format(day.plus(Duration.ofDays(3L * 97)).atZone(ZoneOffset.UTC));
 

@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
+import java.time.LocalDate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +16,10 @@ class QueryDatesTest {
         return Instant.parse(day + "T13:56:00Z");
     }
 
+    private static boolean on(String query, LocalDate today, String day) {
+        return QueryDates.in(query, today).match(at(day), "nothing dated here");
+    }
+
     private static boolean madeOn(String query, String day) {
         return QueryDates.in(query).match(at(day), "nothing dated here");
     }
@@ -22,7 +27,7 @@ class QueryDatesTest {
     @ParameterizedTest
     @ValueSource(strings = {"What dish did Nate make on 9 November, 2022?", "What did Nate make on November 9, 2022?",
             "what happened on nov. 9th 2022", "What did we change on 2022-11-09?", "the 9th of November 2022",
-            "What did we ship on November 9?", "Notes of 9 Nov"})
+            "What did we ship on November 9?", "Notes from 9 Nov"})
     void should_read_a_day_written_in_each_usual_way(String query) {
         assertThat(madeOn(query, "2022-11-09")).isTrue();
         assertThat(madeOn(query, "2022-11-10")).as("a day either side: the asker's zone").isTrue();
@@ -79,6 +84,41 @@ class QueryDatesTest {
         assertThat(madeOn("What did we fix the day after 2024-03-01?", "2024-03-02")).isTrue();
         assertThat(madeOn("What did we fix the day after 2024-03-01?", "2024-02-20")).isFalse();
         assertThat(madeOn("What did Joanna show on the Sunday Before October 25, 2022?", "2022-10-20")).isTrue();
+    }
+
+    @Test
+    void should_count_a_past_day_named_from_today_back_from_the_askers_day() {
+        LocalDate thursday = LocalDate.parse("2026-11-26");
+        assertThat(on("What did we decide yesterday?", thursday, "2026-11-25")).isTrue();
+        assertThat(on("What did we decide yesterday?", thursday, "2026-11-22")).isFalse();
+        assertThat(on("and the day before yesterday?", thursday, "2026-11-24")).isTrue();
+        assertThat(on("What did we ship on May 3 and May 5, 2026?", thursday, "2026-05-05")).isTrue();
+        assertThat(on("What did we ship on May 3 and May 5, 2026?", thursday, "2025-05-03")).as("any year").isTrue();
+        assertThat(on("the bug from 3 days ago", thursday, "2026-11-23")).as("from: where it came from").isTrue();
+        assertThat(on("what we planned two weeks ago", thursday, "2026-11-14")).as("about then").isTrue();
+        assertThat(on("what we planned two weeks ago", thursday, "2026-11-05")).isFalse();
+        assertThat(on("what I said a month ago", thursday, "2026-10-03")).isTrue();
+        assertThat(on("What did we change last week?", thursday, "2026-11-16")).as("Monday of last week").isTrue();
+        assertThat(on("What did we change last week?", thursday, "2026-11-22")).as("its Sunday").isTrue();
+        assertThat(on("What did we change last week?", thursday, "2026-11-12")).isFalse();
+        assertThat(on("What did we change last month?", thursday, "2026-10-15")).isTrue();
+        assertThat(on("What did you cook last weekend?", thursday, "2026-11-21")).isTrue();
+        assertThat(on("What did you cook last weekend?", thursday, "2026-11-14")).isFalse();
+        assertThat(on("What did we do last Friday?", thursday, "2026-11-20")).isTrue();
+        assertThat(on("What did we do last Thursday?", thursday, "2026-11-19")).as("not today").isTrue();
+        assertThat(on("What did we do last Thursday?", thursday, "2026-11-26")).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"What is on for today?", "What is due this week?", "Where is the meeting on Monday?",
+            "What changed since yesterday?", "Do you remember last year?"})
+    void should_read_no_day_that_may_be_ahead_or_bounds_an_open_span(String query) {
+        assertThat(QueryDates.in(query, LocalDate.parse("2026-11-26")).isEmpty()).isTrue();
+    }
+
+    @Test
+    void should_read_no_day_counted_from_today_without_a_today() {
+        assertThat(QueryDates.in("What did we decide yesterday?").isEmpty()).isTrue();
     }
 
     @Test
