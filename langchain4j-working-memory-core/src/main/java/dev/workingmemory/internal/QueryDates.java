@@ -52,6 +52,8 @@ final class QueryDates {
     private static final Pattern MONTH_YEAR = Pattern.compile("(?<!\\p{L})" + MONTH + ",?\\s+(\\d{4})(?!\\d)",
             Pattern.CASE_INSENSITIVE);
     private static final Map<String, Month> MONTHS = months();
+    /** Months that are English words too, as the words are written. */
+    private static final Set<String> WORDS_TOO = Set.of("may", "march", "mar");
     /** Words that make the date after them the bound of a span ("until April 9"), not a day something happened. */
     private static final Set<String> BOUNDS = Set.of("until", "till", "before", "after", "since", "by", "between",
             "to", "through");
@@ -322,6 +324,9 @@ final class QueryDates {
     }
 
     private static Month monthOf(String text) {
+        if (WORDS_TOO.contains(text)) {
+            return null; // "the top 5 may be wrong", "we march 5 miles": only a capital makes them months
+        }
         String key = text.toLowerCase(Locale.ROOT).replace(".", "");
         if (Character.isDigit(key.charAt(0))) {
             int number = Integer.parseInt(key);
