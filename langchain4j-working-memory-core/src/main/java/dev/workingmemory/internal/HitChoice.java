@@ -102,19 +102,25 @@ final class HitChoice {
                         hit.score(), estimator.estimateTokenCountInText(window), hit.scores(), null));
             }
         }
-        List<MemoryHit> chosen = pick(onTheDayFirst(all, dates), budget, limit);
+        List<MemoryHit> chosen = pick(onTheDayFirst(all, candidates, dates), budget, limit);
         return newerFirst(chosen, words);
     }
 
-    /** @return the hits made on a day the query asks about, or naming it, first; each part in its order */
-    private static List<MemoryHit> onTheDayFirst(List<MemoryHit> all, QueryDates dates) {
+    /**
+     * @param candidates the crystals of {@code hits}, index by index: a day is named in the whole text, which a
+     *                   window may have cut
+     * @return the hits made on a day the query asks about, or naming it, first; each part in its order
+     */
+    private static List<MemoryHit> onTheDayFirst(List<MemoryHit> hits, List<CrystalHit> candidates,
+                                                 QueryDates dates) {
         if (dates.isEmpty()) {
-            return all;
+            return hits;
         }
-        List<MemoryHit> first = new ArrayList<>(all.size());
-        List<MemoryHit> rest = new ArrayList<>(all.size());
-        for (MemoryHit hit : all) {
-            (dates.match(hit.time(), hit.text()) ? first : rest).add(hit);
+        List<MemoryHit> first = new ArrayList<>(hits.size());
+        List<MemoryHit> rest = new ArrayList<>(hits.size());
+        for (int i = 0; i < hits.size(); i++) {
+            Crystal crystal = candidates.get(i).crystal();
+            (dates.match(crystal.time(), crystal.text()) ? first : rest).add(hits.get(i));
         }
         first.addAll(rest);
         return first;

@@ -127,8 +127,8 @@ public final class MemorySearch {
         // answer each read with a query to its database)
         Map<String, Crystal> inHand = new HashMap<>();
         candidates.forEach(candidate -> inHand.put(candidate.crystal().id(), candidate.crystal()));
-        List<MemoryHit> hits = HitWidening.widen(HitChoice.choose(text, dates, candidates, estimator, tokenBudget, limit),
-                id -> inHand.containsKey(id) ? Optional.of(inHand.get(id))
+        List<MemoryHit> chosen = HitChoice.choose(text, dates, candidates, estimator, tokenBudget, limit);
+        List<MemoryHit> hits = HitWidening.widen(chosen, id -> inHand.containsKey(id) ? Optional.of(inHand.get(id))
                         : store.get(id).filter(crystal -> crystal.scope().equals(scope)), estimator, tokenBudget);
         listener.onSearchRun(new SearchRun(scope, text, hits.size(), Duration.ofNanos(System.nanoTime() - start)));
         return hits;

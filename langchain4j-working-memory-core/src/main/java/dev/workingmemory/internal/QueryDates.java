@@ -92,18 +92,13 @@ final class QueryDates {
         this.spans = spans;
     }
 
-    /** @return the days the query asks about by their dates; empty when it names none */
-    static QueryDates in(String query) {
-        return in(query, null);
-    }
-
     /**
      * @param today the asker's day, from which "yesterday", "last week", "3 days ago", "on Monday" count; null to read
      *              no such day
      * @return the days the query asks about; empty when it names none
      */
     static QueryDates in(String query, LocalDate today) {
-        return new QueryDates(read(query, today));
+        return new QueryDates(read(query, today, true));
     }
 
     /** @return whether the query asks about no day */
@@ -143,10 +138,6 @@ final class QueryDates {
      *              between two dates, the days a period before or after one) or not at all
      * @return the dates in the text
      */
-    private static List<Span> read(String query, LocalDate today) {
-        return read(query, today, true);
-    }
-
     private static List<Span> read(String text, LocalDate today, boolean asked) {
         if (text == null || text.isEmpty()) {
             return List.of();

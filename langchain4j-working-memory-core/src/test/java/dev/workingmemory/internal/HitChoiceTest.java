@@ -45,7 +45,7 @@ class HitChoiceTest {
     }
 
     private List<MemoryHit> choose(String query, int budget, int limit) {
-        return HitChoice.choose(query, QueryDates.in(query), candidates, TOKENS, budget, limit);
+        return HitChoice.choose(query, QueryDates.in(query, null), candidates, TOKENS, budget, limit);
     }
 
     @Test
@@ -63,6 +63,19 @@ class HitChoiceTest {
                 .containsExactly("turn-a#0", "turn-b#0", "turn-c#0", "turn-d#0", "turn-e#0");
         assertThat(choose("What did Nate do for Joanna on 25 May, 2022?", 600, 2)).extracting(MemoryHit::id)
                 .containsExactly("turn-b#0", "turn-d#0");
+    }
+
+    @Test
+    void should_read_the_day_a_piece_names_in_its_whole_text_not_in_its_window() {
+        candidate("turn-a#0", "2022-04-01", "user: the sprint review is on Friday");
+        piece("note-b#0", CrystalKind.NOTE, "The sprint review happens in the big room with the whole team. "
+                + filler(600) + " It is on 2022-05-25.");
+
+        List<MemoryHit> hits = choose("Where does the sprint review with the whole team happen, in the big room on 25"
+                + " May, 2022?", 600, 10);
+
+        assertThat(hits).extracting(MemoryHit::id).containsExactly("note-b#0", "turn-a#0");
+        assertThat(hits.get(0).text()).as("its window").doesNotContain("May 25");
     }
 
     @Test

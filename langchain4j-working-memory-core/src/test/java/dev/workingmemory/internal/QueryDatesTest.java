@@ -21,7 +21,7 @@ class QueryDatesTest {
     }
 
     private static boolean madeOn(String query, String day) {
-        return QueryDates.in(query).match(at(day), "nothing dated here");
+        return QueryDates.in(query, null).match(at(day), "nothing dated here");
     }
 
     @ParameterizedTest
@@ -60,7 +60,7 @@ class QueryDatesTest {
             "Which of the top 5 may be wrong?", "Did we march 5 miles on the hike?",
             "The 31 February meeting", "Tickets 12 34 and 2022"})
     void should_read_no_day_in_a_span_a_bare_month_or_year_or_what_is_no_date(String query) {
-        assertThat(QueryDates.in(query).isEmpty()).isTrue();
+        assertThat(QueryDates.in(query, null).isEmpty()).isTrue();
     }
 
     @Test
@@ -119,12 +119,12 @@ class QueryDatesTest {
 
     @Test
     void should_read_no_day_counted_from_today_without_a_today() {
-        assertThat(QueryDates.in("What did we decide yesterday?").isEmpty()).isTrue();
+        assertThat(QueryDates.in("What did we decide yesterday?", null).isEmpty()).isTrue();
     }
 
     @Test
     void should_match_a_crystal_that_names_the_day_whenever_it_was_made() {
-        QueryDates dates = QueryDates.in("What is due on April 20, 2026?");
+        QueryDates dates = QueryDates.in("What is due on April 20, 2026?", null);
 
         assertThat(dates.match(at("2026-03-02"), "user: the report is due on 20 April 2026")).isTrue();
         assertThat(dates.match(at("2026-03-02"), "user: the review is on 2026-04-21")).isTrue();
@@ -134,7 +134,7 @@ class QueryDatesTest {
                 .isTrue();
         assertThat(dates.match(at("2026-03-02"), "user: the report is due on April 25")).isFalse();
         assertThat(dates.match(null, "no time and no date")).isFalse();
-        assertThat(QueryDates.in("What is due?").match(at("2026-04-20"), "due on April 20")).isFalse();
+        assertThat(QueryDates.in("What is due?", null).match(at("2026-04-20"), "due on April 20")).isFalse();
     }
 
     @Test
@@ -151,14 +151,14 @@ class QueryDatesTest {
                 query.append(parts[random.nextInt(parts.length)]).append(random.nextBoolean() ? " " : "");
                 text.append(parts[random.nextInt(parts.length)]).append(random.nextBoolean() ? " " : "");
             }
-            QueryDates dates = QueryDates.in(query.toString());
+            QueryDates dates = QueryDates.in(query.toString(), null);
             for (Instant time : times) {
                 dates.match(time, text.toString());
             }
         }
-        assertThat(QueryDates.in("on 31 December 9999").match(Instant.MAX, "31 December 9999 and 1 January 0000"))
-                .isTrue();
-        QueryDates everything = QueryDates.in("What happened between 0001-01-01 and 9999-12-31?");
+        assertThat(QueryDates.in("on 31 December 9999", null)
+                .match(Instant.MAX, "31 December 9999 and 1 January 0000")).isTrue();
+        QueryDates everything = QueryDates.in("What happened between 0001-01-01 and 9999-12-31?", null);
         assertThat(everything.match(null, "on March 3 " + "and May 4 ".repeat(2_000))).as("a year holds any day")
                 .isTrue();
         assertThat(everything.match(Instant.parse("2024-05-04T10:00:00Z"), "")).isTrue();
