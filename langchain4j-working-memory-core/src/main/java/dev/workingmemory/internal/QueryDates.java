@@ -366,7 +366,9 @@ final class QueryDates {
 
         boolean overlaps(Span other) {
             if (anyYear != null && other.anyYear != null) {
-                return Math.abs(anyYear.atYear(2000).getDayOfYear() - other.anyYear.atYear(2000).getDayOfYear()) <= 1;
+                // in a leap year, so that February 29 has its own day; December 31 and January 1 are a day apart too
+                int apart = Math.abs(anyYear.atYear(2000).getDayOfYear() - other.anyYear.atYear(2000).getDayOfYear());
+                return apart <= 1 || apart >= 365;
             }
             if (anyYear != null || other.anyYear != null) {
                 Span dated = anyYear != null ? other : this;

@@ -43,6 +43,17 @@ class QueryDatesTest {
     }
 
     @Test
+    void should_take_two_days_without_a_year_a_day_apart_across_the_turn_of_the_year() {
+        QueryDates newYearsEve = QueryDates.in("What did we plan on December 31?", null);
+
+        assertThat(newYearsEve.match(at("2019-06-15"), "The party is on January 1.")).isTrue();
+        assertThat(newYearsEve.match(at("2019-06-15"), "The party is on December 30.")).isTrue();
+        assertThat(newYearsEve.match(at("2019-06-15"), "The party is on January 2.")).isFalse();
+        assertThat(QueryDates.in("What did we plan on January 1?", null)
+                .match(at("2019-06-15"), "The party is on December 31.")).isTrue();
+    }
+
+    @Test
     void should_read_a_month_with_its_year_as_the_whole_month() {
         assertThat(madeOn("Which city did John recommend to Tim in January 2024?", "2024-01-01")).isTrue();
         assertThat(madeOn("Which city did John recommend to Tim in January 2024?", "2024-01-31")).isTrue();
