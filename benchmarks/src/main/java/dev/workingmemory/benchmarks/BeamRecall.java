@@ -12,6 +12,9 @@ import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.benchmarks.BeamData.Chat;
 import dev.workingmemory.benchmarks.BeamData.Message;
 import dev.workingmemory.benchmarks.BeamData.Question;
+import dev.workingmemory.crystal.CrystalRanking;
+import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.MemoryHit;
 
 import java.io.IOException;
@@ -49,7 +52,8 @@ import java.util.TreeMap;
  * memory: the naive baseline, for ratios of one run.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
- * [--baseline] [--chats 1,2,5] [--quantized | --bge] [--embedding-cache FILE] [--distinct-runs]}. Without {@code --data}, the
+ * [--baseline] [--chats 1,2,5] [--quantized | --bge] [--embedding-cache FILE] [--distinct-runs] [--feedback W]}
+ * ({@code --feedback}: the crystal store's {@link CrystalRanking#feedbackWeight()}, 0 for none). Without {@code --data}, the
  * first ancestor of the working directory holding {@code shared/bench/beam} is used; when there is none, the run is
  * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2, {@code --bge} with the
  * quantized bge-small-en-v1.5 (the provider's default model is all-MiniLM-L6-v2); {@code --embedding-cache}
@@ -73,6 +77,7 @@ public final class BeamRecall {
         boolean distinct = false;
         boolean quantized = false;
         boolean bge = false;
+        CrystalRanking ranking = null;
         Path cache = null;
         List<Integer> chats = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
@@ -88,11 +93,14 @@ public final class BeamRecall {
                 bge = true;
             } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
                 cache = Path.of(args[++i]);
+            } else if (args[i].equals("--feedback") && i + 1 < args.length) {
+                ranking = withFeedback(null, Double.parseDouble(args[++i]));
             } else if (args[i].equals("--chats") && i + 1 < args.length) {
                 Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::parseInt).forEach(chats::add);
             } else {
                 System.err.println("Usage: BeamRecall [--data DIR] [--baseline] [--chats 1,2,5] [--quantized | --bge]"
-                        + " [--embedding-cache FILE] [--distinct-runs]   (unknown argument: " + args[i] + ")");
+                        + " [--embedding-cache FILE] [--distinct-runs] [--feedback W]   (unknown argument: " + args[i]
+                        + ")");
                 System.exit(2);
             }
         }
@@ -106,7 +114,7 @@ public final class BeamRecall {
         }
         EmbeddingModel model = model(quantized, bge && !baseline);
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
-            run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, distinct,
+            run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, distinct, ranking,
                     System.out);
         }
     }
@@ -120,8 +128,16 @@ public final class BeamRecall {
                 : bge ? new BgeSmallEnV15QuantizedEmbeddingModel() : new AllMiniLmL6V2EmbeddingModel();
     }
 
+    /** @return {@code ranking} (the defaults when null) with {@code feedbackWeight} */
+    static CrystalRanking withFeedback(CrystalRanking ranking, double feedbackWeight) {
+        CrystalRanking base = ranking != null ? ranking : CrystalRanking.defaults();
+        return new CrystalRanking(base.keywordWeight(), base.vectorWeight(), base.contextWeight(), base.candidates(),
+                feedbackWeight);
+    }
+
+    /** @param ranking the crystal store's ranking; null for the default provider's own store */
     static void run(List<Chat> chats, boolean baseline, EmbeddingModel model, boolean quantized, boolean distinct,
-                    PrintStream out) throws IOException {
+                    CrystalRanking ranking, PrintStream out) throws IOException {
         out.printf("BEAM: %d chats (%s), %d messages, %d questions with evidence; %s%s%s%n", chats.size(),
                 String.join(",", chats.stream().map(Chat::name).toList()),
                 chats.stream().mapToInt(chat -> chat.messages().size()).sum(),
@@ -137,7 +153,10 @@ public final class BeamRecall {
         int messages = 0;
         List<Long> searchNanos = new ArrayList<>();
         LocomoRecall.SessionClock clock = new LocomoRecall.SessionClock();
-        try (WorkingMemoryProvider provider = baseline ? null
+        CrystalStore crystals = baseline || ranking == null ? null
+                : EmbeddedCrystalStore.builder().ranking(ranking).embeddingModel(model).build();
+        try (crystals; WorkingMemoryProvider provider = baseline ? null : crystals != null
+                ? WorkingMemoryProvider.builder().clock(clock).crystalStore(crystals).build()
                 : WorkingMemoryProvider.builder().clock(clock).embeddingModel(model).build()) {
             for (Chat chat : chats) {
                 long start = System.nanoTime();

@@ -70,6 +70,10 @@ public class CrystalSearchBenchmark {
     @Param({"0"})
     public int candidates;
 
+    /** The weight of the best hits' words ({@link CrystalRanking#feedbackWeight()}, 0 for none); -1 for the default. */
+    @Param({"-1"})
+    public double feedback;
+
     /**
      * The hits asked of the store. 10 is a plain search's; {@code memory_search} of 10 hits asks the store for 50
      * ({@code MemorySearch}: five candidates per hit, to choose among), which also makes each list take 50.
@@ -93,9 +97,10 @@ public class CrystalSearchBenchmark {
         }
         EmbeddingModel model = JdbcCorpus.model(miniLm, distinctTexts);
         CrystalRanking ranking = CrystalRanking.defaults();
-        if (candidates > 0) {
+        if (candidates > 0 || feedback >= 0) {
             ranking = new CrystalRanking(ranking.keywordWeight(), ranking.vectorWeight(), ranking.contextWeight(),
-                    candidates);
+                    candidates > 0 ? candidates : ranking.candidates(), feedback >= 0 ? feedback
+                    : ranking.feedbackWeight());
         }
         if (vectors.equals("jdbc")) {
             database = BenchDatabase.open(BenchDatabase.configuredUrl("-p vectors=jdbc"),

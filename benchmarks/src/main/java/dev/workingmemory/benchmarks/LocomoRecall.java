@@ -56,11 +56,11 @@ import java.util.Set;
  * end (never a crystal) counts as not found; how many questions have some is printed.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
- * [--candidates N] [--conversations conv-26,conv-30] [--quantized | --bge] [--embedding-cache FILE]
+ * [--candidates N] [--feedback W] [--conversations conv-26,conv-30] [--quantized | --bge] [--embedding-cache FILE]
  * [--store embedded|jdbc] [--jdbc-url URL] [--embedding-store in-memory] [--baseline]} ({@code --baseline}: {@link BeamRecall}'s naive
  * baseline, {@link NaivePassages}, on every turn of each conversation instead of the memory, same questions and
  * matching; {@code --candidates}: per list, {@link CrystalRanking#candidates()};
- * default 30; {@code --conversations}: only these, e.g. to hold some out; {@code --quantized}: the quantized
+ * default 30; {@code --feedback}: {@link CrystalRanking#feedbackWeight()}, 0 for none; {@code --conversations}: only these, e.g. to hold some out; {@code --quantized}: the quantized
  * all-MiniLM-L6-v2; {@code --bge}: the quantized bge-small-en-v1.5; {@code --embedding-cache}: vectors kept in a
  * file to run again faster, for recall only: never time such a run). {@code --store jdbc} gives the provider nothing but
  * {@code store(new JdbcWorkingMemoryStore(dataSource))} on a fresh schema of the database at {@code --jdbc-url}
@@ -113,9 +113,11 @@ public final class LocomoRecall {
             } else if (args[i].equals("--conversations") && i + 1 < args.length) {
                 only.addAll(Arrays.asList(args[++i].split(",")));
             } else if (args[i].equals("--candidates") && i + 1 < args.length) {
-                CrystalRanking defaults = CrystalRanking.defaults();
-                ranking = new CrystalRanking(defaults.keywordWeight(), defaults.vectorWeight(),
-                        defaults.contextWeight(), Integer.parseInt(args[++i]));
+                CrystalRanking base = ranking != null ? ranking : CrystalRanking.defaults();
+                ranking = new CrystalRanking(base.keywordWeight(), base.vectorWeight(), base.contextWeight(),
+                        Integer.parseInt(args[++i]), base.feedbackWeight());
+            } else if (args[i].equals("--feedback") && i + 1 < args.length) {
+                ranking = BeamRecall.withFeedback(ranking, Double.parseDouble(args[++i]));
             } else if (args[i].equals("--store") && i + 1 < args.length) {
                 store = Store.valueOf(args[++i].toUpperCase(Locale.ROOT));
             } else if (args[i].equals("--jdbc-url") && i + 1 < args.length) {
@@ -124,7 +126,8 @@ public final class LocomoRecall {
                 inMemoryVectors = true;
                 i++;
             } else {
-                System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--conversations conv-26,conv-30]"
+                System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--feedback W]"
+                        + " [--conversations conv-26,conv-30]"
                         + " [--quantized | --bge] [--embedding-cache FILE] [--store embedded|jdbc] [--jdbc-url URL]"
                         + " [--embedding-store in-memory] [--baseline]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
@@ -196,13 +199,13 @@ public final class LocomoRecall {
                 stats.droppedIds, stats.droppedQuestions);
         SessionClock clock = new SessionClock();
         WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().clock(clock);
-        if (embeddingModel != null) {
+        if (embeddingModel != null && ranking == null) { // else the crystal store below embeds with it
             builder.embeddingModel(embeddingModel);
         }
         if (dataSource != null) {
             builder.store(new JdbcWorkingMemoryStore(dataSource));
         }
-        if (vectors != null) {
+        if (vectors != null && ranking == null) {
             builder.embeddingStore(vectors);
         }
         RecallTally total = new RecallTally();

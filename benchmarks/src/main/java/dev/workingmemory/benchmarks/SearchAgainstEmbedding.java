@@ -12,7 +12,8 @@ import java.util.List;
  * machines; a pair of adjacent blocks sees about the same one, and the median of many pairs leaves out the
  * pairs a burst of load split.
  *
- * <p>Usage: {@code SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--pairs 200] [--block 20]}
+ * <p>Usage: {@code SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--feedback W] [--pairs 200]
+ * [--block 20]} ({@code --feedback}: the ranking's {@code feedbackWeight}, 0 for none; the default's without it)
  * (the store as {@code CrystalSearchBenchmark} builds and caches it; {@code --limit 50} is what {@code memory_search} of 10 hits asks
  * the store for). Prints one line:
  * {@code search/embedding: ratio=… (quartiles …-…) search_ms=… embedding_ms=… pairs=… limit=…}.
@@ -30,6 +31,7 @@ public final class SearchAgainstEmbedding {
         benchmark.distinctTexts = 20_000;
         benchmark.candidates = 0;
         benchmark.limit = 50;
+        benchmark.feedback = -1;
         int pairs = 200;
         int block = 20;
         try {
@@ -41,6 +43,8 @@ public final class SearchAgainstEmbedding {
                     }
                 } else if (args[i].equals("--limit") && i + 1 < args.length) {
                     benchmark.limit = Integer.parseInt(args[++i]);
+                } else if (args[i].equals("--feedback") && i + 1 < args.length) {
+                    benchmark.feedback = Double.parseDouble(args[++i]);
                 } else if (args[i].equals("--pairs") && i + 1 < args.length) {
                     pairs = Integer.parseInt(args[++i]);
                 } else if (args[i].equals("--block") && i + 1 < args.length) {
@@ -50,10 +54,10 @@ public final class SearchAgainstEmbedding {
                 }
             }
         } catch (NumberFormatException e) {
-            usage("not a whole number: " + e.getMessage());
+            usage("not a number: " + e.getMessage());
         }
-        if (pairs < 4 || block < 1 || benchmark.limit < 1) {
-            usage("--pairs must be 4 or more, --block and --limit 1 or more");
+        if (pairs < 4 || block < 1 || benchmark.limit < 1 || benchmark.feedback > 1) {
+            usage("--pairs must be 4 or more, --block and --limit 1 or more, --feedback at most 1");
         }
         benchmark.setUp();
         try {
@@ -92,8 +96,8 @@ public final class SearchAgainstEmbedding {
     }
 
     private static void usage(String problem) {
-        System.err.println("Usage: SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--pairs 200]"
-                + " [--block 20]   (" + problem + ")");
+        System.err.println("Usage: SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--feedback W]"
+                + " [--pairs 200] [--block 20]   (" + problem + ")");
         System.exit(2);
     }
 }

@@ -93,12 +93,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -612,6 +614,15 @@ final class CrystalIndex implements AutoCloseable {
      */
     Ranked keywordSearch(String scope, Set<CrystalKind> kinds, String text, double contextWeight, int max,
                          int sampleSize) throws IOException {
+        return keywordSearch(scope, kinds, text, Map.of(), contextWeight, max, sampleSize);
+    }
+
+    /**
+     * {@link #keywordSearch(String, Set, String, double, int, int)} with more words than the query's, each searched
+     * in the crystals' text at its boost ({@link QueryFeedback}).
+     */
+    Ranked keywordSearch(String scope, Set<CrystalKind> kinds, String text, Map<String, Float> moreWords,
+                         double contextWeight, int max, int sampleSize) throws IOException {
         Set<String> terms = terms(text);
         if (terms.isEmpty()) {
             return Ranked.EMPTY;
@@ -633,11 +644,11 @@ final class CrystalIndex implements AutoCloseable {
                     words.add(new BoostQuery(new TermQuery(inContext, states), (float) contextWeight), Occur.SHOULD);
                 }
             }
+            moreWords.forEach((word, boost) -> words.add(
+                    new BoostQuery(new TermQuery(new Term(BODY + partition, word)), boost), Occur.SHOULD));
             // a scope alone in its partition needs no filter: as a conjunction the filter would lead, and every
             // crystal of the scope would be visited instead of those the disjunction cannot skip
-            IndexReader reader = searcher.getIndexReader();
-            boolean alone = kinds.isEmpty()
-                    && reader.docFreq(new Term(PARTITION, partition)) == reader.docFreq(new Term(SCOPE, scope));
+            boolean alone = alone(searcher.getIndexReader(), scope, kinds);
             Query query = alone ? words.build()
                     : new BooleanQuery.Builder().add(words.build(), Occur.MUST).add(filter, Occur.FILTER).build();
             // one weight for the top and the sample: its terms are looked up once
@@ -908,6 +919,60 @@ final class CrystalIndex implements AutoCloseable {
             tokens.end();
         }
         return terms;
+    }
+
+    /**
+     * @param texts      the best hits' texts, best first
+     * @param population how many crystals of the scope (and kinds) the search covers
+     * @return the words to add to the query {@code text} ({@link QueryFeedback}), weighed by how many live crystals
+     *         of the scope hold them: counted in the scope, not read from the index's statistics, which count deleted
+     *         crystals and the other scopes of a partition, so that every store (the embedded index, a
+     *         {@link ScopeIndex} loaded from a database) chooses the same words for the same crystals
+     */
+    Map<String, Float> feedbackWords(String scope, Set<CrystalKind> kinds, String text, List<String> texts,
+                                     int population, double weight) throws IOException {
+        Set<String> queryWords = terms(text);
+        List<Map<String, Integer>> hitWords = new ArrayList<>(texts.size());
+        Set<String> words = new TreeSet<>();
+        for (String hit : texts) {
+            Map<String, Integer> counts = new HashMap<>();
+            try (TokenStream tokens = analyzer.tokenStream(BODY, hit)) {
+                CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+                tokens.reset();
+                while (tokens.incrementToken()) {
+                    counts.merge(term.toString(), 1, Integer::sum);
+                }
+                tokens.end();
+            }
+            if (!counts.isEmpty()) {
+                hitWords.add(counts);
+                words.addAll(counts.keySet());
+            }
+        }
+        words.removeAll(queryWords);
+        if (words.isEmpty()) {
+            return Map.of();
+        }
+        String field = BODY + partition(scope);
+        Query filter = filter(scope, kinds);
+        return read(searcher -> {
+            IndexReader reader = searcher.getIndexReader();
+            boolean alone = alone(reader, scope, kinds);
+            Map<String, Integer> docFreqs = new HashMap<>();
+            for (String word : words) {
+                Query holding = new TermQuery(new Term(field, word));
+                docFreqs.put(word, searcher.count(alone ? holding
+                        : new BooleanQuery.Builder().add(holding, Occur.MUST).add(filter, Occur.FILTER).build()));
+            }
+            return QueryFeedback.words(hitWords, queryWords, word -> docFreqs.getOrDefault(word, 0), population,
+                    weight);
+        });
+    }
+
+    /** @return whether every crystal of the scope's partition is the scope's and of the kinds: no filter needed */
+    private static boolean alone(IndexReader reader, String scope, Set<CrystalKind> kinds) throws IOException {
+        return kinds.isEmpty()
+                && reader.docFreq(new Term(PARTITION, partition(scope))) == reader.docFreq(new Term(SCOPE, scope));
     }
 
     /** The suffix of a scope's keyword fields: the partition of its vectors. */

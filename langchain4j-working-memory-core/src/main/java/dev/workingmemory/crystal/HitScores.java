@@ -14,7 +14,8 @@ package dev.workingmemory.crystal;
  *
  * <p>Immutable and thread-safe.
  *
- * @param keyword             BM25 of the query's words in the crystal's text
+ * @param keyword             BM25 of the query's words in the crystal's text, with the words the first pass's best
+ *                            hits have in common at their lower weights ({@link CrystalRanking#feedbackWeight()})
  * @param context             BM25 of the query's words in the crystal's context, already weighed
  * @param keywordStandardized the keyword list's score ({@code keyword + context}) standardized over the scope
  * @param vector              the similarity of the crystal's vector to the query's (cosine for the default store)

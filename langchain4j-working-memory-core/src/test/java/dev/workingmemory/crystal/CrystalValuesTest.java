@@ -109,19 +109,29 @@ class CrystalValuesTest {
 
     static Stream<Arguments> badRankings() {
         return Stream.of(
-                Arguments.of(-1.0, 1.0, 0.5, 50),
-                Arguments.of(1.0, Double.NaN, 0.5, 50),
-                Arguments.of(Double.POSITIVE_INFINITY, 1.0, 0.5, 50),
-                Arguments.of(0.0, 0.0, 0.5, 50),
-                Arguments.of(1.0, 1.0, -0.1, 50),
-                Arguments.of(1.0, 1.0, 1.5, 50),
-                Arguments.of(1.0, 1.0, 0.5, 0));
+                Arguments.of(-1.0, 1.0, 0.5, 50, 0.3),
+                Arguments.of(1.0, Double.NaN, 0.5, 50, 0.3),
+                Arguments.of(Double.POSITIVE_INFINITY, 1.0, 0.5, 50, 0.3),
+                Arguments.of(0.0, 0.0, 0.5, 50, 0.3),
+                Arguments.of(1.0, 1.0, -0.1, 50, 0.3),
+                Arguments.of(1.0, 1.0, 1.5, 50, 0.3),
+                Arguments.of(1.0, 1.0, 0.5, 0, 0.3),
+                Arguments.of(1.0, 1.0, 0.5, 50, -0.1),
+                Arguments.of(1.0, 1.0, 0.5, 50, 1.5),
+                Arguments.of(1.0, 1.0, 0.5, 50, Double.NaN));
     }
 
     @ParameterizedTest
     @MethodSource("badRankings")
-    void should_refuse_a_bad_ranking(double keywordWeight, double vectorWeight, double contextWeight, int candidates) {
-        assertThatThrownBy(() -> new CrystalRanking(keywordWeight, vectorWeight, contextWeight, candidates))
-                .isInstanceOf(IllegalArgumentException.class);
+    void should_refuse_a_bad_ranking(double keywordWeight, double vectorWeight, double contextWeight, int candidates,
+                                     double feedbackWeight) {
+        assertThatThrownBy(() -> new CrystalRanking(keywordWeight, vectorWeight, contextWeight, candidates,
+                feedbackWeight)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void should_give_a_ranking_made_without_a_feedback_weight_the_default_one() {
+        assertThat(new CrystalRanking(1, 1, 0.5, 30)).isEqualTo(CrystalRanking.defaults());
+        assertThat(new CrystalRanking(1, 0, 0.5, 30).feedbackWeight()).isEqualTo(CrystalRanking.FEEDBACK_WEIGHT);
     }
 }

@@ -1,0 +1,71 @@
+package dev.workingmemory.crystal;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToIntFunction;
+
+/**
+ * Pseudo-relevance feedback (as RM3 does it): the words a search's best hits have in common, added to its keyword
+ * query at a lower weight, so that a question also finds the crystals that speak of what its best hits speak of.
+ * "What LGBTQ+ events has Caroline participated in?" first finds a pride parade told in one session; with "pride" and
+ * "parade" among its words, the parade told of in another session ranks among the hits too. A word weighs its share of
+ * each best hit's words, summed over the hits, times its rarity among the scope's crystals (BM25's idf); the
+ * {@value #WORDS} heaviest, other than the query's own, are added, the heaviest at the ranking's
+ * {@link CrystalRanking#feedbackWeight() feedbackWeight} and the others in proportion. A word held by fewer than two
+ * crystals is left out: it can only lift the hit it came from.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class QueryFeedback {
+
+    /** How many of the first pass's best hits the words come from. */
+    static final int HITS = 5;
+    /** How many words are added to the query. */
+    static final int WORDS = 5;
+
+    private QueryFeedback() {
+    }
+
+    /**
+     * @param hitWords   the analyzed words of each best hit with their counts, best hit first
+     * @param queryWords the query's own analyzed words, never added again
+     * @param docFreq    how many crystals of the scope hold a word
+     * @param docCount   how many crystals the scope holds
+     * @param weight     the boost of the heaviest word, above 0
+     * @return at most {@value #WORDS} words with their boosts, heaviest first; empty when no word qualifies
+     */
+    static Map<String, Float> words(List<Map<String, Integer>> hitWords, Set<String> queryWords,
+                                    ToIntFunction<String> docFreq, int docCount, double weight) {
+        Map<String, Double> shares = new HashMap<>();
+        for (Map<String, Integer> words : hitWords) {
+            int length = words.values().stream().mapToInt(Integer::intValue).sum();
+            for (Map.Entry<String, Integer> word : words.entrySet()) {
+                if (!queryWords.contains(word.getKey())) {
+                    shares.merge(word.getKey(), (double) word.getValue() / length, Double::sum);
+                }
+            }
+        }
+        List<Map.Entry<String, Double>> weighed = new ArrayList<>(shares.size());
+        for (Map.Entry<String, Double> share : shares.entrySet()) {
+            int df = docFreq.applyAsInt(share.getKey());
+            if (df >= 2) {
+                double idf = Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
+                weighed.add(Map.entry(share.getKey(), share.getValue() * idf));
+            }
+        }
+        // heaviest first, ties by the word so that a search ranks alike every time
+        weighed.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        Map<String, Float> boosts = new LinkedHashMap<>();
+        for (Map.Entry<String, Double> word : weighed.subList(0, Math.min(WORDS, weighed.size()))) {
+            double heaviest = weighed.get(0).getValue();
+            if (word.getValue() > 0) {
+                boosts.put(word.getKey(), (float) (weight * word.getValue() / heaviest));
+            }
+        }
+        return boosts;
+    }
+}
