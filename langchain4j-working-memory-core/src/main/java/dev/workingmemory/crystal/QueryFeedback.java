@@ -9,10 +9,11 @@ import java.util.Set;
 import java.util.function.ToIntFunction;
 
 /**
- * Pseudo-relevance feedback (as RM3 does it): the words a search's best hits have in common, added to its keyword
+ * Pseudo-relevance feedback (as RM3 does it): the words that weigh most in a search's best hits, added to its keyword
  * query at a lower weight, so that a question also finds the crystals that speak of what its best hits speak of.
- * "What LGBTQ+ events has Caroline participated in?" first finds a pride parade told in one session; with "pride" and
- * "parade" among its words, the parade told of in another session ranks among the hits too. A word weighs its share of
+ * "What career path has Caroline decided to persue?" first finds her thinking of "supporting their mental health";
+ * with "mental" and "health" among its words, "I'm keen on counseling or working in mental health", said in another
+ * session and ranked 37th before, is among the hits too. A word weighs its share of
  * each best hit's words, summed over the hits, times its rarity among the scope's crystals (BM25's idf); the
  * {@value #WORDS} heaviest, other than the query's own, are added, the heaviest at the ranking's
  * {@link CrystalRanking#feedbackWeight() feedbackWeight} and the others in proportion. A word held by fewer than two
