@@ -923,10 +923,9 @@ final class CrystalIndex implements AutoCloseable {
     /**
      * @param texts      the best hits' texts, best first
      * @param population how many crystals of the scope (and kinds) the search covers
-     * @return the words to add to the query {@code text} ({@link QueryFeedback}), weighed by how many live crystals
-     *         of the scope hold them: counted in the scope, not read from the index's statistics, which count deleted
-     *         crystals and the other scopes of a partition, so that every store (the embedded index, a
-     *         {@link ScopeIndex} loaded from a database) chooses the same words for the same crystals
+     * @return the words to add to the query {@code text} ({@link QueryFeedback}), weighed by how many crystals of
+     *         the scope hold them: the partition's statistics when the scope is alone in it (as BM25 weighs words),
+     *         else counted in the scope, so that another user's crystals never sway them
      */
     Map<String, Float> feedbackWords(String scope, Set<CrystalKind> kinds, String text, List<String> texts,
                                      int population, double weight) throws IOException {
@@ -956,12 +955,24 @@ final class CrystalIndex implements AutoCloseable {
         Query filter = filter(scope, kinds);
         return read(searcher -> {
             IndexReader reader = searcher.getIndexReader();
-            boolean alone = alone(reader, scope, kinds);
             Map<String, Integer> docFreqs = new HashMap<>();
-            for (String word : words) {
-                Query holding = new TermQuery(new Term(field, word));
-                docFreqs.put(word, searcher.count(alone ? holding
-                        : new BooleanQuery.Builder().add(holding, Occur.MUST).add(filter, Occur.FILTER).build()));
+            if (alone(reader, scope, kinds)) {
+                // the partition's statistics are the scope's, as BM25 weighs the query's words (deleted crystals
+                // count until merged away): one terms enum per segment for all the words
+                for (LeafReaderContext leaf : reader.leaves()) {
+                    Terms terms = leaf.reader().terms(field);
+                    TermsEnum lookup = terms == null ? null : terms.iterator();
+                    for (String word : lookup == null ? Set.<String>of() : words) {
+                        if (lookup.seekExact(new BytesRef(word))) {
+                            docFreqs.merge(word, lookup.docFreq(), Integer::sum);
+                        }
+                    }
+                }
+            } else {
+                for (String word : words) { // counted in the scope: another user's crystals never sway the words
+                    docFreqs.put(word, searcher.count(new BooleanQuery.Builder()
+                            .add(new TermQuery(new Term(field, word)), Occur.MUST).add(filter, Occur.FILTER).build()));
+                }
             }
             return QueryFeedback.words(hitWords, queryWords, word -> docFreqs.getOrDefault(word, 0), population,
                     weight);
