@@ -922,7 +922,8 @@ final class CrystalIndex implements AutoCloseable {
 
     /**
      * @param texts      the best hits' texts, best first
-     * @param population how many crystals of the scope (and kinds) the search covers
+     * @param population how many live crystals of the scope (and kinds) the search covers: the word count's
+     *                   whole when the scope shares its partition
      * @return the words to add to the query {@code text} ({@link QueryFeedback}), weighed by how many crystals of
      *         the scope hold them: the partition's statistics when the scope is alone in it (as BM25 weighs words),
      *         else counted in the scope, so that another user's crystals never sway them
@@ -956,9 +957,11 @@ final class CrystalIndex implements AutoCloseable {
         return read(searcher -> {
             IndexReader reader = searcher.getIndexReader();
             Map<String, Integer> docFreqs = new HashMap<>();
+            int docCount = population;
             if (alone(reader, scope, kinds)) {
                 // the partition's statistics are the scope's, as BM25 weighs the query's words (deleted crystals
                 // count until merged away): one terms enum per segment for all the words
+                docCount = reader.getDocCount(field);
                 for (LeafReaderContext leaf : reader.leaves()) {
                     Terms terms = leaf.reader().terms(field);
                     TermsEnum lookup = terms == null ? null : terms.iterator();
@@ -974,7 +977,7 @@ final class CrystalIndex implements AutoCloseable {
                             .add(new TermQuery(new Term(field, word)), Occur.MUST).add(filter, Occur.FILTER).build()));
                 }
             }
-            return QueryFeedback.words(hitWords, queryWords, word -> docFreqs.getOrDefault(word, 0), population,
+            return QueryFeedback.words(hitWords, queryWords, word -> docFreqs.getOrDefault(word, 0), docCount,
                     weight);
         });
     }
