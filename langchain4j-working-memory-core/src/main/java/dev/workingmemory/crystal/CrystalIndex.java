@@ -921,7 +921,7 @@ final class CrystalIndex implements AutoCloseable {
     }
 
     /**
-     * @param texts      the best hits' texts, best first
+     * @param texts      the best hits' texts, best first, each read up to {@link QueryFeedback#TEXT_CHARS}
      * @param population how many live crystals of the scope (and kinds) the search covers: the word count's
      *                   whole when the scope shares its partition
      * @return the words to add to the query {@code text} ({@link QueryFeedback}), weighed by how many crystals of
@@ -935,7 +935,8 @@ final class CrystalIndex implements AutoCloseable {
         Set<String> words = new TreeSet<>();
         for (String hit : texts) {
             Map<String, Integer> counts = new HashMap<>();
-            try (TokenStream tokens = analyzer.tokenStream(BODY, hit)) {
+            String start = hit.length() > QueryFeedback.TEXT_CHARS ? hit.substring(0, QueryFeedback.TEXT_CHARS) : hit;
+            try (TokenStream tokens = analyzer.tokenStream(BODY, start)) {
                 CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
                 tokens.reset();
                 while (tokens.incrementToken()) {

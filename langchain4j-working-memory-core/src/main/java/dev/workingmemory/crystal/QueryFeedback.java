@@ -27,6 +27,11 @@ final class QueryFeedback {
     static final int HITS = 5;
     /** How many words are added to the query. */
     static final int WORDS = 5;
+    /**
+     * How much of a best hit's text its words are read from: a passage is at most a few hundred characters, and a
+     * crystal an application adds whole may be megabytes, which a search must not read again each time.
+     */
+    static final int TEXT_CHARS = 4_000;
 
     private QueryFeedback() {
     }

@@ -74,6 +74,18 @@ class CrystalSearchFeedbackTest extends InMemoryIndexTest {
         assertThat(words.values()).allSatisfy(boost -> assertThat(boost).isCloseTo(0.3f, within(1e-6f)));
     }
 
+    @Test
+    void should_read_the_words_of_a_long_hit_from_its_start_only() throws IOException {
+        String longHit = "the pride parade downtown " + "x".repeat(QueryFeedback.TEXT_CHARS) + " a few weeks ago";
+
+        Map<String, Float> words = index.feedbackWords("alice", Set.of(), "LGBTQ events", List.of(longHit), 33, 0.3);
+
+        // "pride" and "parade" are read; "weeks", in two of alice's crystals, would be added too if it were read
+        assertThat(words).hasSize(2);
+        assertThat(index.feedbackWords("alice", Set.of(), "LGBTQ events", List.of("a few weeks ago"), 33, 0.3))
+                .hasSize(1);
+    }
+
     private List<CrystalHit> search(String query, double feedbackWeight) throws IOException {
         return CrystalSearch.run(index, new CrystalQuery("alice", query, 10),
                 new CrystalRanking(1, 0, 0.5, 30, feedbackWeight), NO_VECTORS);
