@@ -103,6 +103,7 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
 
 /**
  * The Lucene index of an embedded crystal store, derived from its records: one document per crystal (everything a
@@ -878,7 +879,7 @@ final class CrystalIndex implements AutoCloseable {
             int documents = Math.max(1, searcher.getIndexReader().getDocCount(body));
             for (TermUse use : uses.values()) {
                 int frequency = searcher.getIndexReader().docFreq(new Term(body, use.term));
-                use.score = use.count * Math.log(1 + (documents - frequency + 0.5) / (frequency + 0.5));
+                use.score = use.count * idf(frequency, documents);
             }
             Set<String> keywords = new LinkedHashSet<>();
             uses.values().stream()
@@ -906,18 +907,32 @@ final class CrystalIndex implements AutoCloseable {
         }
     }
 
+    /** BM25's idf (as Lucene's {@code BM25Similarity} weighs a word): a word in {@code docFreq} of {@code docCount}. */
+    static double idf(long docFreq, long docCount) {
+        return Math.log(1 + (docCount - docFreq + 0.5) / (docFreq + 0.5));
+    }
+
     /** The distinct analyzed terms of a text, at most {@value #MAX_QUERY_TERMS}. */
     private Set<String> terms(String text) throws IOException {
         Set<String> terms = new LinkedHashSet<>();
+        eachTerm(text, term -> {
+            terms.add(term);
+            return terms.size() < MAX_QUERY_TERMS;
+        });
+        return terms;
+    }
+
+    /** Hands each analyzed term of {@code text}, in order, to {@code term} while it answers true. */
+    private void eachTerm(String text, Predicate<String> term) throws IOException {
         try (TokenStream tokens = analyzer.tokenStream(BODY, text)) {
-            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+            CharTermAttribute value = tokens.addAttribute(CharTermAttribute.class);
             tokens.reset();
-            while (tokens.incrementToken() && terms.size() < MAX_QUERY_TERMS) {
-                terms.add(term.toString());
+            boolean more = true;
+            while (more && tokens.incrementToken()) {
+                more = term.test(value.toString());
             }
             tokens.end();
         }
-        return terms;
     }
 
     /**
@@ -936,14 +951,10 @@ final class CrystalIndex implements AutoCloseable {
         for (String hit : texts) {
             Map<String, Integer> counts = new HashMap<>();
             String start = hit.length() > QueryFeedback.TEXT_CHARS ? hit.substring(0, QueryFeedback.TEXT_CHARS) : hit;
-            try (TokenStream tokens = analyzer.tokenStream(BODY, start)) {
-                CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
-                tokens.reset();
-                while (tokens.incrementToken()) {
-                    counts.merge(term.toString(), 1, Integer::sum);
-                }
-                tokens.end();
-            }
+            eachTerm(start, term -> {
+                counts.merge(term, 1, Integer::sum);
+                return true;
+            });
             if (!counts.isEmpty()) {
                 hitWords.add(counts);
                 words.addAll(counts.keySet());

@@ -6,6 +6,7 @@ import dev.workingmemory.internal.QueryWords;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,8 +14,9 @@ import java.util.Map;
  * How every crystal store searches (the one ranking): the query loses its question words, a keyword list comes from
  * the {@link CrystalIndex}, a vector list from the store's vectors, both with a sample of the scope, and
  * {@link RankFusion} ranks them with the {@link CrystalRanking}; the keyword list is then searched again with the
- * words the best of those have in common ({@link QueryFeedback}) and the lists fused again; the crystals of the
- * fused top are read from the index. {@link EmbeddedCrystalStore} and {@link ScopeIndex} differ only in where their vector list comes from.
+ * words that weigh most in the best of those ({@link QueryFeedback}) and the lists fused again; the crystals of the
+ * fused top are read from the index. {@link EmbeddedCrystalStore} and {@link ScopeIndex} differ only in where their
+ * vector list comes from.
  *
  * <p>Thread-safe (stateless).
  */
@@ -35,13 +37,17 @@ final class CrystalSearch {
         Ranked nearest(String text, int candidates) throws IOException;
     }
 
-    /** @return the texts of the first {@link QueryFeedback#HITS} of the first pass, best first */
-    private static List<String> best(CrystalIndex index, String scope, List<Fused> fused) throws IOException {
+    /**
+     * @param read the crystals read so far, by key; those read here are added
+     * @return the texts of the first {@link QueryFeedback#HITS} of the first pass, best first
+     */
+    private static List<String> best(CrystalIndex index, String scope, List<Fused> fused, Map<Long, Crystal> read)
+            throws IOException {
         List<Fused> first = fused.subList(0, Math.min(QueryFeedback.HITS, fused.size()));
-        Map<Long, Crystal> crystals = index.fetch(scope, first.stream().map(Fused::key).toList());
+        read.putAll(index.fetch(scope, first.stream().map(Fused::key).toList()));
         List<String> texts = new ArrayList<>(first.size());
         for (Fused hit : first) {
-            Crystal crystal = crystals.get(hit.key());
+            Crystal crystal = read.get(hit.key());
             if (crystal != null) {
                 texts.add(crystal.text());
             }
@@ -62,16 +68,19 @@ final class CrystalSearch {
                 query.kinds(), text, ranking.contextWeight(), candidates, ScopeSample.SIZE);
         Ranked vector = ranking.vectorWeight() == 0 ? Ranked.EMPTY : vectors.nearest(text, candidates);
         List<Fused> fused = RankFusion.fuse(keyword, vector, ranking, query.limit());
+        Map<Long, Crystal> crystals = new HashMap<>();
         if (ranking.feedbackWeight() > 0 && !keyword.top().isEmpty()) {
             Map<String, Float> feedback = index.feedbackWords(query.scope(), query.kinds(), text,
-                    best(index, query.scope(), fused), keyword.population(), ranking.feedbackWeight());
+                    best(index, query.scope(), fused, crystals), keyword.population(), ranking.feedbackWeight());
             if (!feedback.isEmpty()) {
                 keyword = index.keywordSearch(query.scope(), query.kinds(), text, feedback, ranking.contextWeight(),
                         candidates, ScopeSample.SIZE);
                 fused = RankFusion.fuse(keyword, vector, ranking, query.limit());
             }
         }
-        Map<Long, Crystal> crystals = index.fetch(query.scope(), fused.stream().map(Fused::key).toList());
+        // the best hits read for their words are most of the top again: read only the others
+        List<Long> unread = fused.stream().map(Fused::key).filter(key -> !crystals.containsKey(key)).toList();
+        crystals.putAll(index.fetch(query.scope(), unread));
         List<CrystalHit> hits = new ArrayList<>(fused.size());
         for (Fused hit : fused) {
             Crystal crystal = crystals.get(hit.key());

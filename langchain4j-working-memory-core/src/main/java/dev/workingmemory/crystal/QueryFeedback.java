@@ -59,8 +59,7 @@ final class QueryFeedback {
         for (Map.Entry<String, Double> share : shares.entrySet()) {
             int df = docFreq.applyAsInt(share.getKey());
             if (df >= 2) {
-                double idf = Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
-                weighed.add(Map.entry(share.getKey(), share.getValue() * idf));
+                weighed.add(Map.entry(share.getKey(), share.getValue() * CrystalIndex.idf(df, docCount)));
             }
         }
         // heaviest first, ties by the word so that a search ranks alike every time
