@@ -99,7 +99,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -947,7 +946,6 @@ final class CrystalIndex implements AutoCloseable {
                                      int population, double weight) throws IOException {
         Set<String> queryWords = terms(text);
         List<Map<String, Integer>> hitWords = new ArrayList<>(texts.size());
-        Set<String> words = new TreeSet<>();
         for (String hit : texts) {
             Map<String, Integer> counts = new HashMap<>();
             String start = hit.length() > QueryFeedback.TEXT_CHARS ? hit.substring(0, QueryFeedback.TEXT_CHARS) : hit;
@@ -957,39 +955,36 @@ final class CrystalIndex implements AutoCloseable {
             });
             if (!counts.isEmpty()) {
                 hitWords.add(counts);
-                words.addAll(counts.keySet());
             }
         }
-        words.removeAll(queryWords);
-        if (words.isEmpty()) {
-            return Map.of();
+        if (hitWords.stream().allMatch(counts -> queryWords.containsAll(counts.keySet()))) {
+            return Map.of(); // no word to add
         }
         String field = BODY + partition(scope);
         Query filter = filter(scope, kinds);
         return read(searcher -> {
             IndexReader reader = searcher.getIndexReader();
-            Map<String, Integer> docFreqs = new HashMap<>();
-            int docCount = population;
             if (alone(reader, scope, kinds)) {
                 // the partition's statistics are the scope's, as BM25 weighs the query's words (deleted crystals
                 // count until merged away): one terms enum per segment for all the words
-                docCount = reader.getDocCount(field);
+                List<TermsEnum> lookups = new ArrayList<>();
                 for (LeafReaderContext leaf : reader.leaves()) {
                     Terms terms = leaf.reader().terms(field);
-                    TermsEnum lookup = terms == null ? null : terms.iterator();
-                    for (String word : lookup == null ? Set.<String>of() : words) {
-                        if (lookup.seekExact(new BytesRef(word))) {
-                            docFreqs.merge(word, lookup.docFreq(), Integer::sum);
-                        }
+                    if (terms != null) {
+                        lookups.add(terms.iterator());
                     }
                 }
-            } else {
-                for (String word : words) { // counted in the scope: another user's crystals never sway the words
-                    docFreqs.put(word, searcher.count(new BooleanQuery.Builder()
-                            .add(new TermQuery(new Term(field, word)), Occur.MUST).add(filter, Occur.FILTER).build()));
-                }
+                return QueryFeedback.words(hitWords, queryWords, word -> {
+                    BytesRef bytes = new BytesRef(word);
+                    int docFreq = 0;
+                    for (TermsEnum lookup : lookups) {
+                        docFreq += lookup.seekExact(bytes) ? lookup.docFreq() : 0;
+                    }
+                    return docFreq;
+                }, reader.getDocCount(field), weight);
             }
-            return QueryFeedback.words(hitWords, queryWords, word -> docFreqs.getOrDefault(word, 0), docCount,
+            // counted in the scope: another user's crystals never sway the words
+            return QueryFeedback.words(hitWords, queryWords, new ScopeDocFreqs(searcher, filter, field), population,
                     weight);
         });
     }

@@ -1,12 +1,14 @@
 package dev.workingmemory.crystal;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.PriorityQueue;
 import java.util.Set;
-import java.util.function.ToIntFunction;
 
 /**
  * Pseudo-relevance feedback (as RM3 does it): the words that weigh most in a search's best hits, added to its keyword
@@ -36,16 +38,24 @@ final class QueryFeedback {
     private QueryFeedback() {
     }
 
+    /** How many crystals of the scope hold a word. */
+    @FunctionalInterface
+    interface DocFreq {
+
+        int of(String word) throws IOException;
+    }
+
     /**
      * @param hitWords   the analyzed words of each best hit with their counts, best hit first
      * @param queryWords the query's own analyzed words, never added again
-     * @param docFreq    how many crystals of the scope hold a word
+     * @param docFreq    how many crystals of the scope hold a word; asked only of words that may still be among the
+     *                   heaviest (a count may cost a search where the scope shares its index)
      * @param docCount   how many crystals the scope holds
      * @param weight     the boost of the heaviest word, above 0
      * @return at most {@value #WORDS} words with their boosts, heaviest first; empty when no word qualifies
      */
-    static Map<String, Float> words(List<Map<String, Integer>> hitWords, Set<String> queryWords,
-                                    ToIntFunction<String> docFreq, int docCount, double weight) {
+    static Map<String, Float> words(List<Map<String, Integer>> hitWords, Set<String> queryWords, DocFreq docFreq,
+                                    int docCount, double weight) throws IOException {
         Map<String, Double> shares = new HashMap<>();
         for (Map<String, Integer> words : hitWords) {
             int length = words.values().stream().mapToInt(Integer::intValue).sum();
@@ -55,20 +65,35 @@ final class QueryFeedback {
                 }
             }
         }
-        List<Map.Entry<String, Double>> weighed = new ArrayList<>(shares.size());
-        for (Map.Entry<String, Double> share : shares.entrySet()) {
-            int df = docFreq.applyAsInt(share.getKey());
+        Comparator<Map.Entry<String, Double>> heaviestFirst = Map.Entry.<String, Double>comparingByValue().reversed()
+                .thenComparing(Map.Entry.comparingByKey()); // ties by the word: a search ranks alike every time
+        List<Map.Entry<String, Double>> byShare = new ArrayList<>(shares.entrySet());
+        byShare.sort(heaviestFirst);
+        // a word weighs at most its share times the rarity of a word held by two crystals, the fewest that count:
+        // once that is below the lightest of the heaviest words found, no later (smaller) share can enter them
+        double rarest = CrystalIndex.idf(2, docCount);
+        PriorityQueue<Double> heaviest = new PriorityQueue<>();
+        List<Map.Entry<String, Double>> weighed = new ArrayList<>();
+        for (Map.Entry<String, Double> share : byShare) {
+            if (heaviest.size() == WORDS && share.getValue() * rarest < heaviest.peek()) {
+                break;
+            }
+            int df = docFreq.of(share.getKey());
             if (df >= 2) {
-                weighed.add(Map.entry(share.getKey(), share.getValue() * CrystalIndex.idf(df, docCount)));
+                double weighs = share.getValue() * CrystalIndex.idf(df, docCount);
+                weighed.add(Map.entry(share.getKey(), weighs));
+                heaviest.add(weighs);
+                if (heaviest.size() > WORDS) {
+                    heaviest.poll();
+                }
             }
         }
-        // heaviest first, ties by the word so that a search ranks alike every time
-        weighed.sort(Map.Entry.<String, Double>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()));
+        weighed.sort(heaviestFirst);
         Map<String, Float> boosts = new LinkedHashMap<>();
         for (Map.Entry<String, Double> word : weighed.subList(0, Math.min(WORDS, weighed.size()))) {
-            double heaviest = weighed.get(0).getValue();
+            double most = weighed.get(0).getValue();
             if (word.getValue() > 0) {
-                boosts.put(word.getKey(), (float) (weight * word.getValue() / heaviest));
+                boosts.put(word.getKey(), (float) (weight * word.getValue() / most));
             }
         }
         return boosts;
