@@ -12,11 +12,13 @@ import java.util.List;
  * machines; a pair of adjacent blocks sees about the same one, and the median of many pairs leaves out the
  * pairs a burst of load split.
  *
- * <p>Usage: {@code SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--feedback W] [--pairs 200]
- * [--block 20]} ({@code --feedback}: the ranking's {@code feedbackWeight}, 0 for none; the default's without it)
+ * <p>Usage: {@code SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--feedback W] [--scopes 10]
+ * [--per-scope 10000] [--pairs 200] [--block 20]} ({@code --feedback}: the ranking's {@code feedbackWeight}, 0 for
+ * none; the default's without it. {@code --scopes}, {@code --per-scope}: how many users and crystals each; with more
+ * users than the index's 64 partitions, the user searched shares a partition with others)
  * (the store as {@code CrystalSearchBenchmark} builds and caches it; {@code --limit 50} is what {@code memory_search} of 10 hits asks
  * the store for). Prints one line:
- * {@code search/embedding: ratio=… (quartiles …-…) search_ms=… embedding_ms=… pairs=… limit=…}.
+ * {@code search/embedding: ratio=… (quartiles …-…) search_ms=… embedding_ms=… pairs=… limit=… scopes=…x…}.
  */
 public final class SearchAgainstEmbedding {
 
@@ -45,6 +47,10 @@ public final class SearchAgainstEmbedding {
                     benchmark.limit = Integer.parseInt(args[++i]);
                 } else if (args[i].equals("--feedback") && i + 1 < args.length) {
                     benchmark.feedback = Double.parseDouble(args[++i]);
+                } else if (args[i].equals("--scopes") && i + 1 < args.length) {
+                    benchmark.scopes = Integer.parseInt(args[++i]);
+                } else if (args[i].equals("--per-scope") && i + 1 < args.length) {
+                    benchmark.perScope = Integer.parseInt(args[++i]);
                 } else if (args[i].equals("--pairs") && i + 1 < args.length) {
                     pairs = Integer.parseInt(args[++i]);
                 } else if (args[i].equals("--block") && i + 1 < args.length) {
@@ -56,8 +62,10 @@ public final class SearchAgainstEmbedding {
         } catch (NumberFormatException e) {
             usage("not a number: " + e.getMessage());
         }
-        if (pairs < 4 || block < 1 || benchmark.limit < 1 || benchmark.feedback > 1) {
-            usage("--pairs must be 4 or more, --block and --limit 1 or more, --feedback at most 1");
+        if (pairs < 4 || block < 1 || benchmark.limit < 1 || benchmark.feedback > 1 || benchmark.scopes < 1
+                || benchmark.perScope < 1) {
+            usage("--pairs must be 4 or more, --block, --limit, --scopes and --per-scope 1 or more, --feedback at most"
+                    + " 1");
         }
         benchmark.setUp();
         try {
@@ -88,8 +96,9 @@ public final class SearchAgainstEmbedding {
             Arrays.sort(searches);
             Arrays.sort(embeddings);
             System.out.printf("search/embedding: ratio=%.2f (quartiles %.2f-%.2f) search_ms=%.2f embedding_ms=%.2f"
-                            + " pairs=%d limit=%d%n", ratios[pairs / 2], ratios[pairs / 4], ratios[3 * pairs / 4],
-                    searches[pairs / 2], embeddings[pairs / 2], pairs, benchmark.limit);
+                            + " pairs=%d limit=%d scopes=%dx%d%n", ratios[pairs / 2], ratios[pairs / 4],
+                    ratios[3 * pairs / 4], searches[pairs / 2], embeddings[pairs / 2], pairs, benchmark.limit,
+                    benchmark.scopes, benchmark.perScope);
         } finally {
             benchmark.tearDown();
         }
@@ -97,7 +106,7 @@ public final class SearchAgainstEmbedding {
 
     private static void usage(String problem) {
         System.err.println("Usage: SearchAgainstEmbedding [--vectors lucene|inMemory|jdbc] [--limit 50] [--feedback W]"
-                + " [--pairs 200] [--block 20]   (" + problem + ")");
+                + " [--scopes 10] [--per-scope 10000] [--pairs 200] [--block 20]   (" + problem + ")");
         System.exit(2);
     }
 }
