@@ -10,25 +10,26 @@ import org.apache.lucene.search.Query;
 import org.apache.lucene.search.ScoreMode;
 import org.apache.lucene.search.Scorer;
 import org.apache.lucene.search.Weight;
+import org.apache.lucene.util.ArrayUtil;
 import org.apache.lucene.util.Bits;
 import org.apache.lucene.util.BytesRef;
-import org.apache.lucene.util.FixedBitSet;
 
 import java.io.IOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
  * How many live crystals of one scope hold a word, where the scope shares its partition with others (so the field's
- * statistics are not the scope's): the scope's crystals are gathered once per segment, and each word's documents
- * are walked against them. The same count as a search of the word within the scope's filter, without building a
+ * statistics are not the scope's): the scope's crystals are gathered once per segment (their ids: memory in
+ * proportion to the scope, not to the index), and each word's documents are walked against them. The same count as a search of the word within the scope's filter, without building a
  * query, a weight and the filter's iterator again for every word ({@link QueryFeedback} asks of dozens).
  *
  * <p>Not thread-safe: one search's, on one searcher.
  */
 final class ScopeDocFreqs implements QueryFeedback.DocFreq {
 
-    /** Per segment: the scope's live crystals, null where it has none or no document has the field. */
-    private final FixedBitSet[] scope;
+    /** Per segment: the scope's live crystals, ascending, null where it has none or no document has the field. */
+    private final int[][] scope;
     private final TermsEnum[] terms;
     private PostingsEnum postings;
 
@@ -39,7 +40,7 @@ final class ScopeDocFreqs implements QueryFeedback.DocFreq {
     ScopeDocFreqs(IndexSearcher searcher, Query filter, String field) throws IOException {
         Weight weight = searcher.createWeight(searcher.rewrite(filter), ScoreMode.COMPLETE_NO_SCORES, 1f);
         List<LeafReaderContext> leaves = searcher.getIndexReader().leaves();
-        scope = new FixedBitSet[leaves.size()];
+        scope = new int[leaves.size()][];
         terms = new TermsEnum[leaves.size()];
         for (int i = 0; i < scope.length; i++) {
             LeafReaderContext leaf = leaves.get(i);
@@ -48,16 +49,20 @@ final class ScopeDocFreqs implements QueryFeedback.DocFreq {
             if (scorer == null || words == null) {
                 continue;
             }
-            FixedBitSet crystals = new FixedBitSet(leaf.reader().maxDoc());
+            int[] crystals = new int[16];
+            int size = 0;
             Bits live = leaf.reader().getLiveDocs();
             DocIdSetIterator iterator = scorer.iterator();
             for (int doc = iterator.nextDoc(); doc != DocIdSetIterator.NO_MORE_DOCS; doc = iterator.nextDoc()) {
                 if (live == null || live.get(doc)) {
-                    crystals.set(doc);
+                    crystals = ArrayUtil.grow(crystals, size + 1);
+                    crystals[size++] = doc;
                 }
             }
-            scope[i] = crystals;
-            terms[i] = words.iterator();
+            if (size > 0) {
+                scope[i] = Arrays.copyOf(crystals, size);
+                terms[i] = words.iterator();
+            }
         }
     }
 
@@ -70,18 +75,21 @@ final class ScopeDocFreqs implements QueryFeedback.DocFreq {
                 continue;
             }
             postings = terms[i].postings(postings, PostingsEnum.NONE);
-            FixedBitSet crystals = scope[i];
+            int[] crystals = scope[i];
             // each side skips to the other's next document: few steps whether the word or the scope is the rarer
-            int next = crystals.nextSetBit(0);
-            while (next != DocIdSetIterator.NO_MORE_DOCS) {
-                int doc = postings.advance(next);
+            int next = 0;
+            while (next < crystals.length) {
+                int doc = postings.advance(crystals[next]);
                 if (doc == DocIdSetIterator.NO_MORE_DOCS) {
                     break;
                 }
-                if (crystals.get(doc)) {
+                int at = Arrays.binarySearch(crystals, next, crystals.length, doc);
+                if (at >= 0) {
                     count++;
+                    next = at + 1;
+                } else {
+                    next = -at - 1; // the first crystal after the word's document
                 }
-                next = doc + 1 < crystals.length() ? crystals.nextSetBit(doc + 1) : DocIdSetIterator.NO_MORE_DOCS;
             }
         }
         return count;
