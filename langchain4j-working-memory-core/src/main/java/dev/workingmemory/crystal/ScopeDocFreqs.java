@@ -21,8 +21,9 @@ import java.util.List;
 /**
  * How many live crystals of one scope hold a word, where the scope shares its partition with others (so the field's
  * statistics are not the scope's): the scope's crystals are gathered once per segment (their ids: memory in
- * proportion to the scope, not to the index), and each word's documents are walked against them. The same count as a search of the word within the scope's filter, without building a
- * query, a weight and the filter's iterator again for every word ({@link QueryFeedback} asks of dozens).
+ * proportion to the scope, not to the index), and each word's documents are walked against them. The same count as
+ * a search of the word within the scope's filter, without building a query, a weight and the filter's iterator again
+ * for every word ({@link QueryFeedback} asks of dozens).
  *
  * <p>Not thread-safe: one search's, on one searcher.
  */
