@@ -13,6 +13,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class PassagesTest {
 
     @Test
+    void should_fold_exactly_the_white_space_the_pattern_s_matches() {
+        java.util.regex.Pattern space = java.util.regex.Pattern.compile("\\s");
+        for (char c = 0; c < Character.MAX_VALUE; c++) {
+            assertThat(Passages.isSpace(c)).as("U+%04X", (int) c).isEqualTo(space.matcher(String.valueOf(c)).matches());
+        }
+        assertThat(Passages.of("a\u000B\u000Bb\u00A0c \u2003 d", 320)).containsExactly("a b\u00A0c \u2003 d");
+    }
+
+    @Test
     void should_keep_a_short_text_whole_with_its_white_space_folded() {
         assertThat(Passages.cut("  The deadline\n moved\t to April 5.  ", 320)).containsExactly(
                 "The deadline moved to April 5.");
