@@ -22,24 +22,46 @@ import java.util.regex.Pattern;
  * memory's own, the collector's, the compiler's), for the working memory and the peer, so that work moved off the
  * calling thread shows there.
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns [cases]]}
- * (default 200,000 turns per round; {@code cases}: a regular expression the line's first three columns, such as
- * {@code "pastTurns defaults chat"}, must contain to be run; default all). The layers {@code without…} are the
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.PerTurnCost [turns [cases]]
+ * [--forks N]} (default 200,000 turns per round; {@code cases}: a regular expression the line's first three columns,
+ * such as {@code "pastTurns defaults chat"}, must contain to be run; default all). The layers {@code without…} are the
  * defaults without one layer: what that layer costs a turn is the difference to {@code defaults}.
+ *
+ * <p>{@code --forks N} runs the whole measure in N fresh JVMs, one after the other, and prints per case the median of
+ * their figures with the range of the ratios: one JVM to the next, the same jar's ratio of a JSON turn was seen to
+ * move by a third (the compiler's choices differ), more than most changes measured with it.
  */
 public final class PerTurnCost {
 
     private static final int ROUNDS = 5;
+    /** The columns' headings; a row has the same widths (ratios end in {@code x}, a column not measured is {@code -}). */
+    static final String HEADER = "%-9s %-9s %-14s %12s %12s %12s %9s %9s %12s %12s %9s%n";
 
     private PerTurnCost() {
     }
 
-    public static void main(String[] args) {
-        int turns = args.length > 0 ? Integer.parseInt(args[0]) : 200_000;
-        Pattern cases = Pattern.compile(args.length > 1 ? args[1] : "");
-        System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12s %12s %12s %9s %9s %12s %12s %9s%n", "longTerm", "layers",
-                "scenario", "working ns", "window ns", "peer ns", "÷window", "÷peer", "working all", "peer all",
-                "÷peer all");
+    public static void main(String[] args) throws IOException, InterruptedException {
+        List<String> positional = new ArrayList<>();
+        int forks = 1;
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--forks") && i + 1 < args.length) {
+                forks = Integer.parseInt(args[++i]);
+            } else {
+                positional.add(args[i]);
+            }
+        }
+        if (forks < 1 || positional.size() > 2) {
+            System.err.println("usage: PerTurnCost [turns [cases]] [--forks N], N at least 1");
+            System.exit(2);
+        }
+        if (forks > 1) {
+            Forks.run(forks, positional);
+            System.exit(0);
+        }
+        int turns = !positional.isEmpty() ? Integer.parseInt(positional.get(0)) : 200_000;
+        Pattern cases = Pattern.compile(positional.size() > 1 ? positional.get(1) : "");
+        System.out.printf(Locale.ROOT, HEADER, "longTerm", "layers", "scenario", "working ns", "window ns", "peer ns",
+                "÷window", "÷peer", "working all", "peer all", "÷peer all");
         for (String longTerm : List.of("none", "pastTurns")) {
             for (String layers : List.of("defaults", "hardening", "withoutPressure", "withoutSalience",
                     "withoutSessionSlots")) {
