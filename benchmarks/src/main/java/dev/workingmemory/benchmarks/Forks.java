@@ -22,8 +22,11 @@ final class Forks {
 
     /** The columns of a {@link PerTurnCost} row after its case's three names. */
     private static final int FIGURES = 8;
-    /** The ratio columns among them ({@code ÷window}, {@code ÷peer}, {@code ÷peer all}). */
-    private static final int[] RATIOS = {3, 4, 7};
+    /** The ratio columns among them whose range is printed: {@code ÷peer} and {@code ÷peer all}. */
+    private static final int PEER_RATIO = 4;
+    private static final int PEER_ALL_RATIO = 7;
+    /** {@link PerTurnCost}'s columns and two more, the ranges. */
+    private static final String COLUMNS = PerTurnCost.HEADER.replace("%n", " %13s %13s%n");
 
     private Forks() {
     }
@@ -48,7 +51,7 @@ final class Forks {
             System.err.printf(Locale.ROOT, "fork %d of %d done%n", fork, forks);
         }
         System.out.printf(Locale.ROOT, "medians of %d forks (÷peer and ÷peer all: median and range)%n", forks);
-        System.out.printf(Locale.ROOT, PerTurnCost.HEADER.replace("%n", " %13s %13s%n"), "longTerm", "layers",
+        System.out.printf(Locale.ROOT, COLUMNS, "longTerm", "layers",
                 "scenario", "working ns", "window ns", "peer ns", "÷window", "÷peer", "working all", "peer all",
                 "÷peer all", "÷peer range", "÷all range");
         for (Map.Entry<String, List<double[]>> row : rows.entrySet()) {
@@ -57,10 +60,9 @@ final class Forks {
             for (int i = 0; i < FIGURES; i++) {
                 median[i] = median(row.getValue(), i);
             }
-            System.out.printf(Locale.ROOT, "%-9s %-9s %-14s %12s %12s %12s %9s %9s %12s %12s %9s %13s %13s%n",
-                    names[0], names[1], names[2], ns(median[0]), ns(median[1]), ns(median[2]), ratio(median[3]),
-                    ratio(median[4]), ns(median[5]), ns(median[6]), ratio(median[7]), range(row.getValue(), RATIOS[1]),
-                    range(row.getValue(), RATIOS[2]));
+            System.out.printf(Locale.ROOT, COLUMNS, names[0], names[1], names[2], ns(median[0]), ns(median[1]),
+                    ns(median[2]), ratio(median[3]), ratio(median[4]), ns(median[5]), ns(median[6]), ratio(median[7]),
+                    range(row.getValue(), PEER_RATIO), range(row.getValue(), PEER_ALL_RATIO));
         }
     }
 
