@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
  * </ul>
  * A JSON result is evidence when it is a {@code package.json} ({@code "devDependencies"}) or when a string value holds
  * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
- * costs three look-ups.
+ * costs three look-ups. None of these is evidence inside a message a person wrote ({@link PersonsMessage}): a support
+ * desk's ticket that quotes a customer's stack trace, an email with an installer's output, a forum post with code.
  *
  * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
  * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
@@ -52,7 +53,7 @@ final class CodingEvidence implements SessionActivation {
     static final CodingEvidence INSTANCE = new CodingEvidence();
 
     /** Lines longer than this are skipped: no signal below is that long. */
-    private static final int MAX_LINE = 2_000;
+    static final int MAX_LINE = 2_000;
     /** JSON string values looked at, at most. */
     private static final int MAX_JSON_STRINGS = 256;
     private static final JsonFactory JSON = new JsonFactory();
@@ -122,9 +123,12 @@ final class CodingEvidence implements SessionActivation {
         return plainText(text);
     }
 
-    /** A tool's text output: its tools' lines anywhere, then the line-based signals. */
+    /**
+     * A tool's text output: its tools' lines anywhere, then the line-based signals; never a message a person wrote
+     * that quotes them ({@link PersonsMessage}).
+     */
     private static boolean plainText(String text) {
-        return containsToolLine(text) || lines(text);
+        return (containsToolLine(text) || lines(text)) && !PersonsMessage.is(text, CodingEvidence::containsToolLine);
     }
 
     /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */

@@ -1,0 +1,140 @@
+package dev.workingmemory.slots;
+
+import java.util.Locale;
+import java.util.function.Predicate;
+
+/**
+ * Whether a tool result is a message a person wrote (a support ticket, an email, a forum post, a bug report form)
+ * rather than a tool's own output. Such a message may quote a stack trace, a build's or an installer's output or a
+ * snippet of code ("my nephew says this is the error:"), and it does so for a support desk as often as for a coding
+ * agent: what it quotes is no evidence that the memory serves a coding agent ({@link CodingEvidence}).
+ *
+ * <p>The rule: at least {@value #PROSE_LINES} lines of prose, {@value #FIRST_PERSON_LINES} of them in the first person.
+ * A line of prose starts at the line's first column with a letter and is at least {@value #MIN_WORDS} words, every one
+ * a plain word (letters, inner apostrophes and hyphens, with punctuation around them). A person writes so ("Since
+ * yesterday every export fails on our account", "I need this working by Thursday"). A tool's sentences name what it
+ * speaks of: a path, a flag, a version, a file ("We detected TypeScript in your project and created a tsconfig.json
+ * file for you", "Run with --stacktrace option"); it indents what a person wrote ({@code git log}'s messages), leads
+ * its other lines with paths, dates, levels or symbols, and seldom speaks as "I" or "we" (it says "you": "Did you
+ * mean", "Your branch is up to date"). A line holding one of a build tool's own cues ({@code npm ERR!}) is the
+ * tool's, never prose.
+ *
+ * <p>Thread-safe (stateless).
+ */
+final class PersonsMessage {
+
+    static final int PROSE_LINES = 2;
+    static final int FIRST_PERSON_LINES = 1;
+    static final int MIN_WORDS = 6;
+    private static final int NOT_PROSE = 0;
+    private static final int PROSE = 1;
+    private static final int FIRST_PERSON = 2;
+
+    private PersonsMessage() {
+    }
+
+    /**
+     * @param text     a tool result's text
+     * @param toolLine whether a line holds a build, test or package tool's own cue
+     */
+    static boolean is(String text, Predicate<String> toolLine) {
+        int prose = 0;
+        int firstPerson = 0;
+        int start = 0;
+        int length = text.length();
+        while (start < length) {
+            int end = text.indexOf('\n', start);
+            if (end < 0) {
+                end = length;
+            }
+            if (end - start <= CodingEvidence.MAX_LINE && start < end && Character.isLetter(text.charAt(start))) {
+                String line = text.substring(start, end);
+                int kind = kind(line);
+                if (kind != NOT_PROSE && !toolLine.test(line)) {
+                    prose++;
+                    if (kind == FIRST_PERSON) {
+                        firstPerson++;
+                    }
+                    if (prose >= PROSE_LINES && firstPerson >= FIRST_PERSON_LINES) {
+                        return true;
+                    }
+                }
+            }
+            start = end + 1;
+        }
+        return false;
+    }
+
+    /** What the line is: not prose, prose, or prose in the first person. */
+    private static int kind(String line) {
+        int words = 0;
+        int plain = 0;
+        boolean firstPerson = false;
+        int i = 0;
+        int length = line.length();
+        while (i < length) {
+            while (i < length && Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+            int from = i;
+            while (i < length && !Character.isWhitespace(line.charAt(i))) {
+                i++;
+            }
+            if (from == i) {
+                break;
+            }
+            words++;
+            int first = from;
+            int last = i;
+            while (first < last && isPunctuation(line.charAt(first))) {
+                first++;
+            }
+            while (last > first && isPunctuation(line.charAt(last - 1))) {
+                last--;
+            }
+            if (first < last && isPlainWord(line, first, last)) {
+                plain++;
+                firstPerson |= isFirstPerson(line, first, last);
+            }
+        }
+        if (words < MIN_WORDS || plain < words) {
+            return NOT_PROSE;
+        }
+        return firstPerson ? FIRST_PERSON : PROSE;
+    }
+
+    /** Letters, with apostrophes and hyphens between them. */
+    private static boolean isPlainWord(String line, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = line.charAt(i);
+            if (!Character.isLetter(c)) {
+                boolean inner = i > from && i < to - 1 && (c == '\'' || c == '’' || c == '-');
+                if (!inner) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * I, me, my, we, our, us and their contractions ({@code I'm}, {@code we've}); "US" in capitals is a country, and
+     * a lower-case "i" is how people type "I" in a hurry.
+     */
+    private static boolean isFirstPerson(String line, int from, int to) {
+        String word = line.substring(from, to).replace('’', '\'');
+        int apostrophe = word.indexOf('\'');
+        String base = apostrophe > 0 ? word.substring(0, apostrophe) : word;
+        if (base.equals("US")) {
+            return false;
+        }
+        return switch (base.toLowerCase(Locale.ROOT)) {
+            case "i", "me", "my", "mine", "myself", "we", "our", "ours", "us", "ourselves" -> true;
+            default -> false;
+        };
+    }
+
+    private static boolean isPunctuation(char c) {
+        return ".,;:!?()\"'“”‘’[]".indexOf(c) >= 0;
+    }
+}
