@@ -128,7 +128,15 @@ final class CodingEvidence implements SessionActivation {
      * that quotes them ({@link PersonsMessage}).
      */
     private static boolean plainText(String text) {
-        return (containsToolLine(text) || lines(text)) && !PersonsMessage.is(text, CodingEvidence::containsToolLine);
+        return isToolOutput(text) && !isPersonsMessage(text);
+    }
+
+    private static boolean isToolOutput(String text) {
+        return containsToolLine(text) || lines(text);
+    }
+
+    private static boolean isPersonsMessage(String text) {
+        return PersonsMessage.is(text, CodingEvidence::containsToolLine);
     }
 
     /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */
@@ -147,8 +155,9 @@ final class CodingEvidence implements SessionActivation {
     }
 
     /**
-     * JSON: a {@code package.json}, or a string value of several lines (a command's output) read as a tool's text. A
-     * JSON reply of a shop or a CMS holds neither and costs three look-ups.
+     * JSON: a {@code package.json}, or a string value of several lines (a command's output) read as a tool's text,
+     * unless the values together are a person's message (a ticket's subject and description beside the trace it
+     * attaches). A JSON reply of a shop or a CMS holds neither and costs three look-ups.
      */
     private static boolean json(String text) {
         if (text.contains("\"devDependencies\"") || text.contains("\"peerDependencies\"")) {
@@ -158,22 +167,22 @@ final class CodingEvidence implements SessionActivation {
             return false; // no value holds several lines
         }
         try (JsonParser parser = JSON.createParser(text)) {
+            StringBuilder values = new StringBuilder();
+            boolean toolOutput = false;
             int strings = 0;
-            for (JsonToken token = parser.nextToken(); token != null; token = parser.nextToken()) {
+            for (JsonToken token = parser.nextToken(); token != null && strings < MAX_JSON_STRINGS;
+                    token = parser.nextToken()) {
                 if (token == JsonToken.VALUE_STRING) {
                     String value = parser.getText();
-                    if (value.indexOf('\n') >= 0 && plainText(value)) {
-                        return true;
-                    }
-                    if (++strings >= MAX_JSON_STRINGS) {
-                        return false;
-                    }
+                    values.append(value).append('\n');
+                    toolOutput = toolOutput || value.indexOf('\n') >= 0 && isToolOutput(value);
+                    strings++;
                 }
             }
+            return toolOutput && !isPersonsMessage(values.toString());
         } catch (IOException e) {
             return plainText(text); // not JSON after all
         }
-        return false;
     }
 
     private static boolean containsToolLine(String text) {

@@ -38,6 +38,17 @@ class PersonsMessageTest {
     }
 
     @Test
+    void should_read_a_json_tickets_fields_together() {
+        String trace = TRACE.replace("\n", "\\n");
+        String ticket = "{\"subject\":\"My app closes every time I tap the Pay button\",\"description\":\"Since the"
+                + " update we cannot take any payments at our shop.\",\"attachment\":\"" + trace + "\"}";
+        String build = "{\"command\":\"mvn test\",\"exitCode\":1,\"stdout\":\"" + trace + "\"}";
+
+        assertThat(CodingEvidence.isEvidence(ticket)).isFalse();
+        assertThat(CodingEvidence.isEvidence(build)).isTrue();
+    }
+
+    @Test
     void should_need_two_lines_of_prose_and_one_in_the_first_person() {
         String onlyOneLine = "I tap Pay and the app closes right away every time.\n" + TRACE;
         String noFirstPerson = "The app closes when the customer taps Pay on the last screen.\n"
