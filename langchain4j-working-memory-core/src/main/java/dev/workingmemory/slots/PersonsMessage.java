@@ -11,7 +11,8 @@ import java.util.function.Predicate;
  *
  * <p>The rule: at least {@value #PROSE_LINES} lines of prose, {@value #FIRST_PERSON_LINES} of them in the first person.
  * A line of prose starts at the line's first column with a letter and is at least {@value #MIN_WORDS} words, every one
- * a plain word (letters, inner apostrophes and hyphens, with punctuation around them). A person writes so ("Since
+ * a plain word (letters, inner apostrophes and hyphens, with punctuation around them; a dash or an emoji between
+ * them is no word). A person writes so ("Since
  * yesterday every export fails on our account", "I need this working by Thursday"). A tool's sentences name what it
  * speaks of: a path, a flag, a version, a file ("We detected TypeScript in your project and created a tsconfig.json
  * file for you", "Run with --stacktrace option"); it indents what a person wrote ({@code git log}'s messages), leads
@@ -83,6 +84,9 @@ final class PersonsMessage {
             if (from == i) {
                 break;
             }
+            if (isMark(line, from, i)) {
+                continue; // a dash, an emoji, an arrow between words: neither a word nor a tool's token
+            }
             words++;
             int first = from;
             int last = i;
@@ -132,6 +136,16 @@ final class PersonsMessage {
             case "i", "me", "my", "mine", "myself", "we", "our", "ours", "us", "ourselves" -> true;
             default -> false;
         };
+    }
+
+    /** Whether the token holds no letter and no digit ({@code -}, {@code —}, {@code ==}, an emoji). */
+    private static boolean isMark(String line, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (Character.isLetterOrDigit(line.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isPunctuation(char c) {

@@ -83,6 +83,17 @@ class PersonsMessageTest {
     }
 
     @Test
+    void should_read_dashes_and_emoji_between_words_as_no_words() {
+        assertThat(PersonsMessage.is("""
+                Hi team - the report will not open on the dashboard 🙁 since this morning
+                We tried two browsers — nothing helps, please have a look for us""", line -> false)).isTrue();
+        assertThat(PersonsMessage.is("""
+                Run with --stacktrace option to get the stack trace and we will see more
+                We found the problems in your code and listed them for you below""", line -> false))
+                .as("a flag is a tool's word").isFalse();
+    }
+
+    @Test
     void should_read_i_and_we_in_their_forms_but_not_the_country() {
         assertThat(PersonsMessage.is("""
                 i cant open the report on the dashboard since this morning at all
