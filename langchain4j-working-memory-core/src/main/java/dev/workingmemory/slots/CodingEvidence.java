@@ -22,7 +22,8 @@ import java.util.regex.Pattern;
  *       ({@code at run (/app/index.js:12:5)}) trace, a Python traceback, a Go or Rust panic;</li>
  *   <li><b>a compiler, linter or test location</b>: a source file with a line number
  *       ({@code src/App.java:42: error:}, {@code app.ts(3,7): error TS2322}, {@code [ERROR] /x/App.java:[57,41]},
- *       {@code on main.tf line 12}), with an error word on its line or on two lines;</li>
+ *       {@code on main.tf line 12}), with an error word on its line or at most two lines from it (Next.js prints the
+ *       location above the message, Terraform below it), or two such locations;</li>
  *   <li><b>a build, test or package tool's own lines</b>: {@code BUILD SUCCESS}/{@code FAILURE} (Maven, Gradle),
  *       {@code > Task :}, {@code Tests run:}, {@code npm ERR!}, pytest's {@code test session starts}, Go's
  *       {@code --- FAIL:}, cargo's {@code test result:}, Jest's {@code Test Suites:}, Spring Boot's
@@ -56,6 +57,8 @@ final class CodingEvidence implements SessionActivation {
     static final int MAX_LINE = 2_000;
     /** JSON string values looked at, at most. */
     private static final int MAX_JSON_STRINGS = 256;
+    /** How many lines apart a source location and an error word still speak of one error. */
+    private static final int NEAR_LINES = 2;
     private static final JsonFactory JSON = new JsonFactory();
 
     /** Extensions of source files, as a line number after them marks a compiler's, linter's or test's location. */
@@ -258,11 +261,19 @@ final class CodingEvidence implements SessionActivation {
                 || line.startsWith("commit ") && COMMIT.matcher(line).lookingAt()) {
             return true;
         }
+        boolean errorWord = containsAny(line, ERROR_WORDS);
         if (hasSourceLocation(line)) {
-            if (containsAny(line, ERROR_WORDS) || ++tally.locations >= 2) {
+            // the error word on the location's line, or on a line next to it: Next.js and esbuild print the
+            // location above the message, Terraform below it ("Error: ..." then "on main.tf line 12")
+            if (errorWord || tally.sinceErrorWord <= NEAR_LINES || ++tally.locations >= 2) {
                 return true;
             }
+            tally.sinceLocation = 0;
+        } else if (errorWord && tally.sinceLocation <= NEAR_LINES) {
+            return true;
         }
+        tally.sinceErrorWord = errorWord ? 1 : tally.sinceErrorWord + 1;
+        tally.sinceLocation++;
         tally.nonBlank++;
         if (isCodeFile(stripped, line)) {
             tally.codeFiles++;
@@ -285,6 +296,9 @@ final class CodingEvidence implements SessionActivation {
 
     /** What the lines of one text showed so far. Not thread-safe: one per text. */
     private static final class Tally {
+        /** Non-blank lines since the last line with an error word, and since the last source location (this one 1). */
+        int sinceErrorWord = Integer.MAX_VALUE / 2;
+        int sinceLocation = Integer.MAX_VALUE / 2;
         int frames;
         int locations;
         int nonBlank;
@@ -311,7 +325,7 @@ final class CodingEvidence implements SessionActivation {
      * {@code App.java:[57,41]}.
      */
     static boolean hasSourceLocation(String line) {
-        for (int dot = line.indexOf('.'); dot > 0; dot = line.indexOf('.', dot + 1)) {
+        for (int dot = line.indexOf('.', 1); dot > 0; dot = line.indexOf('.', dot + 1)) {
             int end = dot + 1;
             while (end < line.length() && end - dot <= 6 && Character.isLetterOrDigit(line.charAt(end))) {
                 end++;
