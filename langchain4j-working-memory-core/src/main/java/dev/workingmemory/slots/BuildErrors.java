@@ -52,6 +52,10 @@ final class BuildErrors {
     private static final Pattern MOCHA_FAILING = Pattern.compile("^\\s+\\d+ failing$");
     private static final Pattern MOCHA_ENTRY = Pattern.compile("^\\s+\\d+\\) (.+)$");
     private static final Pattern JS_FRAME_FILE = Pattern.compile("^\\s+at (?:[^()]*\\()?((?:file://)?[^()\\s]+):(\\d+):\\d+\\)?$");
+    /** A line that is only a source location, as Next.js prints it above its message: {@code ./app/page.tsx:12:5}. */
+    private static final Pattern LOCATION_ALONE = Pattern.compile("^\\s*(\\S+\\.\\w{1,10}):(\\d+)(?::\\d+)?:?\\s*$");
+    /** The message under a location alone: {@code Type error: Property 'x' does not exist on type 'Post'.}. */
+    private static final Pattern MESSAGE_BELOW = Pattern.compile("^\\s*((?:\\w+ )?(?:[Ee]rror|ERROR)\\b:? ?.+)$");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
 
     private BuildErrors() {
@@ -111,6 +115,15 @@ final class BuildErrors {
                 String rule = m.group(3) == null ? "" : " (" + m.group(3) + ")";
                 compilerError(found, lintedFile, m.group(1), m.group(2).strip() + rule, null);
                 continue;
+            }
+            if (line.indexOf(':') > 0 && (m = LOCATION_ALONE.matcher(line)).matches()
+                    && CodingEvidence.hasSourceLocation(line.strip())) {
+                String message = nextNonBlank(lines, i);
+                Matcher below = message == null || message.length() > MAX_LINE ? null : MESSAGE_BELOW.matcher(message);
+                if (below != null && below.matches()) {
+                    compilerError(found, m.group(1), m.group(2), below.group(1).strip(), null);
+                    continue;
+                }
             }
             if (line.contains(".go:") && (m = GO.matcher(line)).matches()) {
                 compilerError(found, m.group(1), m.group(2), m.group(3), null);
@@ -320,6 +333,16 @@ final class BuildErrors {
                 if (m.matches()) {
                     return m.group(1).strip();
                 }
+            }
+        }
+        return null;
+    }
+
+    /** The first non-blank line after line {@code i}, or null. */
+    private static String nextNonBlank(List<String> lines, int i) {
+        for (int j = i + 1; j < lines.size(); j++) {
+            if (!lines.get(j).isBlank()) {
+                return lines.get(j);
             }
         }
         return null;

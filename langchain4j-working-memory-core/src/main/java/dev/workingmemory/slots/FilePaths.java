@@ -29,11 +29,14 @@ final class FilePaths {
     }
 
     /**
-     * A path as items show it: a {@code file://} prefix dropped, an absolute path cut to start at its {@code src}
-     * directory when it has one (the part that means something in the project).
+     * A path as items show it: a {@code file://} or {@code ./} prefix dropped, an absolute path cut to start at its
+     * {@code src} directory when it has one (the part that means something in the project).
      */
     static String display(String path) {
         String p = path.startsWith("file://") ? path.substring("file://".length()) : path;
+        if (p.startsWith("./") && p.length() > 2) {
+            p = p.substring(2); // the same file as without it
+        }
         boolean absolute = p.startsWith("/") || p.startsWith("\\") || (p.length() > 2 && p.charAt(1) == ':');
         if (absolute) {
             for (String marker : new String[]{"/src/", "\\src\\"}) {

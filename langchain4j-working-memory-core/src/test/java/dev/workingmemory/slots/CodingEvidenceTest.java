@@ -7,6 +7,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A source location and its error word ({@link CodingEvidence}); the labelled sets measure the rest. */
 class CodingEvidenceTest {
 
+    /** Next.js's failed build: the location alone on its line, the message under it, then the code frame. */
+    static final String NEXT_JS_TYPE_ERROR = """
+            Failed to compile.
+
+            ./app/page.tsx:12:5
+            Type error: Property 'titel' does not exist on type 'Post'. Did you mean 'title'?
+
+              11 |     <main>
+            > 12 |       {post.titel}
+
+            Next.js build worker exited with code: 1 and signal: null""";
+
     @Test
     void should_read_a_location_that_starts_with_a_dot_and_a_slash() {
         assertThat(CodingEvidence.hasSourceLocation("./app/page.tsx:12:5")).isTrue();
@@ -16,19 +28,13 @@ class CodingEvidenceTest {
 
     @Test
     void should_take_a_location_with_its_error_word_on_a_line_next_to_it() {
-        String nextJs = """
-                Failed to compile.
-
-                ./app/page.tsx:12:5
-                Type error: Property 'titel' does not exist on type 'Post'. Did you mean 'title'?
-                """;
         String terraform = """
                 │ Error: Reference to undeclared resource
                 │
                 │   on main.tf line 12, in resource "aws_s3_bucket_policy" "site":
                 """;
 
-        assertThat(CodingEvidence.isEvidence(nextJs)).isTrue();
+        assertThat(CodingEvidence.isEvidence(NEXT_JS_TYPE_ERROR)).isTrue();
         assertThat(CodingEvidence.isEvidence(terraform)).isTrue();
     }
 

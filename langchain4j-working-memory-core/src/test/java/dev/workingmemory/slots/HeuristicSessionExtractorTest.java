@@ -78,6 +78,18 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_take_the_message_under_a_location_that_stands_alone() {
+        List<SessionItem> items = extractor.extract(result("bash", CodingEvidenceTest.NEXT_JS_TYPE_ERROR));
+
+        assertThat(items).contains(SessionItem.of("error",
+                "page.tsx:12: Type error: Property 'titel' does not exist on type 'Post'. Did you mean 'title'?"));
+        assertThat(items.stream().filter(item -> item.slot().equals("error"))).hasSize(1);
+        assertThat(items).as("./ dropped: the same file as app/page.tsx").contains(SessionItem.of("pool", "app/page.tsx"));
+        assertThat(extractor.extract(result("bash", "./app/page.tsx:12:5\nRendered the page in 12 ms")))
+                .as("a location without an error under it").noneMatch(item -> item.slot().equals("error"));
+    }
+
+    @Test
     void should_mine_a_tool_result_that_has_no_tool_name() {
         ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
                 .text("src/A.java:3: error: ';' expected").build();
