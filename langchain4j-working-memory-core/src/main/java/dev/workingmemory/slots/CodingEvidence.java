@@ -22,8 +22,9 @@ import java.util.regex.Pattern;
  *       ({@code at run (/app/index.js:12:5)}) trace, a Python traceback, a Go or Rust panic;</li>
  *   <li><b>a compiler, linter or test location</b>: a source file with a line number
  *       ({@code src/App.java:42: error:}, {@code app.ts(3,7): error TS2322}, {@code [ERROR] /x/App.java:[57,41]},
- *       {@code on main.tf line 12}), with an error word on its line or at most two lines from it (Next.js prints the
- *       location above the message, Terraform below it), or two such locations;</li>
+ *       {@code on main.tf line 12}, {@code in /app/index.php on line 14}), with an error word on its line or at
+ *       most two lines from it (Next.js prints the location above the message, Terraform below it), or two such
+ *       locations;</li>
  *   <li><b>a build, test or package tool's own lines</b>: {@code BUILD SUCCESS}/{@code FAILURE} (Maven, Gradle),
  *       {@code > Task :}, {@code Tests run:}, {@code npm ERR!}, pytest's {@code test session starts}, Go's
  *       {@code --- FAIL:}, cargo's {@code test result:}, Jest's {@code Test Suites:}, Spring Boot's
@@ -347,11 +348,17 @@ final class CodingEvidence implements SessionActivation {
         return false;
     }
 
-    /** Whether {@code " line <digit>"} starts at {@code at} (after a quote closing the file name, too). */
+    /**
+     * Whether {@code " line <digit>"} or {@code " on line <digit>"} starts at {@code at} (after a quote closing the
+     * file name, too).
+     */
     private static boolean lineNumberAfter(String line, int at) {
         int from = at < line.length() && line.charAt(at) == '"' ? at + 1 : at;
         if (from < line.length() && line.charAt(from) == ',') {
             from++;
+        }
+        if (line.startsWith(" on", from)) {
+            from += 3; // PHP: "in /app/index.php on line 14"
         }
         return line.startsWith(" line ", from) && from + 6 < line.length() && Character.isDigit(line.charAt(from + 6));
     }

@@ -24,6 +24,8 @@ class CodingEvidenceTest {
         assertThat(CodingEvidence.hasSourceLocation("./app/page.tsx:12:5")).isTrue();
         assertThat(CodingEvidence.hasSourceLocation("../lib/util.py:3")).isTrue();
         assertThat(CodingEvidence.hasSourceLocation("./notes.txt:12")).as("no source file").isFalse();
+        assertThat(CodingEvidence.isEvidence("PHP Parse error:  syntax error, unexpected token \"}\" in"
+                + " /app/src/index.php on line 14")).as("PHP's location").isTrue();
     }
 
     @Test
