@@ -7,7 +7,8 @@ import java.util.regex.Pattern;
 /**
  * The errors build tools report line by line, each in its own format: compiler errors (javac through Maven or
  * Gradle, gcc-style, Kotlin, TypeScript, rustc, go), failing tests (Maven Surefire's summaries, Gradle, pytest,
- * unittest, Jest, Vitest, Mocha, go test), Rust panics and merge conflicts. Each error becomes one item, its file goes to the pool. Thread-safe (stateless).
+ * unittest, Jest, Vitest, Mocha, go test), PHP's parse and fatal errors, Rust panics and merge conflicts. Each error
+ * becomes one item, its file goes to the pool. Thread-safe (stateless).
  *
  * <p>Only these formats count: a line merely containing "error" or "failed" (a commit message, an issue title, a
  * log of a passing build) is no error.
@@ -56,6 +57,9 @@ final class BuildErrors {
     private static final Pattern LOCATION_ALONE = Pattern.compile("^\\s*(\\S+\\.\\w{1,10}):(\\d+)(?::\\d+)?:?\\s*$");
     /** The message under a location alone: {@code Type error: Property 'x' does not exist on type 'Post'.}. */
     private static final Pattern MESSAGE_BELOW = Pattern.compile("^\\s*((?:\\w+ )?(?:[Ee]rror|ERROR)\\b:? ?.+)$");
+    /** PHP's parse and fatal errors: {@code PHP Parse error:  syntax error, … in /app/index.php on line 14}. */
+    private static final Pattern PHP = Pattern.compile(
+            "^(?:PHP )?(?:Parse|Fatal|Recoverable fatal) error: +(.+?) in (\\S+\\.php)(?: on line |:)(\\d+)$");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
 
     private BuildErrors() {
@@ -124,6 +128,10 @@ final class BuildErrors {
                     compilerError(found, m.group(1), m.group(2), below.group(1).strip(), null);
                     continue;
                 }
+            }
+            if (line.contains(" error: ") && line.contains(".php") && (m = PHP.matcher(line)).matches()) {
+                compilerError(found, m.group(2), m.group(3), m.group(1).strip(), null);
+                continue;
             }
             if (line.contains(".go:") && (m = GO.matcher(line)).matches()) {
                 compilerError(found, m.group(1), m.group(2), m.group(3), null);

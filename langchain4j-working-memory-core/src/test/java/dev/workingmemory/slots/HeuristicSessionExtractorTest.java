@@ -90,6 +90,22 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_read_phps_parse_and_fatal_errors() {
+        List<SessionItem> parse = extractor.extract(result("bash",
+                "PHP Parse error:  syntax error, unexpected token \"}\" in /app/src/index.php on line 14"));
+        List<SessionItem> fatal = extractor.extract(result("bash", """
+                PHP Fatal error:  Uncaught Error: Call to undefined function foo() in /app/src/cart.php:12
+                Stack trace:
+                #0 {main}
+                  thrown in /app/src/cart.php on line 12"""));
+
+        assertThat(parse).contains(SessionItem.of("error", "index.php:14: syntax error, unexpected token \"}\""),
+                SessionItem.of("pool", "src/index.php"));
+        assertThat(fatal).contains(SessionItem.of("error",
+                "cart.php:12: Uncaught Error: Call to undefined function foo()"));
+    }
+
+    @Test
     void should_mine_a_tool_result_that_has_no_tool_name() {
         ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
                 .text("src/A.java:3: error: ';' expected").build();
