@@ -264,8 +264,8 @@ final class CodingEvidence implements SessionActivation {
         }
         boolean errorWord = containsAny(line, ERROR_WORDS);
         if (hasSourceLocation(line)) {
-            // the error word on the location's line, or on a line next to it: Next.js and esbuild print the
-            // location above the message, Terraform below it ("Error: ..." then "on main.tf line 12")
+            // the error word on the location's line, or on a line near it: Next.js prints the location above the
+            // message, esbuild and Terraform below it ("Error: ..." then "on main.tf line 12")
             if (errorWord || tally.sinceErrorWord <= NEAR_LINES || ++tally.locations >= 2) {
                 return true;
             }
@@ -297,7 +297,10 @@ final class CodingEvidence implements SessionActivation {
 
     /** What the lines of one text showed so far. Not thread-safe: one per text. */
     private static final class Tally {
-        /** Non-blank lines since the last line with an error word, and since the last source location (this one 1). */
+        /**
+         * Non-blank lines since the last line with an error word and since the last source location: 1 on the line
+         * after it, far when there was none.
+         */
         int sinceErrorWord = Integer.MAX_VALUE / 2;
         int sinceLocation = Integer.MAX_VALUE / 2;
         int frames;
