@@ -142,6 +142,26 @@ class SessionSlotsProviderTest {
     }
 
     @Test
+    void should_wait_past_a_persons_message_that_quotes_a_trace_and_take_its_error_once_a_build_acts() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        chat.add(UserMessage.from("Fix the crash from the ticket."));
+        toolTurn(chat, "c1", "Hi, since this morning my app closes when I start it from the menu. This is what it said:\n"
+                + TRACE + "\nPlease help, we need the app for our shop on Saturday.");
+
+        WorkingMemory memory = memories.memory("dev");
+        assertThat(memory.activeLayers()).doesNotContain(SessionSlots.NAME);
+        assertThat(memory.render()).doesNotContain("<session>");
+
+        toolTurn(chat, "c2", JAVAC);
+
+        assertThat(memory.activeLayers()).contains(SessionSlots.NAME);
+        assertThat(memory.sessionSlots().items("error")).anySatisfy(error -> assertThat(error).contains("Invoice.java:57"))
+                .anySatisfy(error -> assertThat(error).contains("NullPointerException"));
+        memories.close();
+    }
+
+    @Test
     void should_act_from_the_first_message_for_a_configured_coding_agent_and_never_for_a_configured_chat() {
         WorkingMemoryProvider coding = WorkingMemoryProvider.builder().codingAgent(true).build();
         WorkingMemoryProvider chat = WorkingMemoryProvider.builder().codingAgent(false).build();
