@@ -132,15 +132,11 @@ final class CodingEvidence implements SessionActivation {
      * that quotes them ({@link PersonsMessage}).
      */
     private static boolean plainText(String text) {
-        return isToolOutput(text) && !isPersonsMessage(text);
+        return isToolOutput(text) && !PersonsMessage.is(text);
     }
 
     private static boolean isToolOutput(String text) {
         return containsToolLine(text) || lines(text);
-    }
-
-    private static boolean isPersonsMessage(String text) {
-        return PersonsMessage.is(text, CodingEvidence::containsToolLine);
     }
 
     /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */
@@ -183,13 +179,14 @@ final class CodingEvidence implements SessionActivation {
                     strings++;
                 }
             }
-            return toolOutput && !isPersonsMessage(values.toString());
+            return toolOutput && !PersonsMessage.is(values.toString());
         } catch (IOException e) {
             return plainText(text); // not JSON after all
         }
     }
 
-    private static boolean containsToolLine(String text) {
+    /** Whether {@code text} holds one of a build, test or package tool's own cues ({@code npm ERR!}, ...). */
+    static boolean containsToolLine(String text) {
         for (String marker : TOOL_LINES) {
             if (text.contains(marker)) {
                 return true;
@@ -262,19 +259,21 @@ final class CodingEvidence implements SessionActivation {
                 || line.startsWith("commit ") && COMMIT.matcher(line).lookingAt()) {
             return true;
         }
-        boolean errorWord = containsAny(line, ERROR_WORDS);
+        // the error word on the location's line, or on a line near it: Next.js prints the location above the
+        // message, esbuild and Terraform below it ("Error: ..." then "on main.tf line 12"); the words are looked for
+        // only around a location, not in every line of every tool result while the session waits
         if (hasSourceLocation(line)) {
-            // the error word on the location's line, or on a line near it: Next.js prints the location above the
-            // message, esbuild and Terraform below it ("Error: ..." then "on main.tf line 12")
-            if (errorWord || tally.sinceErrorWord <= NEAR_LINES || ++tally.locations >= 2) {
+            if (containsAny(line, ERROR_WORDS) || tally.recentErrorWord() || ++tally.locations >= 2) {
                 return true;
             }
             tally.sinceLocation = 0;
-        } else if (errorWord && tally.sinceLocation <= NEAR_LINES) {
+        } else if (tally.sinceLocation <= NEAR_LINES && containsAny(line, ERROR_WORDS)) {
             return true;
         }
-        tally.sinceErrorWord = errorWord ? 1 : tally.sinceErrorWord + 1;
-        tally.sinceLocation++;
+        if (tally.sinceLocation <= NEAR_LINES) {
+            tally.sinceLocation++;
+        }
+        tally.remember(line);
         tally.nonBlank++;
         if (isCodeFile(stripped, line)) {
             tally.codeFiles++;
@@ -297,12 +296,10 @@ final class CodingEvidence implements SessionActivation {
 
     /** What the lines of one text showed so far. Not thread-safe: one per text. */
     private static final class Tally {
-        /**
-         * Non-blank lines since the last line with an error word and since the last source location: 1 on the line
-         * after it, far when there was none.
-         */
-        int sinceErrorWord = Integer.MAX_VALUE / 2;
-        int sinceLocation = Integer.MAX_VALUE / 2;
+        /** Non-blank lines since the last source location (1 on the line after it), past {@value #NEAR_LINES} when far. */
+        int sinceLocation = NEAR_LINES + 1;
+        /** The last {@value #NEAR_LINES} non-blank lines, the latest first. */
+        private final String[] recent = new String[NEAR_LINES];
         int frames;
         int locations;
         int nonBlank;
@@ -312,6 +309,21 @@ final class CodingEvidence implements SessionActivation {
         int codeFiles;
         int codeLines;
         int keywordLines;
+
+        void remember(String line) {
+            System.arraycopy(recent, 0, recent, 1, recent.length - 1);
+            recent[0] = line;
+        }
+
+        /** Whether one of the last lines holds an error word. */
+        boolean recentErrorWord() {
+            for (String line : recent) {
+                if (line != null && containsAny(line, ERROR_WORDS)) {
+                    return true;
+                }
+            }
+            return false;
+        }
 
         /** Most lines paths, two of them source or build files. */
         boolean isListing() {

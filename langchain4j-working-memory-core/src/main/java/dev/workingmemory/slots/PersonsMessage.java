@@ -1,7 +1,6 @@
 package dev.workingmemory.slots;
 
 import java.util.Locale;
-import java.util.function.Predicate;
 
 /**
  * Whether a tool result is a message a person wrote (a support ticket, an email, a forum post, a bug report form)
@@ -34,11 +33,8 @@ final class PersonsMessage {
     private PersonsMessage() {
     }
 
-    /**
-     * @param text     a tool result's text
-     * @param toolLine whether a line holds a build, test or package tool's own cue
-     */
-    static boolean is(String text, Predicate<String> toolLine) {
+    /** @param text a tool result's text */
+    static boolean is(String text) {
         int prose = 0;
         int firstPerson = 0;
         int start = 0;
@@ -51,7 +47,7 @@ final class PersonsMessage {
             if (end - start <= CodingEvidence.MAX_LINE && start < end && Character.isLetter(text.charAt(start))) {
                 String line = text.substring(start, end);
                 int kind = kind(line);
-                if (kind != NOT_PROSE && !toolLine.test(line)) {
+                if (kind != NOT_PROSE && !CodingEvidence.containsToolLine(line)) {
                     prose++;
                     if (kind == FIRST_PERSON) {
                         firstPerson++;
