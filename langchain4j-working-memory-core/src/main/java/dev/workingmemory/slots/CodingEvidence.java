@@ -2,6 +2,7 @@ package dev.workingmemory.slots;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
@@ -33,8 +34,9 @@ import java.util.regex.Pattern;
  *       dependencies (one rule per documented message of npm, pip, Maven, cargo, ...), build files and import blocks,
  *       {@code git status} (not its generic rules: an {@code ERROR} log line, an exit code, an HTTP status or an API's
  *       JSON error are no coding agent's by themselves);</li>
- *   <li><b>a diff</b> ({@code diff --git}, a hunk header {@code @@ -12,7 +12,8 @@}, {@code --- a/} then
- *       {@code +++ b/}) or <b>git's status or log</b> ({@code Changes not staged for commit:}, {@code commit <sha>});</li>
+ *   <li><b>a diff</b> of a source or build file ({@code --- a/src/App.java} then {@code +++ b/src/App.java}; a CMS's
+ *       diff of a page, {@code pages/about.md}, is no code base's), git's ({@code diff --git}) or <b>git's status or
+ *       log</b> ({@code Changes not staged for commit:}, {@code commit <sha>});</li>
  *   <li><b>a file listing of a code base</b>: most lines are paths (or {@code ls -l} entries, or tree branches) and at
  *       least two name source or build files ({@code .java}, {@code .py}, {@code pom.xml}, {@code Makefile}, ...);
  *       a media library's {@code .jpg} and {@code .pdf} files are no code base;</li>
@@ -60,7 +62,13 @@ final class CodingEvidence implements SessionActivation {
     private static final int MAX_JSON_STRINGS = 256;
     /** How many lines apart a source location and an error word still speak of one error. */
     private static final int NEAR_LINES = 2;
+    /** Plain words in a row that make a line prose ({@link PersonsMessage} asks as many of a person's line). */
+    private static final int SENTENCE_WORDS = 6;
     private static final JsonFactory JSON = new JsonFactory();
+    /** Keys of an error reply's own trace, lower case without underscores ({@link #isOwnFailure}). */
+    private static final Set<String> FAILURE_KEYS = Set.of("stack", "stacktrace", "trace", "traceback", "exception");
+    /** Keys of an error reply's error object, which may hold that trace. */
+    private static final Set<String> ERROR_KEYS = Set.of("error", "err", "exception");
 
     /** Extensions of source files, as a line number after them marks a compiler's, linter's or test's location. */
     private static final Set<String> SOURCE = Set.of("java", "kt", "kts", "scala", "groovy", "gradle", "py", "pyi",
@@ -97,7 +105,6 @@ final class CodingEvidence implements SessionActivation {
     /** A .NET frame: {@code at Shop.Cart.Add(Item item) in /src/Cart.cs:line 42}. */
     private static final Pattern DOTNET_FRAME = Pattern.compile("^\\s+at [\\w.<>`$]+\\(.*\\) in .+:line \\d+\\s*$");
     private static final Pattern PY_FRAME = Pattern.compile("^\\s+File \"[^\"]+\", line \\d+");
-    private static final Pattern HUNK = Pattern.compile("^@@ -\\d+(?:,\\d+)? \\+\\d+(?:,\\d+)? @@");
     private static final Pattern COMMIT = Pattern.compile("^commit [0-9a-f]{40}\\b");
     private static final Pattern LONG_LS = Pattern.compile("^[-dl][rwxsStT-]{9}[.@+]?\\s+\\d+\\s.*");
     private static final Pattern PINNED = Pattern.compile("^[A-Za-z][\\w.-]*(?:\\[[\\w,-]+])?\\s*(?:==|>=|~=|<=)\\s*\\d[\\w.*]*\\s*$");
@@ -175,7 +182,8 @@ final class CodingEvidence implements SessionActivation {
                 if (token == JsonToken.VALUE_STRING) {
                     String value = parser.getText();
                     values.append(value).append('\n');
-                    toolOutput = toolOutput || value.indexOf('\n') >= 0 && isToolOutput(value);
+                    toolOutput = toolOutput || value.indexOf('\n') >= 0 && !isOwnFailure(parser.getParsingContext())
+                            && isToolOutput(value);
                     strings++;
                 }
             }
@@ -183,6 +191,41 @@ final class CodingEvidence implements SessionActivation {
         } catch (IOException e) {
             return plainText(text); // not JSON after all
         }
+    }
+
+    /**
+     * Whether a JSON string value is the trace of the service that replied, failing: an error reply's own exception,
+     * under the key web frameworks give it (Express's {@code stack}, Spring Boot's {@code trace}, a Python service's
+     * {@code traceback}, ASP.NET's {@code exception}) at the reply's top or in its {@code error} object. A travel or
+     * shop agent's API that fails says nothing of the agent; a command's output ({@code stdout}) and a test report's
+     * failures (nested deeper: Mocha's {@code failures[].err.stack}) still count.
+     */
+    private static boolean isOwnFailure(JsonStreamContext value) {
+        if (!value.inObject() || !FAILURE_KEYS.contains(normalKey(value.getCurrentName()))) {
+            return false;
+        }
+        JsonStreamContext parent = value.getParent();
+        return parent.inRoot() || parent.inObject() && parent.getParent().inRoot()
+                && ERROR_KEYS.contains(normalKey(parent.getCurrentName()));
+    }
+
+    /**
+     * A plain word, perhaps in quotes or brackets, or ending a clause ({@code loaded,}); not a label ({@code error:}),
+     * which a tool prints before a location.
+     */
+    private static boolean isSentenceWord(String line, int from, int to) {
+        while (from < to && "\"'(“‘".indexOf(line.charAt(from)) >= 0) {
+            from++;
+        }
+        while (to > from && ",.;!?\"')”’".indexOf(line.charAt(to - 1)) >= 0) {
+            to--;
+        }
+        return from < to && PersonsMessage.isPlainWord(line, from, to);
+    }
+
+    /** A JSON key in lower case without underscores; empty for none. */
+    private static String normalKey(String key) {
+        return key == null ? "" : key.toLowerCase(Locale.ROOT).replace("_", "");
     }
 
     /** Whether {@code text} holds one of a build, test or package tool's own cues ({@code npm ERR!}, ...). */
@@ -254,8 +297,7 @@ final class CodingEvidence implements SessionActivation {
                 return true;
             }
         }
-        if (line.startsWith("@@ -") && HUNK.matcher(line).lookingAt()
-                || line.startsWith("+++ b/") && previous.startsWith("--- a/")
+        if (line.startsWith("+++ ") && previous.startsWith("--- ") && isDiffOfCode(line)
                 || line.startsWith("commit ") && COMMIT.matcher(line).lookingAt()) {
             return true;
         }
@@ -341,6 +383,8 @@ final class CodingEvidence implements SessionActivation {
      * {@code App.java:[57,41]}.
      */
     static boolean hasSourceLocation(String line) {
+        int token = 0; // where the path holding the dot starts, moved forward only: linear in the line
+        int scanned = 0;
         for (int dot = line.indexOf('.', 1); dot > 0; dot = line.indexOf('.', dot + 1)) {
             int end = dot + 1;
             while (end < line.length() && end - dot <= 6 && Character.isLetterOrDigit(line.charAt(end))) {
@@ -357,10 +401,43 @@ final class CodingEvidence implements SessionActivation {
             boolean located = (after == ':' || after == '(') && number
                     || lineNumberAfter(line, after == ',' ? end + 1 : end); // main.tf line 12, "app.py", line 3
             if (located && SOURCE.contains(extension)) {
-                return true;
+                for (; scanned < dot; scanned++) {
+                    if (Character.isWhitespace(line.charAt(scanned))) {
+                        token = scanned + 1;
+                    }
+                }
+                if (!inSentence(line, token)) {
+                    return true;
+                }
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the path that starts at {@code line}'s character {@code start} follows a sentence:
+     * {@value #SENTENCE_WORDS} plain words or more right before it. A compiler, linter or test runner prints a location at the line's start, after a
+     * level or a label ({@code [ERROR] }, {@code e: }), in a frame or after a word or two ({@code in … on line 14}); a
+     * person or a web page that names one writes it in a sentence ("the error means … as at checkout.js:14").
+     */
+    private static boolean inSentence(String line, int start) {
+        int words = 0;
+        int end = start;
+        while (words < SENTENCE_WORDS) {
+            while (end > 0 && Character.isWhitespace(line.charAt(end - 1))) {
+                end--;
+            }
+            int begin = end;
+            while (begin > 0 && !Character.isWhitespace(line.charAt(begin - 1))) {
+                begin--;
+            }
+            if (!isSentenceWord(line, begin, end)) {
+                return false;
+            }
+            words++;
+            end = begin;
+        }
+        return true;
     }
 
     /**
@@ -378,13 +455,26 @@ final class CodingEvidence implements SessionActivation {
         return line.startsWith(" line ", from) && from + 6 < line.length() && Character.isDigit(line.charAt(from + 6));
     }
 
+    /** Whether a diff's {@code +++} line names a source or build file ({@code +++ b/src/App.java}, a date after it). */
+    private static boolean isDiffOfCode(String line) {
+        int start = line.startsWith("+++ b/") ? 6 : 4;
+        int end = start;
+        while (end < line.length() && !Character.isWhitespace(line.charAt(end))) {
+            end++;
+        }
+        return end > start && isSourceOrBuildFile(FilePaths.fileName(line.substring(start, end)));
+    }
+
     /** A path (or an {@code ls -l} entry, or a tree branch) naming a source or build file. */
     private static boolean isCodeFile(String stripped, String line) {
         String name = entryName(stripped, line);
         if (name == null) {
             return false;
         }
-        String file = FilePaths.fileName(name);
+        return isSourceOrBuildFile(FilePaths.fileName(name));
+    }
+
+    private static boolean isSourceOrBuildFile(String file) {
         if (BUILD_FILES.contains(file)) {
             return true;
         }

@@ -104,7 +104,7 @@ final class PersonsMessage {
     }
 
     /** Letters, with apostrophes and hyphens between them. */
-    private static boolean isPlainWord(String line, int from, int to) {
+    static boolean isPlainWord(String line, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = line.charAt(i);
             if (!Character.isLetter(c)) {

@@ -4,7 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A source location and its error word ({@link CodingEvidence}); the labelled sets measure the rest. */
+/**
+ * A source location and its error word, an error reply's own trace and a diff ({@link CodingEvidence}); the labelled
+ * sets measure the rest.
+ */
 class CodingEvidenceTest {
 
     /** Next.js's failed build: the location alone on its line, the message under it, then the code frame. */
@@ -52,5 +55,60 @@ class CodingEvidenceTest {
                 """;
 
         assertThat(CodingEvidence.isEvidence(apart)).isFalse();
+    }
+
+    @Test
+    void should_not_take_a_location_named_in_a_sentence() {
+        String search = """
+                1. How to fix 'TypeError: Cannot read properties of undefined' - Stack Overflow
+                   The error usually means the page's script ran before the form loaded, as at checkout.js:14 ...
+                """;
+
+        assertThat(CodingEvidence.isEvidence(search)).isFalse();
+        assertThat(CodingEvidence.isEvidence("PHP Fatal error:  Uncaught Exception: the cart went away in"
+                + " /app/src/cart.php:12")).as("a label before the words").isTrue();
+        assertThat(CodingEvidence.isEvidence("src/main/java/App.java:42: error: cannot find symbol")).isTrue();
+        assertThat(CodingEvidence.isEvidence("tests/test_api.py:12: AssertionError")).isTrue();
+    }
+
+    @Test
+    void should_not_take_the_trace_of_a_failing_services_error_reply() {
+        String trace = "Error: connect ECONNREFUSED 10.0.0.5:5432\\n"
+                + "    at Pool.connect (/srv/flights/node_modules/pg-pool/index.js:45:11)\\n"
+                + "    at search (/srv/flights/src/search.js:22:9)";
+
+        assertThat(CodingEvidence.isEvidence("{\"error\":\"Internal Server Error\",\"stack\":\"" + trace + "\"}"))
+                .as("Express").isFalse();
+        assertThat(CodingEvidence.isEvidence("{\"error\":{\"message\":\"connect refused\",\"stack_trace\":\""
+                + trace + "\"}}")).as("in the error object").isFalse();
+        assertThat(CodingEvidence.isEvidence("{\"exit_code\":1,\"stderr\":\"" + trace + "\"}"))
+                .as("a command's output").isTrue();
+        assertThat(CodingEvidence.isEvidence("{\"stats\":{\"failures\":1},\"failures\":[{\"title\":\"searches\","
+                + "\"err\":{\"stack\":\"" + trace + "\"}}]}")).as("a test report's failure (Mocha)").isTrue();
+    }
+
+    @Test
+    void should_take_a_diff_of_code_and_not_of_a_page() {
+        String page = """
+                --- a/pages/about.md
+                +++ b/pages/about.md
+                @@ -1,3 +1,3 @@
+                 # About me
+                -I write about slow travel.
+                +I write about slow travel and food.
+                """;
+        String code = page.replace("pages/about.md", "src/about.py");
+        String plainDiff = """
+                --- src/app.py	2026-05-02 10:00:00
+                +++ src/app.py	2026-05-02 10:05:00
+                @@ -1 +1 @@
+                -x = 1
+                +x = 2
+                """;
+
+        assertThat(CodingEvidence.isEvidence(page)).isFalse();
+        assertThat(CodingEvidence.isEvidence(code)).isTrue();
+        assertThat(CodingEvidence.isEvidence(plainDiff)).isTrue();
+        assertThat(CodingEvidence.isEvidence("diff --git a/README.md b/README.md\n" + page)).as("git's").isTrue();
     }
 }
