@@ -48,6 +48,7 @@ import java.util.regex.Pattern;
  * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
  * costs three look-ups. None of these is evidence inside a message a person wrote ({@link PersonsMessage}): a support
  * desk's ticket that quotes a customer's stack trace, an email with an installer's output, a forum post with code.
+ * Nor in a web page (an HTML document): a site's error page shows its own server's trace.
  *
  * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
  * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
@@ -131,7 +132,15 @@ final class CodingEvidence implements SessionActivation {
         if (first == '{' || first == '[' && looksLikeJsonArray(trimmed)) {
             return json(trimmed);
         }
-        return plainText(text);
+        return !isWebPage(trimmed) && plainText(text);
+    }
+
+    /**
+     * Whether the text is an HTML document: a page a tool fetched, the web's whatever it shows (a site's error page
+     * with its server's trace, Django's or Tomcat's, is that site failing, not the agent's code).
+     */
+    private static boolean isWebPage(String trimmed) {
+        return trimmed.regionMatches(true, 0, "<!doctype html", 0, 14) || trimmed.regionMatches(true, 0, "<html", 0, 5);
     }
 
     /**

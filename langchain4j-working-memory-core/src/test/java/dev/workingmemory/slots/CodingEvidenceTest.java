@@ -111,4 +111,19 @@ class CodingEvidenceTest {
         assertThat(CodingEvidence.isEvidence(plainDiff)).isTrue();
         assertThat(CodingEvidence.isEvidence("diff --git a/README.md b/README.md\n" + page)).as("git's").isTrue();
     }
+
+    @Test
+    void should_not_take_a_sites_error_page() {
+        String trace = """
+                Traceback (most recent call last):
+                  File "/srv/rooms/views.py", line 41, in list_rooms
+                    rooms = Room.objects.all()
+                OperationalError: could not connect to server""";
+        String page = "<!DOCTYPE html>\n<html>\n<head><title>OperationalError at /rooms/</title></head>\n<body>\n"
+                + "<textarea id=\"traceback_area\">\n" + trace + "\n</textarea>\n</body>\n</html>";
+
+        assertThat(CodingEvidence.isEvidence(trace)).isTrue();
+        assertThat(CodingEvidence.isEvidence(page)).isFalse();
+        assertThat(CodingEvidence.isEvidence(page.replace("<!DOCTYPE html>\n", ""))).as("<html> first").isFalse();
+    }
 }
