@@ -48,7 +48,9 @@ import java.util.regex.Pattern;
  * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
  * costs three look-ups. None of these is evidence inside a message a person wrote ({@link PersonsMessage}): a support
  * desk's ticket that quotes a customer's stack trace, an email with an installer's output, a forum post with code.
- * Nor in a web page (an HTML document): a site's error page shows its own server's trace.
+ * Nor in a web page (an HTML document): a site's error page shows its own server's trace. Nor what a document quotes in its
+ * Markdown fences, prose around them ({@link PersonsMessage#unquoted}): a knowledge-base article's snippet or error, a
+ * blog post's code, a fetched README's example.
  *
  * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
  * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
@@ -152,7 +154,8 @@ final class CodingEvidence implements SessionActivation {
     }
 
     private static boolean isToolOutput(String text) {
-        return containsToolLine(text) || lines(text);
+        String own = PersonsMessage.unquoted(text);
+        return containsToolLine(own) || lines(own);
     }
 
     /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */
@@ -254,10 +257,7 @@ final class CodingEvidence implements SessionActivation {
         int start = 0;
         int length = text.length();
         while (start <= length) {
-            int end = text.indexOf('\n', start);
-            if (end < 0) {
-                end = length;
-            }
+            int end = Texts.lineEnd(text, start);
             int lineEnd = end > start && text.charAt(end - 1) == '\r' ? end - 1 : end;
             if (lineEnd - start <= MAX_LINE) {
                 String line = text.substring(start, lineEnd);

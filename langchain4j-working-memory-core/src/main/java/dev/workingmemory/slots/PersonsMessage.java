@@ -40,26 +40,65 @@ final class PersonsMessage {
         int start = 0;
         int length = text.length();
         while (start < length) {
-            int end = text.indexOf('\n', start);
-            if (end < 0) {
-                end = length;
-            }
-            if (end - start <= CodingEvidence.MAX_LINE && start < end && Character.isLetter(text.charAt(start))) {
-                String line = text.substring(start, end);
-                int kind = kind(line);
-                if (kind != NOT_PROSE && !CodingEvidence.containsToolLine(line)) {
-                    prose++;
-                    if (kind == FIRST_PERSON) {
-                        firstPerson++;
-                    }
-                    if (prose >= PROSE_LINES && firstPerson >= FIRST_PERSON_LINES) {
-                        return true;
-                    }
+            int end = Texts.lineEnd(text, start);
+            int kind = kind(text, start, end);
+            if (kind != NOT_PROSE) {
+                prose++;
+                if (kind == FIRST_PERSON) {
+                    firstPerson++;
+                }
+                if (prose >= PROSE_LINES && firstPerson >= FIRST_PERSON_LINES) {
+                    return true;
                 }
             }
             start = end + 1;
         }
         return false;
+    }
+
+    /**
+     * A tool result's text without what a document quotes: a document holds Markdown fences ({@code ```} or
+     * {@code ~~~}) and a line of prose outside them, and what stands in its fences is quoted: a knowledge-base
+     * article's snippet of an SDK or the error a customer may see, a blog post's code, a fetched README's example. A
+     * person wrote it for readers, whoever reads it. A coding agent's tools give a file's code and a command's output
+     * bare, or fenced with no prose around them.
+     *
+     * @param text a tool result's text
+     * @return the lines outside the fences of a document; {@code text} itself when it is no document
+     */
+    static String unquoted(String text) {
+        if (text.indexOf("```") < 0 && text.indexOf("~~~") < 0) {
+            return text;
+        }
+        StringBuilder outside = new StringBuilder(text.length());
+        boolean prose = false;
+        boolean inFence = false;
+        int start = 0;
+        int length = text.length();
+        while (start < length) {
+            int end = Texts.lineEnd(text, start);
+            int first = start;
+            while (first < end && first - start < 4 && text.charAt(first) == ' ') {
+                first++;
+            }
+            if (text.startsWith("```", first) || text.startsWith("~~~", first)) {
+                inFence = !inFence;
+            } else if (!inFence) {
+                prose |= kind(text, start, end) != NOT_PROSE;
+                outside.append(text, start, end).append('\n');
+            }
+            start = end + 1;
+        }
+        return prose ? outside.toString() : text;
+    }
+
+    /** What the line from {@code start} to {@code end} is: prose at the first column, not a tool's cue, or not. */
+    private static int kind(String text, int start, int end) {
+        if (end - start > CodingEvidence.MAX_LINE || start == end || !Character.isLetter(text.charAt(start))) {
+            return NOT_PROSE;
+        }
+        String line = text.substring(start, end);
+        return CodingEvidence.containsToolLine(line) ? NOT_PROSE : kind(line);
     }
 
     /** What the line is: not prose, prose, or prose in the first person. */

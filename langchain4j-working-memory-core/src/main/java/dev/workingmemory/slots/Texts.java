@@ -121,6 +121,12 @@ final class Texts {
         return message instanceof UserMessage ? UserMessage.from(AnalyzedText.of(text, maxChars)) : message;
     }
 
+    /** Where the line that starts at {@code start} ends: its {@code \n}, or the text's end. */
+    static int lineEnd(String text, int start) {
+        int end = text.indexOf('\n', start);
+        return end < 0 ? text.length() : end;
+    }
+
     /** The lines of {@code text}, without their line breaks ({@code \n}, {@code \r\n} or {@code \r}). */
     static List<String> lines(String text) {
         List<String> lines = new ArrayList<>();

@@ -4,7 +4,10 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** A message a person wrote that quotes a coding agent's output is no evidence of a coding agent ({@link PersonsMessage}). */
+/**
+ * A message a person wrote that quotes a coding agent's output, and what a document quotes in its fences, are no
+ * evidence of a coding agent ({@link PersonsMessage}).
+ */
 class PersonsMessageTest {
 
     private static final String TRACE = """
@@ -104,5 +107,32 @@ class PersonsMessageTest {
         assertThat(PersonsMessage.is("""
                 We’ve tried every browser on the dashboard and nothing helps at all
                 Please could you look at the report on the dashboard for them""")).isTrue();
+    }
+
+    @Test
+    void should_leave_out_what_a_document_quotes_in_its_fences() {
+        String code = """
+                import { init } from '@shop/sdk';
+                const shop = init({ key: 'YOUR_KEY' });
+                const list = await shop.products.list({ limit: 10 });
+                console.log(list.length);""";
+        String article = "How to connect the Shop SDK to the app of your store\n\n```js\n" + code
+                + "\n```\n\nThe key is under Settings, in the section called API keys.\n";
+
+        assertThat(PersonsMessage.unquoted(article)).doesNotContain("import").contains("How to connect", "Settings");
+        assertThat(CodingEvidence.isEvidence(article)).isFalse();
+        assertThat(CodingEvidence.isEvidence(code)).as("the file's code, bare").isTrue();
+        assertThat(PersonsMessage.unquoted("```\n" + TRACE + "\n```\n")).as("fenced, no prose around it")
+                .contains("Checkout.java:88");
+        assertThat(CodingEvidence.isEvidence("Exit code 1:\n```\n" + TRACE + "\n```")).as("a tool's fence").isTrue();
+    }
+
+    @Test
+    void should_read_a_fence_left_open_as_running_to_the_end() {
+        String article = "If the exporter shows this text, the report uses a font that is missing here:\n~~~\n"
+                + "Traceback (most recent call last):\n  File \"render.py\", line 118, in render\nKeyError: 'font'\n";
+
+        assertThat(PersonsMessage.unquoted(article)).doesNotContain("Traceback");
+        assertThat(CodingEvidence.isEvidence(article)).isFalse();
     }
 }
