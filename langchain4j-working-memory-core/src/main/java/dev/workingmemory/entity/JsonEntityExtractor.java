@@ -112,7 +112,8 @@ import java.util.Map;
  *
  * <h2>Names</h2>
  * The name of a resource is the first non-blank string of {@code title, name, heading, <type>_name/<type>Name},
- * other {@code *_name/*Name} keys, {@code slug, filename, label}, then {@code subject} or {@code summary} if it looks
+ * other {@code *_name/*Name} keys, {@code slug, filename, label}, an account's {@code username, login, handle}
+ * (GitHub's user has no name), then {@code subject} or {@code summary} if it looks
  * like a name (below); names longer than 256 characters are cut and end with {@code …}; no name means the id is the
  * name (see {@link Entity}). A {@code name} or {@code title} given as an object ({@code "name":{"text":"Tech Meetup"}},
  * a title per language) is its first string that looks like a name, not counting parts of a person's name

@@ -55,8 +55,9 @@ final class ResourceWalk {
     private static final int SLUG = 5;
     private static final int FILENAME = 6;
     private static final int LABEL = 7;
-    private static final int SUBJECT = 8;
-    private static final int NO_NAME = 9;
+    private static final int HANDLE = 8;
+    private static final int SUBJECT = 9;
+    private static final int NO_NAME = 10;
 
     /** Ranks of the names a record without an id can have, best first. */
     private static final int OWN_TYPED = 0;
@@ -326,6 +327,7 @@ final class ResourceWalk {
             case "slug" -> rank = SLUG;
             case "filename" -> rank = FILENAME;
             case "label" -> rank = LABEL;
+            case "username", "login", "handle" -> rank = HANDLE; // a person's account: GitHub's user has no name
             case "subject", "summary" -> rank = SUBJECT;
             case "__typename", "@type", "object" -> {
                 if (token == JsonToken.VALUE_STRING && fields.declaredType == null) {

@@ -306,6 +306,9 @@ class JsonEntityExtractorTest {
             "{\"id\":1,\"slug\":\"s\",\"filename\":\"f\",\"label\":\"l\"}               | s",
             "{\"id\":1,\"filename\":\"f\",\"label\":\"l\"}                              | f",
             "{\"id\":1,\"label\":\"l\",\"name\":{\"first\":\"x\"}}                      | l",
+            "{\"id\":1,\"login\":\"octocat\",\"label\":\"l\"}                       | l",
+            "{\"id\":1,\"subject\":\"Refund\",\"login\":\"octocat\"}                | octocat",
+            "{\"id\":1,\"username\":\"ann\"}                                     | ann",
             "{\"id\":1,\"title\":\"\",\"name\":\"N\"}                                   | N"
     })
     void should_prefer_name_keys_in_order(String page, String name) {
