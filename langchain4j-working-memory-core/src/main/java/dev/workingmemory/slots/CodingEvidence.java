@@ -48,9 +48,9 @@ import java.util.regex.Pattern;
  * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
  * costs three look-ups. None of these is evidence inside a message a person wrote ({@link PersonsMessage}): a support
  * desk's ticket that quotes a customer's stack trace, an email with an installer's output, a forum post with code.
- * Nor in a web page (an HTML document): a site's error page shows its own server's trace. Nor what a document quotes in its
- * Markdown fences, prose around them ({@link PersonsMessage#unquoted}): a knowledge-base article's snippet or error, a
- * blog post's code, a fetched README's example.
+ * Nor in a web page (an HTML document): a site's error page shows its own server's trace. Nor what a document quotes
+ * in its Markdown fences, prose around them ({@link PersonsMessage#unquoted}): a knowledge-base article's snippet or
+ * error, a blog post's code, a fetched README's example.
  *
  * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
  * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
@@ -134,15 +134,19 @@ final class CodingEvidence implements SessionActivation {
         if (first == '{' || first == '[' && looksLikeJsonArray(trimmed)) {
             return json(trimmed);
         }
-        return !isWebPage(trimmed) && plainText(text);
+        return plainText(text);
     }
 
     /**
      * Whether the text is an HTML document: a page a tool fetched, the web's whatever it shows (a site's error page
      * with its server's trace, Django's or Tomcat's, is that site failing, not the agent's code).
      */
-    private static boolean isWebPage(String trimmed) {
-        return trimmed.regionMatches(true, 0, "<!doctype html", 0, 14) || trimmed.regionMatches(true, 0, "<html", 0, 5);
+    private static boolean isWebPage(String text) {
+        int at = 0;
+        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+            at++;
+        }
+        return text.regionMatches(true, at, "<!doctype html", 0, 14) || text.regionMatches(true, at, "<html", 0, 5);
     }
 
     /**
@@ -154,6 +158,9 @@ final class CodingEvidence implements SessionActivation {
     }
 
     private static boolean isToolOutput(String text) {
+        if (isWebPage(text)) {
+            return false;
+        }
         String own = PersonsMessage.unquoted(text);
         return containsToolLine(own) || lines(own);
     }
@@ -425,9 +432,10 @@ final class CodingEvidence implements SessionActivation {
 
     /**
      * Whether the path that starts at {@code line}'s character {@code start} follows a sentence:
-     * {@value #SENTENCE_WORDS} plain words or more right before it. A compiler, linter or test runner prints a location at the line's start, after a
-     * level or a label ({@code [ERROR] }, {@code e: }), in a frame or after a word or two ({@code in … on line 14}); a
-     * person or a web page that names one writes it in a sentence ("the error means … as at checkout.js:14").
+     * {@value #SENTENCE_WORDS} plain words or more right before it. A compiler, linter or test runner prints a location
+     * at the line's start, after a level or a label ({@code [ERROR] }, {@code e: }), in a frame or after a word or two
+     * ({@code in … on line 14}); a person or a web page that names one writes it in a sentence ("the error means … as
+     * at checkout.js:14").
      */
     private static boolean inSentence(String line, int start) {
         int words = 0;

@@ -78,13 +78,13 @@ final class PersonsMessage {
         while (start < length) {
             int end = Texts.lineEnd(text, start);
             int first = start;
-            while (first < end && first - start < 4 && text.charAt(first) == ' ') {
+            while (first < end && first - start < 3 && text.charAt(first) == ' ') { // Markdown: up to three spaces
                 first++;
             }
             if (text.startsWith("```", first) || text.startsWith("~~~", first)) {
                 inFence = !inFence;
             } else if (!inFence) {
-                prose |= kind(text, start, end) != NOT_PROSE;
+                prose = prose || kind(text, start, end) != NOT_PROSE;
                 outside.append(text, start, end).append('\n');
             }
             start = end + 1;

@@ -125,5 +125,9 @@ class CodingEvidenceTest {
         assertThat(CodingEvidence.isEvidence(trace)).isTrue();
         assertThat(CodingEvidence.isEvidence(page)).isFalse();
         assertThat(CodingEvidence.isEvidence(page.replace("<!DOCTYPE html>\n", ""))).as("<html> first").isFalse();
+        assertThat(CodingEvidence.isEvidence("{\"status\":500,\"body\":\"" + page.replace("\"", "\\\"")
+                .replace("\n", "\\n") + "\"}")).as("a fetch tool's JSON with the page").isFalse();
+        assertThat(CodingEvidence.isEvidence("{\"stdout\":\"" + trace.replace("\"", "\\\"").replace("\n", "\\n")
+                + "\"}")).as("the trace as a command's output").isTrue();
     }
 }
