@@ -138,7 +138,7 @@ final class BuildErrors {
             } else if (line.contains("--- FAIL: ") && (m = GO_TEST.matcher(line)).lookingAt()) {
                 String message = goTestMessage(lines, i);
                 found.add(Found.ERROR, m.group(1) + (message == null ? " failed" : ": " + message));
-            } else if (MOCHA_FAILING.matcher(line).matches()) {
+            } else if (line.endsWith(" failing") && MOCHA_FAILING.matcher(line).matches()) {
                 i = mocha(lines, i + 1, found) - 1;
             } else if (line.startsWith("e: ") && (m = KOTLIN.matcher(line)).matches()) {
                 compilerError(found, m.group(1), m.group(2), m.group(3), null);
@@ -154,9 +154,10 @@ final class BuildErrors {
                 found.add(Found.ERROR, FilePaths.fileName(m.group(1)) + ": " + m.group(2).strip()
                         + (message == null ? "" : ": " + message));
                 found.path(m.group(1));
-            } else if (SUREFIRE_PLAIN_SECTION.matcher(line).matches()) {
+            } else if ((line.startsWith("Failed tests") || line.startsWith("Tests in error"))
+                    && SUREFIRE_PLAIN_SECTION.matcher(line).matches()) {
                 i = surefirePlainSection(lines, i + 1, found) - 1;
-            } else if ((m = JEST_FILE.matcher(line)).lookingAt()) {
+            } else if (line.contains("FAIL ") && (m = JEST_FILE.matcher(line)).lookingAt()) {
                 jestFile = m.group(1);
             } else if (line.indexOf('\u25CF') >= 0 && (m = JEST_TEST.matcher(line)).matches()) {
                 found.add(Found.ERROR, (jestFile == null ? "" : FilePaths.fileName(jestFile) + ": ") + m.group(1).strip());

@@ -98,6 +98,7 @@ final class CodingEvidence implements SessionActivation {
             "npm error ", "version solving failed", "No matching distribution found for", "APPLICATION FAILED TO START",
             "Error from server (", "CONFLICT (", "failed to push some refs", "would be overwritten by ",
             "Unmerged paths:", "both modified:");
+    private static final Substrings TOOL_CUES = Substrings.of(TOOL_LINES);
     private static final List<String> ERROR_WORDS = List.of("error", "Error", "ERROR", "warning", "FAIL", "fail",
             "expected", "cannot", "undefined", "unresolved", "not found");
     private static final Pattern JAVA_FRAME = Pattern.compile(
@@ -249,12 +250,7 @@ final class CodingEvidence implements SessionActivation {
 
     /** Whether {@code text} holds one of a build, test or package tool's own cues ({@code npm ERR!}, ...). */
     static boolean containsToolLine(String text) {
-        for (String marker : TOOL_LINES) {
-            if (text.contains(marker)) {
-                return true;
-            }
-        }
-        return false;
+        return TOOL_CUES.in(text);
     }
 
     /** The line-based signals of the class comment, over {@code text}. */
@@ -345,7 +341,8 @@ final class CodingEvidence implements SessionActivation {
                     && Character.isUpperCase(stripped.charAt(1))) {
                 tally.keywordLines++;
             }
-        } else if (PINNED.matcher(stripped).matches()) {
+        } else if (isAsciiLetter(stripped.charAt(0)) && stripped.indexOf('=') > 0
+                && PINNED.matcher(stripped).matches()) {
             tally.codeLines++;
             tally.keywordLines++;
         }
@@ -482,6 +479,10 @@ final class CodingEvidence implements SessionActivation {
         return end > start && isSourceOrBuildFile(FilePaths.fileName(line.substring(start, end)));
     }
 
+    private static boolean isAsciiLetter(char c) {
+        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
+    }
+
     /** A path (or an {@code ls -l} entry, or a tree branch) naming a source or build file. */
     private static boolean isCodeFile(String stripped, String line) {
         String name = entryName(stripped, line);
@@ -507,13 +508,14 @@ final class CodingEvidence implements SessionActivation {
     /** The name a listing line gives, or null when the line is not a listing's. */
     private static String entryName(String stripped, String line) {
         String name = stripped;
-        if (LONG_LS.matcher(line).matches()) {
+        // the cheap tests first: this runs on every line of every tool result while the session waits
+        if (line.length() > 10 && "-dl".indexOf(line.charAt(0)) >= 0 && LONG_LS.matcher(line).matches()) {
             int space = stripped.lastIndexOf(' ');
             name = stripped.substring(space + 1);
-        } else {
+        } else if (stripped.startsWith("├") || stripped.startsWith("└") || stripped.startsWith("│")
+                || stripped.startsWith("|") || stripped.startsWith("`")) {
             int branch = Math.max(stripped.lastIndexOf("── "), stripped.lastIndexOf("-- "));
-            if (branch >= 0 && (stripped.startsWith("├") || stripped.startsWith("└") || stripped.startsWith("│")
-                    || stripped.startsWith("|") || stripped.startsWith("`"))) {
+            if (branch >= 0) {
                 name = stripped.substring(branch + 3).strip();
             }
         }

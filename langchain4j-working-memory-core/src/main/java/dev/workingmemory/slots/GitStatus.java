@@ -35,7 +35,8 @@ final class GitStatus {
             if (line.length() > BuildErrors.MAX_LINE) {
                 continue;
             }
-            if (LONG_HEADER.matcher(line).matches()) {
+            if ((line.startsWith("On branch ") || line.startsWith("HEAD detached ") || line.startsWith("Changes ")
+                    || line.startsWith("Unmerged paths:")) && LONG_HEADER.matcher(line).matches()) {
                 status = true;
             } else if (status) {
                 Matcher m = LONG_ENTRY.matcher(line);

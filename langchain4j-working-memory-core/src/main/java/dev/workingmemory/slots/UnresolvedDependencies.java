@@ -110,16 +110,13 @@ final class UnresolvedDependencies {
             "Can't resolve", "resolve import", "cannot load such", "Error downloading", "distribution", "registry.",
             "go: ", " peer ", "Failure to find");
 
+    private static final Substrings CUE_SET = Substrings.of(CUES);
+
     private UnresolvedDependencies() {
     }
 
     private static boolean mayName(String line) {
-        for (String cue : CUES) {
-            if (line.contains(cue)) {
-                return true;
-            }
-        }
-        return false;
+        return CUE_SET.in(line);
     }
 
     static void find(List<String> lines, Found found) {
