@@ -4,8 +4,9 @@ import dev.langchain4j.data.message.ChatMessage;
 
 /**
  * When the session (seed 003's coding tier: errors, decisions, todos, dependencies and the pool, extracted from the
- * conversation) starts to act for a memory. Until it does, the {@link SessionSlots} layer extracts nothing and costs
- * nothing per message: a plain chat's "let's go with Sunday" is no decision of a coding session. Items added through
+ * conversation) starts to act for a memory. Until it does, the {@link SessionSlots} layer extracts nothing: a plain
+ * chat's "let's go with Sunday" is no decision of a coding session, and a chat message costs it nothing (only tool
+ * results are asked of the rule, which reads their text once). Items added through
  * the layer's methods and tools ({@code working_memory_add}) are kept and shown either way.
  *
  * <ul>
