@@ -48,9 +48,10 @@ import java.util.regex.Pattern;
  * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
  * costs three look-ups. None of these is evidence inside a message a person wrote ({@link PersonsMessage}): a support
  * desk's ticket that quotes a customer's stack trace, an email with an installer's output, a forum post with code.
- * Nor in a web page (an HTML document): a site's error page shows its own server's trace. Nor what a document quotes
- * in its Markdown fences, prose around them ({@link PersonsMessage#unquoted}): a knowledge-base article's snippet or
- * error, a blog post's code, a fetched README's example.
+ * Nor in a web page (an HTML document) or a SOAP fault: a site's error page and a failing web service show their own
+ * server's trace. Nor what a document quotes in its Markdown fences, prose around them
+ * ({@link PersonsMessage#unquoted}): a knowledge-base article's snippet or error, a blog post's code, a fetched
+ * README's example.
  *
  * <p>Linear in the text: each line is tested with a few {@code startsWith}/{@code indexOf} calls, a regular
  * expression only after such a cue, and the scan stops at the first evidence. Thread-safe (stateless).
@@ -139,14 +140,20 @@ final class CodingEvidence implements SessionActivation {
     }
 
     /**
+     * Whether the text is a SOAP service's fault: the reply of a web service that failed (a travel distribution
+     * system's fare search), with its server's trace in the fault's detail.
+     */
+    private static boolean isSoapFault(String text) {
+        return text.startsWith("<", firstNonBlank(text)) && text.contains("Envelope") && (text.contains(":Fault>")
+                || text.contains("<Fault>"));
+    }
+
+    /**
      * Whether the text is an HTML document: a page a tool fetched, the web's whatever it shows (a site's error page
      * with its server's trace, Django's or Tomcat's, is that site failing, not the agent's code).
      */
     private static boolean isWebPage(String text) {
-        int at = 0;
-        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
-            at++;
-        }
+        int at = firstNonBlank(text);
         return text.regionMatches(true, at, "<!doctype html", 0, 14) || text.regionMatches(true, at, "<html", 0, 5);
     }
 
@@ -159,11 +166,20 @@ final class CodingEvidence implements SessionActivation {
     }
 
     private static boolean isToolOutput(String text) {
-        if (isWebPage(text)) {
+        if (isWebPage(text) || isSoapFault(text)) {
             return false;
         }
         String own = PersonsMessage.unquoted(text);
         return containsToolLine(own) || lines(own);
+    }
+
+    /** Where the text's first character that is not white space is; its length when none is. */
+    private static int firstNonBlank(String text) {
+        int at = 0;
+        while (at < text.length() && Character.isWhitespace(text.charAt(at))) {
+            at++;
+        }
+        return at;
     }
 
     /** {@code [} followed by what a JSON array starts with, not by a log level ({@code [INFO]}) or a date. */

@@ -130,4 +130,20 @@ class CodingEvidenceTest {
         assertThat(CodingEvidence.isEvidence("{\"stdout\":\"" + trace.replace("\"", "\\\"").replace("\n", "\\n")
                 + "\"}")).as("the trace as a command's output").isTrue();
     }
+
+    @Test
+    void should_not_take_a_failing_soap_services_fault() {
+        String trace = """
+                java.lang.IllegalStateException: Fare engine unavailable
+                	at com.gds.fares.FareEngine.quote(FareEngine.java:211)
+                	at com.gds.fares.FareService.search(FareService.java:88)""";
+        String fault = "<?xml version=\"1.0\"?>\n<soap:Envelope xmlns:soap=\"http://schemas.xmlsoap.org/soap/envelope/\">\n"
+                + "<soap:Body>\n<soap:Fault>\n<faultstring>Fare engine unavailable</faultstring>\n<detail>\n"
+                + trace + "\n</detail>\n</soap:Fault>\n</soap:Body>\n</soap:Envelope>";
+        String pom = "<?xml version=\"1.0\"?>\n<project>\n  <artifactId>shop</artifactId>\n</project>";
+
+        assertThat(CodingEvidence.isEvidence(trace)).isTrue();
+        assertThat(CodingEvidence.isEvidence(fault)).isFalse();
+        assertThat(CodingEvidence.isEvidence(pom)).as("a build file in XML").isTrue();
+    }
 }
