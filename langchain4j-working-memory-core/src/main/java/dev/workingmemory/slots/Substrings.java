@@ -19,9 +19,17 @@ import java.util.List;
 final class Substrings {
 
     private final CharacterRunAutomaton automaton;
+    /** The ASCII characters a string starts with: from the start state, any other character leads back to it. */
+    private final boolean[] starts = new boolean[128];
 
-    private Substrings(CharacterRunAutomaton automaton) {
+    private Substrings(CharacterRunAutomaton automaton, Collection<String> strings) {
         this.automaton = automaton;
+        for (String string : strings) {
+            char first = string.charAt(0);
+            if (first < starts.length) {
+                starts[first] = true;
+            }
+        }
     }
 
     /** @param strings non-empty strings, case-sensitive */
@@ -29,14 +37,18 @@ final class Substrings {
         List<Automaton> each = strings.stream().map(Automata::makeString).toList();
         Automaton anyThenOne = Operations.concatenate(Automata.makeAnyString(), Operations.union(each));
         return new Substrings(new CharacterRunAutomaton(
-                Operations.determinize(anyThenOne, Operations.DEFAULT_DETERMINIZE_WORK_LIMIT)));
+                Operations.determinize(anyThenOne, Operations.DEFAULT_DETERMINIZE_WORK_LIMIT)), strings);
     }
 
     /** Whether {@code text} holds one of the strings: {@code strings.stream().anyMatch(text::contains)}. */
     boolean in(String text) {
         int state = 0;
         for (int i = 0; i < text.length(); i++) {
-            state = automaton.step(state, text.charAt(i));
+            char c = text.charAt(i);
+            if (state == 0 && c < starts.length && !starts[c]) {
+                continue; // most characters of most texts: no string starts here, and none is under way
+            }
+            state = automaton.step(state, c);
             if (automaton.isAccept(state)) {
                 return true;
             }
