@@ -87,7 +87,7 @@ final class CodingEvidence implements SessionActivation {
             "Makefile", "CMakeLists.txt", "Dockerfile", "docker-compose.yml", "Jenkinsfile", "build.sbt", "mix.exs",
             "composer.json", ".gitignore", "mvnw");
     /** Substrings only a build, test or packaging tool prints (looked for in every line). */
-    private static final List<String> TOOL_LINES = List.of("BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED",
+    private static final Substrings TOOL_LINES = Substrings.of(List.of("BUILD SUCCESS", "BUILD FAILURE", "BUILD FAILED",
             "[INFO] ---", "[INFO] Building ", "> Task :", "Tests run: ", "npm ERR!", "ERR_PNPM_", "test session starts",
             "short test summary info", "--- FAIL: ", "--- PASS: ", "test result: ", "Test Suites: ", "error: could not compile",
             "FAILURE: Build failed", "Compilation failed", "compilation failed", "make: *** ", "CMake Error",
@@ -98,8 +98,7 @@ final class CodingEvidence implements SessionActivation {
             "[ERROR] Failed to execute goal", "* What went wrong:",
             "npm error ", "version solving failed", "No matching distribution found for", "APPLICATION FAILED TO START",
             "Error from server (", "CONFLICT (", "failed to push some refs", "would be overwritten by ",
-            "Unmerged paths:", "both modified:");
-    private static final Substrings TOOL_CUES = Substrings.of(TOOL_LINES);
+            "Unmerged paths:", "both modified:"));
     private static final List<String> ERROR_WORDS = List.of("error", "Error", "ERROR", "warning", "FAIL", "fail",
             "expected", "cannot", "undefined", "unresolved", "not found");
     private static final Pattern JAVA_FRAME = Pattern.compile(
@@ -245,20 +244,6 @@ final class CodingEvidence implements SessionActivation {
                 && ERROR_KEYS.contains(normalKey(parent.getCurrentName()));
     }
 
-    /**
-     * A plain word, perhaps in quotes or brackets, or ending a clause ({@code loaded,}); not a label ({@code error:}),
-     * which a tool prints before a location.
-     */
-    private static boolean isSentenceWord(String line, int from, int to) {
-        while (from < to && "\"'(“‘".indexOf(line.charAt(from)) >= 0) {
-            from++;
-        }
-        while (to > from && ",.;!?\"')”’".indexOf(line.charAt(to - 1)) >= 0) {
-            to--;
-        }
-        return from < to && PersonsMessage.isPlainWord(line, from, to);
-    }
-
     /** A JSON key in lower case without underscores; empty for none. */
     private static String normalKey(String key) {
         return key == null ? "" : key.toLowerCase(Locale.ROOT).replace("_", "");
@@ -266,7 +251,7 @@ final class CodingEvidence implements SessionActivation {
 
     /** Whether {@code text} holds one of a build, test or package tool's own cues ({@code npm ERR!}, ...). */
     static boolean containsToolLine(String text) {
-        return TOOL_CUES.in(text);
+        return TOOL_LINES.in(text);
     }
 
     /** The line-based signals of the class comment, over {@code text}. */
@@ -461,7 +446,7 @@ final class CodingEvidence implements SessionActivation {
             while (begin > 0 && !Character.isWhitespace(line.charAt(begin - 1))) {
                 begin--;
             }
-            if (!isSentenceWord(line, begin, end)) {
+            if (!PersonsMessage.isSentenceWord(line, begin, end)) {
                 return false;
             }
             words++;

@@ -13,8 +13,9 @@ final class GitStatus {
 
     private static final Pattern LONG_ENTRY = Pattern.compile(
             "^\\s+(modified|new file|renamed|copied|typechange|both modified|both added|added by us|added by them): +(.+)$");
-    private static final Pattern LONG_HEADER = Pattern.compile(
-            "^(?:On branch |HEAD detached |Changes to be committed:|Changes not staged for commit:|Unmerged paths:).*");
+    /** How the lines that open git status's long format start. */
+    private static final List<String> LONG_HEADERS = List.of("On branch ", "HEAD detached ", "Changes to be committed:",
+            "Changes not staged for commit:", "Unmerged paths:");
     private static final Pattern SHORT_ENTRY = Pattern.compile("^([ MADRCUT?!])([ MADRCUT?!]) (\\S.*)$");
 
     private GitStatus() {
@@ -28,6 +29,15 @@ final class GitStatus {
         changed.forEach(found::path);
     }
 
+    private static boolean isLongHeader(String line) {
+        for (String header : LONG_HEADERS) {
+            if (line.startsWith(header)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private static List<String> longFormat(List<String> lines) {
         boolean status = false;
         List<String> changed = new ArrayList<>();
@@ -35,8 +45,7 @@ final class GitStatus {
             if (line.length() > BuildErrors.MAX_LINE) {
                 continue;
             }
-            if ((line.startsWith("On branch ") || line.startsWith("HEAD detached ") || line.startsWith("Changes ")
-                    || line.startsWith("Unmerged paths:")) && LONG_HEADER.matcher(line).matches()) {
+            if (isLongHeader(line)) {
                 status = true;
             } else if (status) {
                 Matcher m = LONG_ENTRY.matcher(line);

@@ -142,8 +142,22 @@ final class PersonsMessage {
         return firstPerson ? FIRST_PERSON : PROSE;
     }
 
+    /**
+     * A plain word, perhaps in quotes or brackets, or ending a clause ({@code loaded,}); not a label ({@code error:}),
+     * which a tool prints before a location ({@link CodingEvidence}'s test of a location named in a sentence).
+     */
+    static boolean isSentenceWord(String line, int from, int to) {
+        while (from < to && "\"'(“‘".indexOf(line.charAt(from)) >= 0) {
+            from++;
+        }
+        while (to > from && ",.;!?\"')”’".indexOf(line.charAt(to - 1)) >= 0) {
+            to--;
+        }
+        return from < to && isPlainWord(line, from, to);
+    }
+
     /** Letters, with apostrophes and hyphens between them. */
-    static boolean isPlainWord(String line, int from, int to) {
+    private static boolean isPlainWord(String line, int from, int to) {
         for (int i = from; i < to; i++) {
             char c = line.charAt(i);
             if (!Character.isLetter(c)) {

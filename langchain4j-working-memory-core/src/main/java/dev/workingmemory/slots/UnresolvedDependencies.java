@@ -103,20 +103,18 @@ final class UnresolvedDependencies {
      * Words one of the messages above holds (each rule needs one of them): a line with none is let go after a few
      * {@code indexOf} calls instead of some thirty regular expressions. Case-sensitive, as the rules are.
      */
-    private static final List<String> CUES = List.of("ould not", "ouldn't", "ould NOT", "not found", "not in ",
+    private static final Substrings CUES = Substrings.of(List.of("ould not", "ouldn't", "ould NOT", "not found", "not in ",
             "No matching", "match any", "wheel", "nresolved", "YN0", "no version", "locate package", "No match for",
             "no such package", "no matching", "failed to select", "module provid", "find package", "find module",
             "NU11", "does not match", "could not be", "No package with", "need to install", "No module named",
             "Can't resolve", "resolve import", "cannot load such", "Error downloading", "distribution", "registry.",
-            "go: ", " peer ", "Failure to find");
-
-    private static final Substrings CUE_SET = Substrings.of(CUES);
+            "go: ", " peer ", "Failure to find"));
 
     private UnresolvedDependencies() {
     }
 
     private static boolean mayName(String line) {
-        return CUE_SET.in(line);
+        return CUES.in(line);
     }
 
     static void find(List<String> lines, Found found) {
