@@ -29,7 +29,9 @@ import java.util.regex.Pattern;
  *   <li><b>a build, test or package tool's own lines</b>: {@code BUILD SUCCESS}/{@code FAILURE} (Maven, Gradle),
  *       {@code > Task :}, {@code Tests run:}, {@code npm ERR!}, pytest's {@code test session starts}, Go's
  *       {@code --- FAIL:}, cargo's {@code test result:}, Jest's {@code Test Suites:}, Spring Boot's
- *       {@code APPLICATION FAILED TO START}, {@code kubectl}'s {@code Error from server}, and what the session
+ *       {@code APPLICATION FAILED TO START}, {@code kubectl}'s {@code Error from server}, and their lines of success
+ *       (git's {@code 2 files changed, 8 insertions(+)}, cargo's {@code Finished … target(s) in}, npm's
+ *       {@code audited 232 packages}, Go's {@code ok}, Terraform's plan), and what the session
  *       extractor's tool-specific rules recognize: compiler errors and failing tests, stack traces, unresolved
  *       dependencies (one rule per documented message of npm, pip, Maven, cargo, ...), build files and import blocks,
  *       {@code git status} (not its generic rules: an {@code ERROR} log line, an exit code, an HTTP status or an API's
@@ -42,7 +44,10 @@ import java.util.regex.Pattern;
  *       a media library's {@code .jpg} and {@code .pdf} files are no code base;</li>
  *   <li><b>code</b>: at least four lines of it, a third of the lines or more, one of them led by a keyword
  *       ({@code import}, {@code def}, {@code class}, {@code public}, {@code func}, {@code #include}, ...), or a build
- *       file's telling lines ({@code <artifactId>}, pinned requirements, {@code "devDependencies"}).</li>
+ *       file's telling lines ({@code <artifactId>}, pinned requirements, {@code "devDependencies"}). A line of code
+ *       ends a statement ({@code ;}) or opens or closes a block, or is an import, or is in the body of a Python block
+ *       (deeper than a {@code def …(…):} or {@code if x == y:} above it), or is a Dockerfile's instruction (its
+ *       {@code FROM} of a tagged image counts as the keyword).</li>
  * </ul>
  * A JSON result is evidence when it is a {@code package.json} ({@code "devDependencies"}) or when a string value holds
  * several lines (an {@code {"stdout": "…"}} of a command) that are, read as above; a shop's or a CMS's JSON reply
@@ -98,7 +103,11 @@ final class CodingEvidence implements SessionActivation {
             "[ERROR] Failed to execute goal", "* What went wrong:",
             "npm error ", "version solving failed", "No matching distribution found for", "APPLICATION FAILED TO START",
             "Error from server (", "CONFLICT (", "failed to push some refs", "would be overwritten by ",
-            "Unmerged paths:", "both modified:"));
+            "Unmerged paths:", "both modified:",
+            " insertions(+)", " insertion(+)", " deletions(-)", " deletion(-)", "target(s) in ", ", and audited ",
+            "up to date, audited ", "Requirement already satisfied: ", "ok  \t", "Bundle complete! ",
+            "Determining projects to restore...", "Terraform will perform the following actions",
+            "Terraform has been successfully initialized", "Apply complete! Resources: "));
     private static final List<String> ERROR_WORDS = List.of("error", "Error", "ERROR", "warning", "FAIL", "fail",
             "expected", "cannot", "undefined", "unresolved", "not found");
     private static final Pattern JAVA_FRAME = Pattern.compile(
@@ -112,6 +121,8 @@ final class CodingEvidence implements SessionActivation {
     private static final Pattern COMMIT = Pattern.compile("^commit [0-9a-f]{40}\\b");
     private static final Pattern LONG_LS = Pattern.compile("^[-dl][rwxsStT-]{9}[.@+]?\\s+\\d+\\s.*");
     private static final Pattern PINNED = Pattern.compile("^[A-Za-z][\\w.-]*(?:\\[[\\w,-]+])?\\s*(?:==|>=|~=|<=)\\s*\\d[\\w.*]*\\s*$");
+    private static final List<String> DOCKER_INSTRUCTIONS = List.of("FROM ", "RUN ", "COPY ", "ADD ", "WORKDIR ",
+            "CMD ", "ENTRYPOINT ", "ENV ", "EXPOSE ", "ARG ", "USER ", "LABEL ", "VOLUME ", "HEALTHCHECK ");
     private static final List<String> CODE_KEYWORDS = List.of("import ", "package ", "from ", "use ", "def ", "class ",
             "public ", "private ", "protected ", "static ", "final ", "return ", "func ", "fn ", "function ",
             "const ", "let ", "var ", "export ", "#include", "using ", "namespace ", "interface ", "struct ", "enum ",
@@ -336,10 +347,16 @@ final class CodingEvidence implements SessionActivation {
         } else if (isPath(stripped)) {
             tally.paths++;
         }
-        if (isCode(stripped)) {
+        int indent = line.indexOf(stripped.charAt(0));
+        if (isCode(stripped) || isImport(stripped) || tally.inBlock(indent) && !isNeverCode(stripped)) {
             tally.codeLines++;
             if (startsWithAny(stripped, CODE_KEYWORDS) || stripped.startsWith("@") && stripped.length() > 1
                     && Character.isUpperCase(stripped.charAt(1))) {
+                tally.keywordLines++;
+            }
+        } else if (isDockerInstruction(stripped)) {
+            tally.codeLines++;
+            if (isBaseImage(stripped)) {
                 tally.keywordLines++;
             }
         } else if (isAsciiLetter(stripped.charAt(0)) && stripped.indexOf('=') > 0
@@ -347,6 +364,7 @@ final class CodingEvidence implements SessionActivation {
             tally.codeLines++;
             tally.keywordLines++;
         }
+        tally.block(indent, isBlockHeader(stripped));
         return false;
     }
 
@@ -384,6 +402,26 @@ final class CodingEvidence implements SessionActivation {
         /** Most lines paths, two of them source or build files. */
         boolean isListing() {
             return codeFiles >= 2 && paths * 10 >= nonBlank * 6;
+        }
+
+        /**
+         * Where the outermost open block of Python's kind starts ({@code def f():} then lines indented deeper), or -1:
+         * the lines of its body are code whatever they end with.
+         */
+        private int blockIndent = -1;
+
+        /** Whether a line indented so is in the body of an open block. */
+        boolean inBlock(int indent) {
+            return blockIndent >= 0 && indent > blockIndent;
+        }
+
+        /** Opens a block at a header's line, closes it at a line no deeper than its header. */
+        void block(int indent, boolean header) {
+            if (header) {
+                blockIndent = blockIndent < 0 ? indent : Math.min(blockIndent, indent);
+            } else if (!inBlock(indent)) {
+                blockIndent = -1;
+            }
         }
 
         /** Four lines of code or more, a third of the lines, one led by a keyword. */
@@ -539,8 +577,7 @@ final class CodingEvidence implements SessionActivation {
      * markup tag.
      */
     private static boolean isCode(String stripped) {
-        if (stripped.isEmpty() || stripped.startsWith("\"") || stripped.startsWith("<") || stripped.startsWith("- ")
-                || stripped.startsWith("* ")) {
+        if (stripped.isEmpty() || isNeverCode(stripped)) {
             return false;
         }
         char last = stripped.charAt(stripped.length() - 1);
@@ -557,6 +594,136 @@ final class CodingEvidence implements SessionActivation {
                 || stripped.startsWith("for ") || stripped.startsWith("elif ") || stripped.equals("else:")
                 || stripped.equals("try:") || stripped.startsWith("except") || stripped.startsWith("with ")
                 || stripped.startsWith("while "));
+    }
+
+    /**
+     * A Python header, which a block of lines indented deeper follows: {@code def total(price):}, {@code class
+     * Cart(Base):}, {@code for item in items:}, {@code if code == "X":}, {@code with open(path) as f:}, {@code else:}.
+     * A line of prose that ends in a colon ("for 4 people (serves 4):", "if you can come:") has none of a statement's
+     * signs: a name called or dotted, a comparison, a loop's variables.
+     */
+    private static boolean isBlockHeader(String stripped) {
+        if (!stripped.endsWith(":")) {
+            return false;
+        }
+        if (stripped.equals("else:") || stripped.equals("try:") || stripped.equals("finally:")) {
+            return true;
+        }
+        if (stripped.startsWith("def ")) {
+            int end = moduleName(stripped, 4);
+            return end > 0 && end < stripped.length() && stripped.charAt(end) == '(';
+        }
+        if (stripped.startsWith("class ")) {
+            return stripped.length() > 7 && Character.isUpperCase(stripped.charAt(6));
+        }
+        if (stripped.startsWith("for ")) {
+            int in = stripped.indexOf(" in ");
+            return in > 4 && isLoopVariables(stripped, 4, in);
+        }
+        return (stripped.startsWith("if ") || stripped.startsWith("elif ") || stripped.startsWith("while ")
+                || stripped.startsWith("with ")) && hasStatementSign(stripped);
+    }
+
+    /** {@code item}, {@code i, item}, {@code (key, value)}: names, commas and parentheses. */
+    private static boolean isLoopVariables(String text, int from, int to) {
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (!(Character.isJavaIdentifierPart(c) || c == ',' || c == '(' || c == ')'
+                    || c == ' ' && text.charAt(i - 1) == ',')) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * A comparison ({@code ==}, {@code !=}, {@code <=}, {@code >=}) or a name called or dotted ({@code len(},
+     * {@code cart.items}).
+     */
+    private static boolean hasStatementSign(String text) {
+        if (text.contains("==") || text.contains("!=") || text.contains("<=") || text.contains(">=")) {
+            return true;
+        }
+        for (int i = 1; i + 1 < text.length(); i++) {
+            char c = text.charAt(i);
+            char before = text.charAt(i - 1);
+            if ((c == '(' || c == '.' && Character.isLetter(text.charAt(i + 1)))
+                    && (Character.isLetterOrDigit(before) || before == '_')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A Dockerfile's instruction: its word in capitals, then its arguments ({@code RUN npm ci}). */
+    private static boolean isDockerInstruction(String stripped) {
+        return stripped.length() > 4 && stripped.charAt(0) >= 'A' && stripped.charAt(0) <= 'W'
+                && Character.isUpperCase(stripped.charAt(1)) && startsWithAny(stripped, DOCKER_INSTRUCTIONS);
+    }
+
+    /**
+     * A Dockerfile's {@code FROM} of an image with a tag, a registry or a digest ({@code FROM node:20-alpine AS build},
+     * {@code FROM ghcr.io/acme/base}): SQL's {@code FROM orders} names no such thing.
+     */
+    private static boolean isBaseImage(String stripped) {
+        if (!stripped.startsWith("FROM ")) {
+            return false;
+        }
+        int end = 5;
+        boolean qualified = false;
+        while (end < stripped.length() && stripped.charAt(end) != ' ') {
+            char c = stripped.charAt(end++);
+            if (c == ':' || c == '/' || c == '@') {
+                qualified = true;
+            } else if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_')) {
+                return false;
+            }
+        }
+        return qualified && (end == stripped.length() || stripped.regionMatches(true, end, " AS ", 0, 4));
+    }
+
+    /** A line that is never code: a quoted JSON member, a markup tag, an item of a list. */
+    private static boolean isNeverCode(String stripped) {
+        return stripped.startsWith("\"") || stripped.startsWith("<") || stripped.startsWith("- ")
+                || stripped.startsWith("* ");
+    }
+
+    /**
+     * An import statement of Python's or Java's kind ({@code import os.path}, {@code from decimal import Decimal},
+     * {@code from .models import Cart}, {@code import static org.junit.Assert.*}): a module's dotted name, nothing a
+     * sentence would hold.
+     */
+    static boolean isImport(String stripped) {
+        if (stripped.startsWith("from ")) {
+            int dots = 5; // a relative import: from .models import Cart, from . import views
+            while (dots < stripped.length() && stripped.charAt(dots) == '.') {
+                dots++;
+            }
+            int end = dots > 5 && stripped.startsWith(" import ", dots) ? dots : moduleName(stripped, dots);
+            int names = end + 8;
+            return end > 0 && stripped.startsWith(" import ", end) && names < stripped.length()
+                    && (Character.isJavaIdentifierStart(stripped.charAt(names)) || stripped.charAt(names) == '('
+                    || stripped.charAt(names) == '*');
+        }
+        if (!stripped.startsWith("import ")) {
+            return false;
+        }
+        int end = moduleName(stripped, stripped.startsWith("import static ") ? 14 : 7);
+        return end > 0 && (end == stripped.length() || ",;".indexOf(stripped.charAt(end)) >= 0
+                || stripped.startsWith(" as ", end));
+    }
+
+    /** The end of a dotted name of identifiers that starts at {@code from}, or -1 when none starts there. */
+    private static int moduleName(String text, int from) {
+        if (from >= text.length() || !Character.isJavaIdentifierStart(text.charAt(from))) {
+            return -1;
+        }
+        int end = from + 1;
+        while (end < text.length() && (Character.isJavaIdentifierPart(text.charAt(end)) || text.charAt(end) == '.'
+                || text.charAt(end) == '*' && text.charAt(end - 1) == '.')) {
+            end++;
+        }
+        return end;
     }
 
     private static boolean containsAny(String line, List<String> words) {

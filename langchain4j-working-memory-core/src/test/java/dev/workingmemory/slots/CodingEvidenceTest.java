@@ -146,4 +146,91 @@ class CodingEvidenceTest {
         assertThat(CodingEvidence.isEvidence(fault)).isFalse();
         assertThat(CodingEvidence.isEvidence(pom)).as("a build file in XML").isTrue();
     }
+
+    @Test
+    void should_take_a_python_module_whose_lines_end_in_neither_semicolons_nor_braces() {
+        String module = """
+                from decimal import Decimal
+
+
+                def total(price: Decimal, code: str | None = None) -> Decimal:
+                    if code == "SAVE10":
+                        return price * Decimal("0.9")
+                    return price""";
+        String packing = """
+                for the beach:
+                    towels
+                    sunscreen
+                    return the umbrella to Ana
+                    snacks""";
+
+        assertThat(CodingEvidence.isEvidence(module)).isTrue();
+        assertThat(CodingEvidence.isEvidence("{\"path\": \"src/cart.py\", \"content\": \""
+                + module.replace("\"", "\\\"").replace("\n", "\\n") + "\"}")).as("read by a tool answering in JSON")
+                .isTrue();
+        String recipe = """
+                for 4 people (serves 4):
+                    use a large pan
+                    let the onions soften
+                    return the rice to the heat
+                    stir in the stock""";
+
+        assertThat(CodingEvidence.isEvidence(packing)).as("a list under a line of prose ending in a colon").isFalse();
+        assertThat(CodingEvidence.isEvidence(recipe)).as("the same with parentheses and lines led by keywords")
+                .isFalse();
+    }
+
+    @Test
+    void should_read_only_an_import_statements_shape_as_one() {
+        assertThat(CodingEvidence.isImport("from decimal import Decimal")).isTrue();
+        assertThat(CodingEvidence.isImport("from .models import (Cart,")).isTrue();
+        assertThat(CodingEvidence.isImport("import os.path as p")).isTrue();
+        assertThat(CodingEvidence.isImport("import static org.junit.Assert.*;")).isTrue();
+        assertThat(CodingEvidence.isImport("import duties apply to orders over 150 EUR")).isFalse();
+        assertThat(CodingEvidence.isImport("from Lisbon to Porto")).isFalse();
+        assertThat(CodingEvidence.isImport("import")).isFalse();
+    }
+
+    @Test
+    void should_take_a_dockerfile_and_not_a_sql_query() {
+        String dockerfile = """
+                FROM node:20-alpine AS builder
+                WORKDIR /app
+                COPY package*.json ./
+                RUN npm ci
+                COPY . .
+                RUN npm run build""";
+        String query = """
+                SELECT sku, SUM(quantity) AS sold
+                FROM orders AS o
+                WHERE o.created_at >= '2026-05-01'
+                GROUP BY sku
+                ORDER BY sold DESC;""";
+
+        assertThat(CodingEvidence.isEvidence(dockerfile)).isTrue();
+        assertThat(CodingEvidence.isEvidence(dockerfile.replace("node:20-alpine", "node"))).as("no tag, no registry")
+                .isFalse();
+        assertThat(CodingEvidence.isEvidence(query)).isFalse();
+    }
+
+    @Test
+    void should_take_build_tools_lines_of_success() {
+        assertThat(CodingEvidence.isEvidence("""
+                   Compiling api v0.3.0 (/home/dev/api)
+                    Finished `dev` profile [unoptimized + debuginfo] target(s) in 12.31s""")).as("cargo").isTrue();
+        assertThat(CodingEvidence.isEvidence("""
+                Updating 3b8d0c2..9f2c1e7
+                Fast-forward
+                 src/cart.ts | 12 ++++++------
+                 1 file changed, 6 insertions(+), 6 deletions(-)""")).as("git").isTrue();
+        assertThat(CodingEvidence.isEvidence("ok  \texample.com/api/handlers\t0.014s")).as("go test").isTrue();
+        assertThat(CodingEvidence.isEvidence("added 231 packages, and audited 232 packages in 4s")).as("npm").isTrue();
+        assertThat(CodingEvidence.isEvidence("""
+                Terraform will perform the following actions:
+
+                  # aws_s3_bucket.assets will be created
+
+                Plan: 1 to add, 0 to change, 0 to destroy.""")).as("terraform").isTrue();
+        assertThat(CodingEvidence.isEvidence("Installed 3 updates. Your device is up to date.")).isFalse();
+    }
 }
