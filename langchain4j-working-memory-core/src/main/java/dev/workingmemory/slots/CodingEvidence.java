@@ -104,8 +104,9 @@ final class CodingEvidence implements SessionActivation {
             "npm error ", "version solving failed", "No matching distribution found for", "APPLICATION FAILED TO START",
             "Error from server (", "CONFLICT (", "failed to push some refs", "would be overwritten by ",
             "Unmerged paths:", "both modified:",
-            " insertions(+)", " insertion(+)", " deletions(-)", " deletion(-)", "target(s) in ", ", and audited ",
-            "up to date, audited ", "Requirement already satisfied: ", "ok  \t", "Bundle complete! ",
+            " insertions(+)", " insertion(+)", " deletions(-)", " deletion(-)", "] target(s) in ",
+            " packages, and audited ", " package, and audited ", "up to date, audited ",
+            "Requirement already satisfied: ", "ok  \t", "Bundle complete! ",
             "Determining projects to restore...", "Terraform will perform the following actions",
             "Terraform has been successfully initialized", "Apply complete! Resources: "));
     private static final List<String> ERROR_WORDS = List.of("error", "Error", "ERROR", "warning", "FAIL", "fail",

@@ -232,5 +232,7 @@ class CodingEvidenceTest {
 
                 Plan: 1 to add, 0 to change, 0 to destroy.""")).as("terraform").isTrue();
         assertThat(CodingEvidence.isEvidence("Installed 3 updates. Your device is up to date.")).isFalse();
+        assertThat(CodingEvidence.isEvidence("Our accounts were prepared, and audited by an independent firm.\n"
+                + "We met our sales target(s) in March.")).as("an annual report's words").isFalse();
     }
 }
