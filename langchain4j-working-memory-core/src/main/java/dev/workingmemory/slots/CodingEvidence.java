@@ -121,14 +121,6 @@ final class CodingEvidence implements SessionActivation {
     private static final Pattern PY_FRAME = Pattern.compile("^\\s+File \"[^\"]+\", line \\d+");
     private static final Pattern COMMIT = Pattern.compile("^commit [0-9a-f]{40}\\b");
     private static final Pattern LONG_LS = Pattern.compile("^[-dl][rwxsStT-]{9}[.@+]?\\s+\\d+\\s.*");
-    private static final Pattern PINNED = Pattern.compile("^[A-Za-z][\\w.-]*(?:\\[[\\w,-]+])?\\s*(?:==|>=|~=|<=)\\s*\\d[\\w.*]*\\s*$");
-    private static final List<String> DOCKER_INSTRUCTIONS = List.of("FROM ", "RUN ", "COPY ", "ADD ", "WORKDIR ",
-            "CMD ", "ENTRYPOINT ", "ENV ", "EXPOSE ", "ARG ", "USER ", "LABEL ", "VOLUME ", "HEALTHCHECK ");
-    private static final List<String> CODE_KEYWORDS = List.of("import ", "package ", "from ", "use ", "def ", "class ",
-            "public ", "private ", "protected ", "static ", "final ", "return ", "func ", "fn ", "function ",
-            "const ", "let ", "var ", "export ", "#include", "using ", "namespace ", "interface ", "struct ", "enum ",
-            "impl ", "pub ", "async ", "await ", "module ", "require(", "if (", "for (", "while (", "} else");
-
     private CodingEvidence() {
     }
 
@@ -349,23 +341,22 @@ final class CodingEvidence implements SessionActivation {
             tally.paths++;
         }
         int indent = line.indexOf(stripped.charAt(0));
-        if (isCode(stripped) || isImport(stripped) || tally.inBlock(indent) && !isNeverCode(stripped)) {
+        if (CodeLines.isStatement(stripped) || Imports.isStatement(stripped)
+                || tally.inBlock(indent) && !CodeLines.isNeverCode(stripped)) {
             tally.codeLines++;
-            if (startsWithAny(stripped, CODE_KEYWORDS) || stripped.startsWith("@") && stripped.length() > 1
-                    && Character.isUpperCase(stripped.charAt(1))) {
+            if (CodeLines.startsWithKeyword(stripped)) {
                 tally.keywordLines++;
             }
-        } else if (isDockerInstruction(stripped)) {
+        } else if (CodeLines.isDockerInstruction(stripped)) {
             tally.codeLines++;
-            if (isBaseImage(stripped)) {
+            if (CodeLines.isBaseImage(stripped)) {
                 tally.keywordLines++;
             }
-        } else if (isAsciiLetter(stripped.charAt(0)) && stripped.indexOf('=') > 0
-                && PINNED.matcher(stripped).matches()) {
+        } else if (CodeLines.isPinnedRequirement(stripped)) {
             tally.codeLines++;
             tally.keywordLines++;
         }
-        tally.block(indent, isBlockHeader(stripped));
+        tally.block(indent, CodeLines.isBlockHeader(stripped));
         return false;
     }
 
@@ -519,10 +510,6 @@ final class CodingEvidence implements SessionActivation {
         return end > start && isSourceOrBuildFile(FilePaths.fileName(line.substring(start, end)));
     }
 
-    private static boolean isAsciiLetter(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z';
-    }
-
     /** A path (or an {@code ls -l} entry, or a tree branch) naming a source or build file. */
     private static boolean isCodeFile(String stripped, String line) {
         String name = entryName(stripped, line);
@@ -572,173 +559,9 @@ final class CodingEvidence implements SessionActivation {
         return name;
     }
 
-    /**
-     * A line of code: a statement ending with {@code ;}, a block opened after a header ({@code if (x) {},
-     * {@code dependencies {}}) or closed, a Python header ending with {@code :}; never a quoted JSON member or a
-     * markup tag.
-     */
-    private static boolean isCode(String stripped) {
-        if (stripped.isEmpty() || isNeverCode(stripped)) {
-            return false;
-        }
-        char last = stripped.charAt(stripped.length() - 1);
-        if (last == ';') {
-            return stripped.length() > 1 && !stripped.endsWith("&nbsp;");
-        }
-        if (last == '{') {
-            return stripped.length() > 1 && (stripped.indexOf('(') >= 0 || Character.isLetter(stripped.charAt(0)));
-        }
-        if (stripped.equals("}") || stripped.startsWith("} ") || stripped.equals("};") || stripped.equals("})")) {
-            return true;
-        }
-        return last == ':' && (stripped.startsWith("def ") || stripped.startsWith("class ") || stripped.startsWith("if ")
-                || stripped.startsWith("for ") || stripped.startsWith("elif ") || stripped.equals("else:")
-                || stripped.equals("try:") || stripped.startsWith("except") || stripped.startsWith("with ")
-                || stripped.startsWith("while "));
-    }
-
-    /**
-     * A Python header, which a block of lines indented deeper follows: {@code def total(price):}, {@code class
-     * Cart(Base):}, {@code for item in items:}, {@code if code == "X":}, {@code with open(path) as f:}, {@code else:}.
-     * A line of prose that ends in a colon ("for 4 people (serves 4):", "if you can come:") has none of a statement's
-     * signs: a name called or dotted, a comparison, a loop's variables.
-     */
-    private static boolean isBlockHeader(String stripped) {
-        if (!stripped.endsWith(":")) {
-            return false;
-        }
-        if (stripped.equals("else:") || stripped.equals("try:") || stripped.equals("finally:")) {
-            return true;
-        }
-        if (stripped.startsWith("def ")) {
-            int end = moduleName(stripped, 4);
-            return end > 0 && end < stripped.length() && stripped.charAt(end) == '(';
-        }
-        if (stripped.startsWith("class ")) {
-            return stripped.length() > 7 && Character.isUpperCase(stripped.charAt(6));
-        }
-        if (stripped.startsWith("for ")) {
-            int in = stripped.indexOf(" in ");
-            return in > 4 && isLoopVariables(stripped, 4, in);
-        }
-        return (stripped.startsWith("if ") || stripped.startsWith("elif ") || stripped.startsWith("while ")
-                || stripped.startsWith("with ")) && hasStatementSign(stripped);
-    }
-
-    /** {@code item}, {@code i, item}, {@code (key, value)}: names, commas and parentheses. */
-    private static boolean isLoopVariables(String text, int from, int to) {
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (!(Character.isJavaIdentifierPart(c) || c == ',' || c == '(' || c == ')'
-                    || c == ' ' && text.charAt(i - 1) == ',')) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * A comparison ({@code ==}, {@code !=}, {@code <=}, {@code >=}) or a name called or dotted ({@code len(},
-     * {@code cart.items}).
-     */
-    private static boolean hasStatementSign(String text) {
-        if (text.contains("==") || text.contains("!=") || text.contains("<=") || text.contains(">=")) {
-            return true;
-        }
-        for (int i = 1; i + 1 < text.length(); i++) {
-            char c = text.charAt(i);
-            char before = text.charAt(i - 1);
-            if ((c == '(' || c == '.' && Character.isLetter(text.charAt(i + 1)))
-                    && (Character.isLetterOrDigit(before) || before == '_')) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** A Dockerfile's instruction: its word in capitals, then its arguments ({@code RUN npm ci}). */
-    private static boolean isDockerInstruction(String stripped) {
-        return stripped.length() > 4 && stripped.charAt(0) >= 'A' && stripped.charAt(0) <= 'W'
-                && Character.isUpperCase(stripped.charAt(1)) && startsWithAny(stripped, DOCKER_INSTRUCTIONS);
-    }
-
-    /**
-     * A Dockerfile's {@code FROM} of an image with a tag, a registry or a digest ({@code FROM node:20-alpine AS build},
-     * {@code FROM ghcr.io/acme/base}): SQL's {@code FROM orders} names no such thing.
-     */
-    private static boolean isBaseImage(String stripped) {
-        if (!stripped.startsWith("FROM ")) {
-            return false;
-        }
-        int end = 5;
-        boolean qualified = false;
-        while (end < stripped.length() && stripped.charAt(end) != ' ') {
-            char c = stripped.charAt(end++);
-            if (c == ':' || c == '/' || c == '@') {
-                qualified = true;
-            } else if (!(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_')) {
-                return false;
-            }
-        }
-        return qualified && (end == stripped.length() || stripped.regionMatches(true, end, " AS ", 0, 4));
-    }
-
-    /** A line that is never code: a quoted JSON member, a markup tag, an item of a list. */
-    private static boolean isNeverCode(String stripped) {
-        return stripped.startsWith("\"") || stripped.startsWith("<") || stripped.startsWith("- ")
-                || stripped.startsWith("* ");
-    }
-
-    /**
-     * An import statement of Python's or Java's kind ({@code import os.path}, {@code from decimal import Decimal},
-     * {@code from .models import Cart}, {@code import static org.junit.Assert.*}): a module's dotted name, nothing a
-     * sentence would hold.
-     */
-    static boolean isImport(String stripped) {
-        if (stripped.startsWith("from ")) {
-            int dots = 5; // a relative import: from .models import Cart, from . import views
-            while (dots < stripped.length() && stripped.charAt(dots) == '.') {
-                dots++;
-            }
-            int end = dots > 5 && stripped.startsWith(" import ", dots) ? dots : moduleName(stripped, dots);
-            int names = end + 8;
-            return end > 0 && stripped.startsWith(" import ", end) && names < stripped.length()
-                    && (Character.isJavaIdentifierStart(stripped.charAt(names)) || stripped.charAt(names) == '('
-                    || stripped.charAt(names) == '*');
-        }
-        if (!stripped.startsWith("import ")) {
-            return false;
-        }
-        int end = moduleName(stripped, stripped.startsWith("import static ") ? 14 : 7);
-        return end > 0 && (end == stripped.length() || ",;".indexOf(stripped.charAt(end)) >= 0
-                || stripped.startsWith(" as ", end));
-    }
-
-    /** The end of a dotted name of identifiers that starts at {@code from}, or -1 when none starts there. */
-    private static int moduleName(String text, int from) {
-        if (from >= text.length() || !Character.isJavaIdentifierStart(text.charAt(from))) {
-            return -1;
-        }
-        int end = from + 1;
-        while (end < text.length() && (Character.isJavaIdentifierPart(text.charAt(end)) || text.charAt(end) == '.'
-                || text.charAt(end) == '*' && text.charAt(end - 1) == '.')) {
-            end++;
-        }
-        return end;
-    }
-
     private static boolean containsAny(String line, List<String> words) {
         for (String word : words) {
             if (line.contains(word)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static boolean startsWithAny(String line, List<String> prefixes) {
-        for (String prefix : prefixes) {
-            if (line.startsWith(prefix)) {
                 return true;
             }
         }

@@ -47,6 +47,19 @@ final class Imports {
     private Imports() {
     }
 
+    /**
+     * Whether the line (without its indentation) is an import statement of Java or Kotlin, Python or
+     * JavaScript/TypeScript ({@code import com.acme.Cart;}, {@code from .models import Cart}, {@code import os.path as
+     * p}, {@code import { a } from "./b"}): what {@link #find} reads, whatever the package.
+     */
+    static boolean isStatement(String line) {
+        if (line.length() > BuildErrors.MAX_LINE || !(line.startsWith("import ") || line.startsWith("from "))) {
+            return false;
+        }
+        return PY_FROM.matcher(line).lookingAt() || JVM_IMPORT.matcher(line).matches()
+                || PY_IMPORT.matcher(line).matches() || JS_IMPORT.matcher(line).matches();
+    }
+
     /** Adds one dependency item for the imports of a source file; returns whether there were any. */
     static boolean find(List<String> lines, Found found) {
         String ownPackage = null;
