@@ -8,6 +8,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -201,34 +202,51 @@ final class CodingEvidence implements SessionActivation {
     }
 
     /**
-     * JSON: a {@code package.json}, or a string value of several lines (a command's output) read as a tool's text,
-     * unless the values together are a person's message (a ticket's subject and description beside the trace it
-     * attaches). A JSON reply of a shop or a CMS holds neither and costs three look-ups.
+     * JSON: a {@code package.json}, or a string value of several lines (a command's output) read as a tool's text
+     * ({@link #outputs}). A JSON reply of a shop or a CMS holds neither and costs three look-ups.
      */
     private static boolean json(String text) {
         if (text.contains("\"devDependencies\"") || text.contains("\"peerDependencies\"")) {
             return true;
         }
+        try {
+            return !outputs(text, true).isEmpty();
+        } catch (IOException e) {
+            return plainText(text); // not JSON after all
+        }
+    }
+
+    /**
+     * The string values of a JSON tool result that are a tool's own output: of several lines ({@code {"stdout": …}}
+     * of a command, a test report's failures, a file read whole) and read as a tool's text above. None when the values
+     * together are a person's message (a ticket's subject and description beside the trace it attaches), nor the
+     * trace a failing service puts in its error reply ({@link #isOwnFailure}).
+     *
+     * @param text      the tool result, JSON
+     * @param firstOnly stop at the first such value (the question is only whether there is one)
+     * @throws IOException when the text is not JSON
+     */
+    static List<String> outputs(String text, boolean firstOnly) throws IOException {
         if (!text.contains("\\n")) {
-            return false; // no value holds several lines
+            return List.of(); // no value holds several lines
         }
         try (JsonParser parser = JSON.createParser(text)) {
             StringBuilder values = new StringBuilder();
-            boolean toolOutput = false;
+            List<String> outputs = new ArrayList<>(1);
             int strings = 0;
             for (JsonToken token = parser.nextToken(); token != null && strings < MAX_JSON_STRINGS;
                     token = parser.nextToken()) {
                 if (token == JsonToken.VALUE_STRING) {
                     String value = parser.getText();
                     values.append(value).append('\n');
-                    toolOutput = toolOutput || value.indexOf('\n') >= 0 && !isOwnFailure(parser.getParsingContext())
-                            && isToolOutput(value);
+                    if ((outputs.isEmpty() || !firstOnly) && value.indexOf('\n') >= 0
+                            && !isOwnFailure(parser.getParsingContext()) && isToolOutput(value)) {
+                        outputs.add(value);
+                    }
                     strings++;
                 }
             }
-            return toolOutput && !PersonsMessage.is(values.toString());
-        } catch (IOException e) {
-            return plainText(text); // not JSON after all
+            return outputs.isEmpty() || PersonsMessage.is(values.toString()) ? List.of() : outputs;
         }
     }
 

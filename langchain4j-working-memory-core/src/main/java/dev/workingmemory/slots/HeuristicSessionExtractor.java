@@ -9,6 +9,7 @@ import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -111,12 +112,25 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
 
     private void toolResult(String text, Found found) {
         JsonNode json = JsonReplies.parse(text);
-        List<String> lines = json == null ? Texts.lines(text) : List.of();
-        if (json != null) {
-            JsonReplies.find(json, found);
-            Dependencies.declared(text, lines, json, found);
+        if (json == null) {
+            output(text, found);
             return;
         }
+        JsonReplies.find(json, found);
+        Dependencies.declared(text, List.of(), json, found);
+        try {
+            // a command's output in a value ({"exit_code": 1, "stderr": "Traceback …"}, a tool returning a record)
+            for (String output : CodingEvidence.outputs(text, false)) {
+                output(output, found);
+            }
+        } catch (IOException e) {
+            // parsed as JSON above; nothing more to read
+        }
+    }
+
+    /** A tool's text output, read by the rules of each tool's format. */
+    private void output(String text, Found found) {
+        List<String> lines = Texts.lines(text);
         BuildErrors.find(lines, found);
         if (!found.has(Found.ERROR)) {
             StackTraces.find(lines, found, libraryPackages);

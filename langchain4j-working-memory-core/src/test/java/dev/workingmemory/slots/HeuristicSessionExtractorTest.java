@@ -106,6 +106,28 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_read_a_commands_output_that_a_tool_returns_as_json() {
+        String command = "{\"exit_code\": 1, \"stdout\": \"\", \"stderr\": \"Traceback (most recent call last):\\n"
+                + "  File \\\"/workspace/app.py\\\", line 9, in main\\n    print(total(100))\\n"
+                + "NameError: name 'total' is not defined\\n\"}";
+        String ticket = "{\"subject\": \"The app crashes\", \"description\": \"Hi, since the update the app crashes"
+                + " when I open the cart.\\nI already reinstalled it twice and it still happens. My son found this"
+                + " in the logs:\\n\\njava.lang.NullPointerException\\n"
+                + "\\tat com.acme.shop.Cart.total(Cart.java:41)\\n\\tat com.acme.shop.Cart.show(Cart.java:12)\\n\\n"
+                + "Thanks, Maria\"}";
+        String failingService = "{\"status\": 500, \"error\": \"Internal Server Error\", \"message\": \"Rate cache\","
+                + " \"trace\": \"java.lang.IllegalStateException: Rate cache\\n\\tat com.stay.RateCache.get(RateCache.java:61)"
+                + "\\n\\tat com.stay.Search.run(Search.java:14)\"}";
+
+        assertThat(extractor.extract(result("execute", command))).contains(
+                SessionItem.of("error", "NameError: name 'total' is not defined at app.py:9 in main"),
+                SessionItem.of("pool", "/workspace/app.py"));
+        assertThat(extractor.extract(result("get_ticket", ticket))).as("a person's message").isEmpty();
+        assertThat(extractor.extract(result("search_hotels", failingService))).as("the service's own trace")
+                .containsExactly(SessionItem.of("error", "500 Internal Server Error: Rate cache"));
+    }
+
+    @Test
     void should_mine_a_tool_result_that_has_no_tool_name() {
         ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
                 .text("src/A.java:3: error: ';' expected").build();
