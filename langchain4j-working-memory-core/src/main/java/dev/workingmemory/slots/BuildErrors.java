@@ -6,8 +6,9 @@ import java.util.regex.Pattern;
 
 /**
  * The errors build tools report line by line, each in its own format: compiler errors (javac through Maven or
- * Gradle, gcc-style, Kotlin, TypeScript, rustc, go), failing tests (Maven Surefire's summaries, Gradle, pytest,
- * unittest, Jest, Vitest, Mocha, go test), PHP's parse and fatal errors, Rust panics and merge conflicts. Each error
+ * Gradle, gcc-style, Kotlin, TypeScript, rustc, go, C# and MSVC through MSBuild), Python linters' findings (Ruff,
+ * Flake8, Pylint), failing tests (Maven Surefire's summaries, Gradle, pytest, unittest, Jest, Vitest, Mocha, go test,
+ * RSpec, PHPUnit, ScalaTest), PHP's parse and fatal errors, Rust panics and merge conflicts. Each error
  * becomes one item, its file goes to the pool. Thread-safe (stateless).
  *
  * <p>Only these formats count: a line merely containing "error" or "failed" (a commit message, an issue title, a
@@ -60,6 +61,26 @@ final class BuildErrors {
     /** PHP's parse and fatal errors: {@code PHP Parse error:  syntax error, … in /app/index.php on line 14}. */
     private static final Pattern PHP = Pattern.compile(
             "^(?:PHP )?(?:Parse|Fatal|Recoverable fatal) error: +(.+?) in (\\S+\\.php)(?: on line |:)(\\d+)$");
+    /**
+     * MSBuild's error format, which the C# and F# compilers and MSVC print through it:
+     * {@code Services/Cart.cs(27,17): error CS0103: The name 'x' does not exist … [/src/Shop/Shop.csproj]}.
+     */
+    private static final Pattern MSBUILD = Pattern.compile(
+            "^\\s*(\\S+\\.\\w{1,10})\\((\\d+)(?:,\\d+)?\\): (?:fatal )?error ([A-Z]{1,4}\\d{1,5}): ?(.+?)(?: \\[[^\\]]*])?$");
+    /**
+     * A Python linter's finding (Ruff, Flake8, Pylint): {@code src/cart.py:14:5: F841 Local variable …}; the
+     * conventions' and warnings' codes ({@code C…}, {@code W…}) are no errors.
+     */
+    private static final Pattern PY_LINT = Pattern.compile("^(\\S+\\.pyi?):(\\d+):\\d+: ([A-BD-VX-Z]{1,3}\\d{2,4}):? (.+)$");
+    /** RSpec's list of failed examples: {@code rspec ./spec/cart_spec.rb:12 # Cart#total applies the discount}. */
+    private static final Pattern RSPEC = Pattern.compile("^rspec (\\S+\\.rb):(\\d+) # (.+)$");
+    /** PHPUnit's section of failures or errors, then its entries {@code 1) Tests\CartTest::testDiscount}. */
+    private static final Pattern PHPUNIT_SECTION = Pattern.compile("^There (?:was|were) \\d+ (?:failure|error)s?:$");
+    private static final Pattern PHPUNIT_ENTRY = Pattern.compile("^\\d+\\) (\\S+::\\S+)$");
+    private static final Pattern PHPUNIT_FILE = Pattern.compile("^(\\S+\\.php):\\d+$");
+    /** ScalaTest's failed test ({@code [info] - should apply the discount *** FAILED ***}), its message under it. */
+    private static final Pattern SCALATEST = Pattern.compile("^(?:\\[info] )?- (.+) \\*\\*\\* FAILED \\*\\*\\*$");
+    private static final Pattern SCALATEST_MESSAGE = Pattern.compile("^(?:\\[info])?\\s+(.+?) \\((\\S+\\.scala):(\\d+)\\)$");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
 
     private BuildErrors() {
@@ -92,6 +113,14 @@ final class BuildErrors {
                     compilerError(found, m.group(1), at, m.group(4) + ": " + m.group(5), null);
                     continue;
                 }
+                if (line.contains("): ") && (m = MSBUILD.matcher(line)).matches()) {
+                    compilerError(found, m.group(1), m.group(2), m.group(3) + ": " + m.group(4), null);
+                    continue;
+                }
+            }
+            if (line.contains(".py") && (m = PY_LINT.matcher(line)).matches()) {
+                compilerError(found, m.group(1), m.group(2), m.group(3) + " " + m.group(4), null);
+                continue;
             }
             if (line.startsWith("thread '") && (m = RUST_PANIC.matcher(line)).matches()) {
                 String message = m.group(2) != null ? m.group(2) : i + 1 < lines.size() ? lines.get(i + 1).strip() : "";
@@ -162,6 +191,18 @@ final class BuildErrors {
             } else if (line.indexOf('\u25CF') >= 0 && (m = JEST_TEST.matcher(line)).matches()) {
                 found.add(Found.ERROR, (jestFile == null ? "" : FilePaths.fileName(jestFile) + ": ") + m.group(1).strip());
                 found.path(jestFile);
+            } else if (line.startsWith("rspec ") && (m = RSPEC.matcher(line)).matches()) {
+                compilerError(found, m.group(1), m.group(2), m.group(3), null);
+            } else if (line.startsWith("There w") && PHPUNIT_SECTION.matcher(line).matches()) {
+                i = phpunit(lines, i + 1, found) - 1;
+            } else if (line.endsWith("*** FAILED ***") && (m = SCALATEST.matcher(line)).matches()) {
+                Matcher message = i + 1 < lines.size() && lines.get(i + 1).length() <= MAX_LINE
+                        ? SCALATEST_MESSAGE.matcher(lines.get(i + 1)) : null;
+                if (message != null && message.matches()) {
+                    compilerError(found, message.group(2), message.group(3), m.group(1) + ": " + message.group(1), null);
+                } else {
+                    found.add(Found.ERROR, m.group(1) + " FAILED");
+                }
             } else if (line.startsWith("CONFLICT (") && (m = CONFLICT.matcher(line)).matches()) {
                 if (m.group(2) != null) {
                     found.add(Found.ERROR, "Merge conflict in " + m.group(2).strip());
@@ -229,6 +270,35 @@ final class BuildErrors {
             String name = title.toString().endsWith(":") ? title.substring(0, title.length() - 1) : title.toString();
             found.add(Found.ERROR, name + (message == null ? "" : ": " + message));
             found.path(file);
+        }
+        return i;
+    }
+
+    /**
+     * PHPUnit's failures after "There was 1 failure:": a numbered test ({@code Tests\CartTest::testDiscount}), its
+     * message on the next line, the test's file and line after it. Returns the index after the section.
+     */
+    private static int phpunit(List<String> lines, int from, Found found) {
+        int i = from;
+        String test = null;
+        String message = null;
+        for (; i < lines.size(); i++) {
+            String line = lines.get(i);
+            if (line.length() > MAX_LINE || line.startsWith("FAILURES!") || line.startsWith("ERRORS!")
+                    || line.startsWith("--")) {
+                break;
+            }
+            Matcher m;
+            if ((m = PHPUNIT_ENTRY.matcher(line)).matches()) {
+                test = m.group(1);
+                message = null;
+            } else if (test != null && message == null && !line.isBlank()) {
+                message = line.strip();
+                found.add(Found.ERROR, test + ": " + message);
+            } else if (test != null && (m = PHPUNIT_FILE.matcher(line.strip())).matches()) {
+                found.path(m.group(1));
+                test = null;
+            }
         }
         return i;
     }

@@ -128,6 +128,54 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_read_msbuild_python_linters_rspec_phpunit_and_scalatest() {
+        List<SessionItem> dotnet = extractor.extract(result("run", """
+                  Determining projects to restore...
+                /src/Shop.Api/Services/CartService.cs(27,17): error CS0103: The name 'discount' does not exist in the \
+                current context [/src/Shop.Api/Shop.Api.csproj]
+
+                Build FAILED."""));
+        List<SessionItem> ruff = extractor.extract(result("bash", """
+                src/shop/cart.py:14:5: F841 Local variable `total` is assigned to but never used
+                src/shop/cart.py:20:1: W291 Trailing whitespace
+                src/shop/api.py:9:1: C901 `sync` is too complex (12 > 10)
+                Found 3 errors."""));
+        List<SessionItem> rspec = extractor.extract(result("run_tests", """
+                4 examples, 1 failure
+
+                Failed examples:
+
+                rspec ./spec/cart_spec.rb:12 # Cart#total applies the discount"""));
+        List<SessionItem> phpunit = extractor.extract(result("run_tests", """
+                There was 1 failure:
+
+                1) Tests\\CartTest::testDiscount
+                Failed asserting that 100.0 matches expected 90.0.
+
+                /app/tests/CartTest.php:21
+
+                FAILURES!
+                Tests: 3, Assertions: 3, Failures: 1."""));
+        List<SessionItem> scalatest = extractor.extract(result("run_tests", """
+                [info] CartSpec:
+                [info] - should apply the discount *** FAILED ***
+                [info]   100 did not equal 90 (CartSpec.scala:12)"""));
+
+        assertThat(dotnet).containsExactly(
+                SessionItem.of("error", "CartService.cs:27: CS0103: The name 'discount' does not exist in the current context"),
+                SessionItem.of("pool", "src/Shop.Api/Services/CartService.cs"));
+        assertThat(ruff).as("not the warning nor the convention").filteredOn(item -> item.slot().equals("error"))
+                .containsExactly(SessionItem.of("error", "cart.py:14: F841 Local variable `total` is assigned to but never used"));
+        assertThat(rspec).containsExactly(SessionItem.of("error", "cart_spec.rb:12: Cart#total applies the discount"),
+                SessionItem.of("pool", "spec/cart_spec.rb"));
+        assertThat(phpunit).containsExactly(
+                SessionItem.of("error", "Tests\\CartTest::testDiscount: Failed asserting that 100.0 matches expected 90.0."),
+                SessionItem.of("pool", "/app/tests/CartTest.php"));
+        assertThat(scalatest).contains(
+                SessionItem.of("error", "CartSpec.scala:12: should apply the discount: 100 did not equal 90"));
+    }
+
+    @Test
     void should_mine_a_tool_result_that_has_no_tool_name() {
         ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
                 .text("src/A.java:3: error: ';' expected").build();
