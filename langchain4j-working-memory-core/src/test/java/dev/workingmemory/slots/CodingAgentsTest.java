@@ -19,13 +19,15 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Coding agents' tool outputs written blind ({@code src/test/resources/coding}, see its README): each is evidence
- * that the memory serves a coding agent, and through the default provider the session acts after it.
+ * that the memory serves a coding agent, through the default provider the session acts after it, and the error it
+ * reports is taken.
  */
 class CodingAgentsTest {
 
@@ -51,6 +53,27 @@ class CodingAgentsTest {
                 + outputs.size() + " are evidence; not: " + missed);
         assertThat(outputs).hasSize(32);
         assertThat(missed).as("outputs not read as a coding agent's").isSubsetOf(NOT_CLAIMED);
+    }
+
+    /** Each output that reports an error gives it as an error item (its labels: a fragment or several of it). */
+    @Test
+    void should_take_the_error_each_output_reports() {
+        SessionExtractor extractor = SessionExtractor.defaults();
+        List<String> missed = new ArrayList<>();
+        int labelled = 0;
+        for (LabelledCase c : outputs) {
+            List<String> errors = extractor.extract(c.message()).stream().filter(item -> item.slot().equals("error"))
+                    .map(item -> item.content().toLowerCase(Locale.ROOT)).toList();
+            for (List<String> fragments : c.expected().getOrDefault("error", List.of())) {
+                labelled++;
+                if (errors.stream().noneMatch(error -> fragments.stream()
+                        .allMatch(fragment -> error.contains(fragment.toLowerCase(Locale.ROOT))))) {
+                    missed.add(c.name() + " " + fragments + " among " + errors);
+                }
+            }
+        }
+        assertThat(labelled).isEqualTo(18);
+        assertThat(missed).as("reported errors not taken").isEmpty();
     }
 
     @Test
