@@ -6,10 +6,11 @@ import java.util.regex.Pattern;
 
 /**
  * The errors build tools report line by line, each in its own format: compiler errors (javac through Maven or
- * Gradle, gcc-style, Kotlin, TypeScript, rustc, go, C# and MSVC through MSBuild), Python linters' findings (Ruff,
- * Flake8, Pylint), failing tests (Maven Surefire's summaries, Gradle, pytest, unittest, Jest, Vitest, Mocha, go test,
- * RSpec, PHPUnit, ScalaTest), PHP's parse and fatal errors, Rust panics and merge conflicts. Each error
- * becomes one item, its file goes to the pool. Thread-safe (stateless).
+ * Gradle, gcc-style, Kotlin, TypeScript, rustc, go, C# and MSVC through MSBuild, Pyright), the linker's unresolved
+ * symbols, CMake's errors, Python linters' findings (Ruff, Flake8, Pylint), failing tests (Maven Surefire's summaries,
+ * Gradle, JUnit's console launcher, pytest, unittest, Jest, Vitest, Mocha, go test with testify, RSpec, PHPUnit,
+ * ScalaTest, Playwright), PHP's parse and fatal errors, Rust panics and merge conflicts. Each error becomes one item,
+ * its file goes to the pool. Thread-safe (stateless).
  *
  * <p>Only these formats count: a line merely containing "error" or "failed" (a commit message, an issue title, a
  * log of a passing build) is no error.
@@ -81,6 +82,20 @@ final class BuildErrors {
     /** ScalaTest's failed test ({@code [info] - should apply the discount *** FAILED ***}), its message under it. */
     private static final Pattern SCALATEST = Pattern.compile("^(?:\\[info] )?- (.+) \\*\\*\\* FAILED \\*\\*\\*$");
     private static final Pattern SCALATEST_MESSAGE = Pattern.compile("^(?:\\[info])?\\s+(.+?) \\((\\S+\\.scala):(\\d+)\\)$");
+    /** A location, a dash, then the error, as Pyright prints it: {@code src/cart.py:27:12 - error: Argument …}. */
+    private static final Pattern DASH_LOCATION = Pattern.compile("^\\s*(\\S+\\.\\w{1,10}):(\\d+):\\d+ - error: (.+)$");
+    /** GNU ld's unresolved symbol: {@code cart.c:(.text+0x4a): undefined reference to `apply_discount'}. */
+    private static final Pattern LINKER = Pattern.compile("^(\\S+\\.\\w{1,10}):\\(\\.[\\w.]+\\+0x[0-9a-f]+\\): (undefined reference to .+)$");
+    /** CMake's error, its message indented under it: {@code CMake Error at CMakeLists.txt:14 (find_package):}. */
+    private static final Pattern CMAKE = Pattern.compile("^CMake Error at (\\S+):(\\d+) \\((\\w+)\\):$");
+    /** Playwright's failed test: {@code 1) [chromium] › checkout.spec.ts:12:7 › checkout › applies the discount ───}. */
+    private static final Pattern PLAYWRIGHT = Pattern.compile("^\\s+\\d+\\) \\[[^\\]]+] › (\\S+?):(\\d+):\\d+ › (.+?)(?: ─+)?$");
+    /** Testify's failure under a go test location: {@code Error Trace: …}, then {@code Error: Not equal:}. */
+    /** The JUnit Platform console launcher's failure: {@code JUnit Jupiter:CartTest:appliesDiscount()}, then {@code => …}. */
+    private static final Pattern JUNIT_CONSOLE = Pattern.compile("^\\s+JUnit [\\w ]+:(\\S+)$");
+    private static final Pattern JUNIT_CONSOLE_CAUSE = Pattern.compile("^\\s+=> (?:[\\w$]+\\.)*([\\w$]+: .+)$");
+    private static final Pattern TESTIFY_LOCATION = Pattern.compile("^\\s+\\S+_test\\.go:\\d+:\\s*$");
+    private static final Pattern TESTIFY_ERROR = Pattern.compile("^\\s*Error:\\s+(.+)$");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
 
     private BuildErrors() {
@@ -117,6 +132,35 @@ final class BuildErrors {
                     compilerError(found, m.group(1), m.group(2), m.group(3) + ": " + m.group(4), null);
                     continue;
                 }
+                if (line.contains(" - error: ") && (m = DASH_LOCATION.matcher(line)).matches()) {
+                    compilerError(found, m.group(1), m.group(2), m.group(3), null);
+                    continue;
+                }
+            }
+            if (line.contains("undefined reference to ") && (m = LINKER.matcher(line)).matches()) {
+                found.add(Found.ERROR, FilePaths.fileName(m.group(1)) + ": " + m.group(2));
+                found.path(m.group(1));
+                continue;
+            }
+            if (line.startsWith("CMake Error at ") && (m = CMAKE.matcher(line)).matches()) {
+                String message = nextIndented(lines, i);
+                compilerError(found, m.group(1), m.group(2), m.group(3) + (message == null ? "" : ": " + message), null);
+                continue;
+            }
+            if (line.contains("JUnit ") && (m = JUNIT_CONSOLE.matcher(line)).matches()) {
+                for (int j = i + 1; j < Math.min(lines.size(), i + 4); j++) {
+                    Matcher cause = lines.get(j).length() <= MAX_LINE ? JUNIT_CONSOLE_CAUSE.matcher(lines.get(j)) : null;
+                    if (cause != null && cause.matches()) {
+                        found.add(Found.ERROR, m.group(1) + ": " + cause.group(1));
+                        break;
+                    }
+                }
+                continue;
+            }
+            if (line.contains("] › ") && (m = PLAYWRIGHT.matcher(line)).matches()) {
+                String message = nextErrorMessage(lines, i);
+                compilerError(found, m.group(1), m.group(2), m.group(3) + (message == null ? "" : ": " + message), null);
+                continue;
             }
             if (line.contains(".py") && (m = PY_LINT.matcher(line)).matches()) {
                 compilerError(found, m.group(1), m.group(2), m.group(3) + " " + m.group(4), null);
@@ -152,7 +196,8 @@ final class BuildErrors {
             if (line.indexOf(':') > 0 && (m = LOCATION_ALONE.matcher(line)).matches()
                     && CodingEvidence.hasSourceLocation(line.strip())) {
                 String message = nextNonBlank(lines, i);
-                Matcher below = message == null || message.length() > MAX_LINE ? null : MESSAGE_BELOW.matcher(message);
+                Matcher below = message == null || message.length() > MAX_LINE
+                        || message.strip().startsWith("Error Trace:") ? null : MESSAGE_BELOW.matcher(message);
                 if (below != null && below.matches()) {
                     compilerError(found, m.group(1), m.group(2), below.group(1).strip(), null);
                     continue;
@@ -214,7 +259,10 @@ final class BuildErrors {
         }
     }
 
-    /** The {@code file_test.go:N: message} line go test prints next to a failed test (before it with -v, after without). */
+    /**
+     * The {@code file_test.go:N: message} line go test prints next to a failed test (before it with -v, after without),
+     * or under a location alone, testify's {@code Error:} with its expected and actual values.
+     */
     private static String goTestMessage(List<String> lines, int i) {
         for (int j = Math.max(0, i - 5); j < Math.min(lines.size(), i + 6); j++) {
             String line = lines.get(j);
@@ -223,6 +271,30 @@ final class BuildErrors {
                 if (m.matches()) {
                     return m.group(1) + ":" + m.group(2) + ": " + m.group(3).strip();
                 }
+                String testify = TESTIFY_LOCATION.matcher(line).matches() ? testifyMessage(lines, j) : null;
+                if (testify != null) {
+                    return line.strip() + " " + testify;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** Testify's {@code Error:} under the location at {@code at}, with the lines that continue it (expected, actual). */
+    private static String testifyMessage(List<String> lines, int at) {
+        for (int j = at + 1; j < Math.min(lines.size(), at + 6); j++) {
+            String line = lines.get(j);
+            Matcher m = line.length() <= MAX_LINE ? TESTIFY_ERROR.matcher(line) : null;
+            if (m != null && m.matches()) {
+                StringBuilder message = new StringBuilder(m.group(1).strip());
+                for (int k = j + 1; k < Math.min(lines.size(), j + 4); k++) {
+                    String next = lines.get(k).strip();
+                    if (!next.startsWith("expected") && !next.startsWith("actual")) {
+                        break;
+                    }
+                    message.append(' ').append(next);
+                }
+                return message.toString();
             }
         }
         return null;

@@ -176,6 +176,47 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_read_pyright_the_linker_cmake_playwright_junits_console_launcher_and_testify() {
+        assertThat(extractor.extract(result("bash", """
+                /home/dev/shop/src/cart.py
+                  /home/dev/shop/src/cart.py:27:12 - error: Argument of type "str" cannot be assigned (reportArgumentType)
+                1 error, 0 warnings, 0 informations""")))
+                .contains(SessionItem.of("error", "cart.py:27: Argument of type \"str\" cannot be assigned (reportArgumentType)"));
+        assertThat(extractor.extract(result("shell", """
+                /usr/bin/ld: cart.o: in function `cart_total':
+                cart.c:(.text+0x4a): undefined reference to `apply_discount'
+                collect2: error: ld returned 1 exit status""")))
+                .contains(SessionItem.of("error", "cart.c: undefined reference to `apply_discount'"));
+        assertThat(extractor.extract(result("shell", """
+                CMake Error at CMakeLists.txt:14 (find_package):
+                  By not providing "FindFmt.cmake" in CMAKE_MODULE_PATH this project has""")))
+                .contains(SessionItem.of("error",
+                        "CMakeLists.txt:14: find_package: By not providing \"FindFmt.cmake\" in CMAKE_MODULE_PATH this project has"));
+        assertThat(extractor.extract(result("run_tests", "Running 3 tests using 1 worker\n\n"
+                + "  1) [chromium] › checkout.spec.ts:12:7 › checkout › applies the discount ──────────\n\n"
+                + "    Error: expect(locator).toHaveText(expected) failed\n")))
+                .anyMatch(item -> item.slot().equals("error") && item.content().startsWith("checkout.spec.ts:12: checkout")
+                        && item.content().endsWith("applies the discount: Error: expect(locator).toHaveText(expected) failed"));
+        assertThat(extractor.extract(result("run_tests", """
+                Failures (1):
+                  JUnit Jupiter:CartTest:appliesDiscount()
+                    MethodSource [className = 'com.acme.shop.CartTest', methodName = 'appliesDiscount']
+                    => org.opentest4j.AssertionFailedError: expected: <90.00> but was: <100.00>""")))
+                .contains(SessionItem.of("error",
+                        "CartTest:appliesDiscount(): AssertionFailedError: expected: <90.00> but was: <100.00>"));
+        assertThat(extractor.extract(result("exec", """
+                --- FAIL: TestApplyDiscount (0.00s)
+                    cart_test.go:21:
+                        \tError Trace:\t/home/dev/shop/cart/cart_test.go:21
+                        \tError:      \tNot equal:
+                        \t            \texpected: 90
+                        \t            \tactual  : 100
+                FAIL""")))
+                .as("one item, the assertion's, not the trace's line").filteredOn(item -> item.slot().equals("error"))
+                .containsExactly(SessionItem.of("error", "TestApplyDiscount: cart_test.go:21: Not equal: expected: 90 actual : 100"));
+    }
+
+    @Test
     void should_mine_a_tool_result_that_has_no_tool_name() {
         ToolExecutionResultMessage unnamed = ToolExecutionResultMessage.builder().id("call_1").toolName(null)
                 .text("src/A.java:3: error: ';' expected").build();
