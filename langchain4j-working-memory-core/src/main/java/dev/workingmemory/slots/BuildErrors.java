@@ -90,10 +90,10 @@ final class BuildErrors {
     private static final Pattern CMAKE = Pattern.compile("^CMake Error at (\\S+):(\\d+) \\((\\w+)\\):$");
     /** Playwright's failed test: {@code 1) [chromium] › checkout.spec.ts:12:7 › checkout › applies the discount ───}. */
     private static final Pattern PLAYWRIGHT = Pattern.compile("^\\s+\\d+\\) \\[[^\\]]+] › (\\S+?):(\\d+):\\d+ › (.+?)(?: ─+)?$");
-    /** Testify's failure under a go test location: {@code Error Trace: …}, then {@code Error: Not equal:}. */
     /** The JUnit Platform console launcher's failure: {@code JUnit Jupiter:CartTest:appliesDiscount()}, then {@code => …}. */
     private static final Pattern JUNIT_CONSOLE = Pattern.compile("^\\s+JUnit [\\w ]+:(\\S+)$");
     private static final Pattern JUNIT_CONSOLE_CAUSE = Pattern.compile("^\\s+=> (?:[\\w$]+\\.)*([\\w$]+: .+)$");
+    /** Testify's failure under a go test location: {@code Error Trace: …}, then {@code Error: Not equal:}. */
     private static final Pattern TESTIFY_LOCATION = Pattern.compile("^\\s+\\S+_test\\.go:\\d+:\\s*$");
     private static final Pattern TESTIFY_ERROR = Pattern.compile("^\\s*Error:\\s+(.+)$");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
@@ -356,9 +356,8 @@ final class BuildErrors {
         String message = null;
         for (; i < lines.size(); i++) {
             String line = lines.get(i);
-            if (line.length() > MAX_LINE || line.startsWith("FAILURES!") || line.startsWith("ERRORS!")
-                    || line.startsWith("--")) {
-                break;
+            if (line.length() > MAX_LINE || line.startsWith("FAILURES!") || line.startsWith("ERRORS!")) {
+                break; // the summary; "--" between two failures is not an end
             }
             Matcher m;
             if ((m = PHPUNIT_ENTRY.matcher(line)).matches()) {

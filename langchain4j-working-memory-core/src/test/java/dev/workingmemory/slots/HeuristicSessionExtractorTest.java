@@ -147,15 +147,22 @@ class HeuristicSessionExtractorTest {
 
                 rspec ./spec/cart_spec.rb:12 # Cart#total applies the discount"""));
         List<SessionItem> phpunit = extractor.extract(result("run_tests", """
-                There was 1 failure:
+                There were 2 failures:
 
                 1) Tests\\CartTest::testDiscount
                 Failed asserting that 100.0 matches expected 90.0.
 
                 /app/tests/CartTest.php:21
 
+                --
+
+                2) Tests\\CartTest::testEmpty
+                Failed asserting that 1 matches expected 0.
+
+                /app/tests/CartTest.php:30
+
                 FAILURES!
-                Tests: 3, Assertions: 3, Failures: 1."""));
+                Tests: 3, Assertions: 3, Failures: 2."""));
         List<SessionItem> scalatest = extractor.extract(result("run_tests", """
                 [info] CartSpec:
                 [info] - should apply the discount *** FAILED ***
@@ -170,6 +177,7 @@ class HeuristicSessionExtractorTest {
                 SessionItem.of("pool", "spec/cart_spec.rb"));
         assertThat(phpunit).containsExactly(
                 SessionItem.of("error", "Tests\\CartTest::testDiscount: Failed asserting that 100.0 matches expected 90.0."),
+                SessionItem.of("error", "Tests\\CartTest::testEmpty: Failed asserting that 1 matches expected 0."),
                 SessionItem.of("pool", "/app/tests/CartTest.php"));
         assertThat(scalatest).contains(
                 SessionItem.of("error", "CartSpec.scala:12: should apply the discount: 100 did not equal 90"));
