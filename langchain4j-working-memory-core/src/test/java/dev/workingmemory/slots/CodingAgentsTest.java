@@ -13,15 +13,10 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,14 +36,7 @@ class CodingAgentsTest {
 
     @BeforeAll
     static void load() throws IOException, URISyntaxException {
-        Path dir = Paths.get(CodingAgentsTest.class.getResource("/coding").toURI());
-        outputs = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".cases")).sorted().toList()) {
-                String name = file.getFileName().toString();
-                outputs.addAll(LabelledCase.parse(name, Files.readString(file, StandardCharsets.UTF_8)));
-            }
-        }
+        outputs = LabelledCase.load("/coding").values().stream().flatMap(List::stream).toList();
     }
 
     @Test

@@ -14,15 +14,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,14 +32,7 @@ class OrdinaryAgentsTest {
 
     @BeforeAll
     static void load() throws IOException, URISyntaxException {
-        Path dir = Paths.get(OrdinaryAgentsTest.class.getResource("/ordinary").toURI());
-        conversations = new LinkedHashMap<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".cases")).sorted().toList()) {
-                String name = file.getFileName().toString();
-                conversations.put(name, LabelledCase.parse(name, Files.readString(file, StandardCharsets.UTF_8)));
-            }
-        }
+        conversations = LabelledCase.load("/ordinary");
     }
 
     @Test

@@ -40,13 +40,7 @@ class SessionExtractionQualityTest {
 
     @BeforeAll
     static void load() throws IOException, URISyntaxException {
-        Path dir = Paths.get(SessionExtractionQualityTest.class.getResource("/extraction").toURI());
-        cases = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".cases")).sorted().toList()) {
-                cases.addAll(LabelledCase.parse(file.getFileName().toString(), Files.readString(file, StandardCharsets.UTF_8)));
-            }
-        }
+        cases = LabelledCase.load("/extraction").values().stream().flatMap(List::stream).toList();
     }
 
     @Test
@@ -168,6 +162,19 @@ class SessionExtractionQualityTest {
 
     /** One labelled message. */
     record LabelledCase(String name, ChatMessage message, Map<String, List<List<String>>> expected) {
+
+        /** The cases of each {@code .cases} file of a test resource directory, by file name, in name order. */
+        static Map<String, List<LabelledCase>> load(String directory) throws IOException, URISyntaxException {
+            Path dir = Paths.get(LabelledCase.class.getResource(directory).toURI());
+            Map<String, List<LabelledCase>> byFile = new LinkedHashMap<>();
+            try (Stream<Path> files = Files.list(dir)) {
+                for (Path file : files.filter(f -> f.toString().endsWith(".cases")).sorted().toList()) {
+                    String name = file.getFileName().toString();
+                    byFile.put(name, parse(name, Files.readString(file, StandardCharsets.UTF_8)));
+                }
+            }
+            return byFile;
+        }
 
         static List<LabelledCase> parse(String file, String content) {
             List<LabelledCase> parsed = new ArrayList<>();
