@@ -56,7 +56,7 @@ final class CodeLines {
 
     /** A line led by a keyword of a programming language ({@code def }, {@code public }, ...) or an annotation. */
     static boolean startsWithKeyword(String stripped) {
-        return startsWithAny(stripped, KEYWORDS)
+        return Texts.startsWithAny(stripped, KEYWORDS)
                 || stripped.startsWith("@") && stripped.length() > 1 && Character.isUpperCase(stripped.charAt(1));
     }
 
@@ -132,7 +132,7 @@ final class CodeLines {
     /** A Dockerfile's instruction: its word in capitals, then its arguments ({@code RUN npm ci}). */
     static boolean isDockerInstruction(String stripped) {
         return stripped.length() > 4 && stripped.charAt(0) >= 'A' && stripped.charAt(0) <= 'W'
-                && Character.isUpperCase(stripped.charAt(1)) && startsWithAny(stripped, DOCKER_INSTRUCTIONS);
+                && Character.isUpperCase(stripped.charAt(1)) && Texts.startsWithAny(stripped, DOCKER_INSTRUCTIONS);
     }
 
     /**
@@ -154,14 +154,5 @@ final class CodeLines {
             }
         }
         return qualified && (end == stripped.length() || stripped.regionMatches(true, end, " AS ", 0, 4));
-    }
-
-    private static boolean startsWithAny(String line, List<String> prefixes) {
-        for (String prefix : prefixes) {
-            if (line.startsWith(prefix)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -340,11 +340,11 @@ final class CodingEvidence implements SessionActivation {
         // message, esbuild and Terraform below it ("Error: ..." then "on main.tf line 12"); the words are looked for
         // only around a location, not in every line of every tool result while the session waits
         if (hasSourceLocation(line)) {
-            if (containsAny(line, ERROR_WORDS) || tally.recentErrorWord() || ++tally.locations >= 2) {
+            if (Texts.containsAny(line, ERROR_WORDS) || tally.recentErrorWord() || ++tally.locations >= 2) {
                 return true;
             }
             tally.sinceLocation = 0;
-        } else if (tally.sinceLocation <= NEAR_LINES && containsAny(line, ERROR_WORDS)) {
+        } else if (tally.sinceLocation <= NEAR_LINES && Texts.containsAny(line, ERROR_WORDS)) {
             return true;
         }
         if (tally.sinceLocation <= NEAR_LINES) {
@@ -402,7 +402,7 @@ final class CodingEvidence implements SessionActivation {
         /** Whether one of the last lines holds an error word. */
         boolean recentErrorWord() {
             for (String line : recent) {
-                if (line != null && containsAny(line, ERROR_WORDS)) {
+                if (line != null && Texts.containsAny(line, ERROR_WORDS)) {
                     return true;
                 }
             }
@@ -575,14 +575,5 @@ final class CodingEvidence implements SessionActivation {
             }
         }
         return name;
-    }
-
-    private static boolean containsAny(String line, List<String> words) {
-        for (String word : words) {
-            if (line.contains(word)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

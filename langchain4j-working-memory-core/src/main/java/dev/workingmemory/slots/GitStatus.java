@@ -29,15 +29,6 @@ final class GitStatus {
         changed.forEach(found::path);
     }
 
-    private static boolean isLongHeader(String line) {
-        for (String header : LONG_HEADERS) {
-            if (line.startsWith(header)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     private static List<String> longFormat(List<String> lines) {
         boolean status = false;
         List<String> changed = new ArrayList<>();
@@ -45,7 +36,7 @@ final class GitStatus {
             if (line.length() > BuildErrors.MAX_LINE) {
                 continue;
             }
-            if (isLongHeader(line)) {
+            if (Texts.startsWithAny(line, LONG_HEADERS)) {
                 status = true;
             } else if (status) {
                 Matcher m = LONG_ENTRY.matcher(line);

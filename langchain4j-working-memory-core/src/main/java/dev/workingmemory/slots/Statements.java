@@ -163,20 +163,20 @@ final class Statements {
             return;
         }
         if (lower.contains("should") || lower.contains("must")) {
-            if (!containsAny(lower, HEDGES) && (m = TODO_SHOULD.matcher(clause)).matches()) {
+            if (!Texts.containsAny(lower, HEDGES) && (m = TODO_SHOULD.matcher(clause)).matches()) {
                 found.add(Found.TODO, trimEnd(m.group(1)));
                 return;
             }
         }
-        if (containsAny(lower, DECISION_CUES) && DECISION.matcher(clause).find()
+        if (Texts.containsAny(lower, DECISION_CUES) && DECISION.matcher(clause).find()
                 || RULE_WORDS.contains(firstWord(lower)) && RULE.matcher(clause).lookingAt()) {
             found.add(Found.DECISION, trimEnd(sentence));
         }
-        if (containsAny(lower, LATER_CUES) && (m = TODO_LATER.matcher(clause)).matches()) {
+        if (Texts.containsAny(lower, LATER_CUES) && (m = TODO_LATER.matcher(clause)).matches()) {
             found.add(Found.TODO, trimEnd(m.group(1)));
             return;
         }
-        if (containsAny(lower, TODO_CUES) && (m = TODO_STILL.matcher(clause)).find()) {
+        if (Texts.containsAny(lower, TODO_CUES) && (m = TODO_STILL.matcher(clause)).find()) {
             for (int g = 1; g <= m.groupCount(); g++) {
                 if (m.group(g) != null) {
                     found.add(Found.TODO, trimEnd(m.group(g)));
@@ -193,15 +193,6 @@ final class Statements {
             end++;
         }
         return lower.substring(0, end);
-    }
-
-    private static boolean containsAny(String lower, List<String> cues) {
-        for (String cue : cues) {
-            if (lower.contains(cue)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The lines of prose: without fenced code blocks, quoted ({@code >}) lines and indented (code) lines. */

@@ -121,6 +121,26 @@ final class Texts {
         return message instanceof UserMessage ? UserMessage.from(AnalyzedText.of(text, maxChars)) : message;
     }
 
+    /** Whether {@code text} holds one of {@code strings}. */
+    static boolean containsAny(String text, List<String> strings) {
+        for (String string : strings) {
+            if (text.contains(string)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether {@code text} starts with one of {@code prefixes}. */
+    static boolean startsWithAny(String text, List<String> prefixes) {
+        for (String prefix : prefixes) {
+            if (text.startsWith(prefix)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Where the line that starts at {@code start} ends: its {@code \n}, or the text's end. */
     static int lineEnd(String text, int start) {
         int end = text.indexOf('\n', start);
