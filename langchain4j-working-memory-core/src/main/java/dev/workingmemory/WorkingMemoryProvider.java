@@ -846,9 +846,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         /**
          * The most characters of one message the layers analyse on the request path ({@code add} and {@code messages()}:
          * entity parsing aside, which has its own limit, {@link EntityMemoryConfig}): session extraction and its evidence
-         * rule, salience, pruning and the pool read a longer message as its first and last halves of this many, so that
-         * one huge message or tool result costs bounded work (see the README for what a megabyte costs). Nothing said is
-         * lost: the message stays whole in the window, the message store and the tool-output cache. Default 65,536.
+         * rule, salience, pruning and the pool read a longer message as its first and last halves of this many and the
+         * first ten error lines between them ({@code [ERROR]}, {@code FAILED}, ...:
+         * {@link dev.workingmemory.layer.AnalyzedText}), so that one huge message or tool result costs bounded work
+         * (see the README for what a megabyte costs). Nothing said is lost: the message stays whole in the window, the
+         * message store and the tool-output cache. Default 65,536.
          *
          * @throws IllegalArgumentException unless at least 1,024
          */

@@ -64,6 +64,18 @@ final class LineIndex {
         return last == '\n' || last == '\r' ? breaks : breaks + 1;
     }
 
+    /** The line breaks in {@code text[from, to)} ({@code \r\n} is one). */
+    static int breaks(String text, int from, int to) {
+        int breaks = 0;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r' && (i + 1 == text.length() || text.charAt(i + 1) != '\n')) {
+                breaks++;
+            }
+        }
+        return breaks;
+    }
+
     private void add(int start, int end) {
         if (count == starts.length) {
             starts = Arrays.copyOf(starts, count * 2);

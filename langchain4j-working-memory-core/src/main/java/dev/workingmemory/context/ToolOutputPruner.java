@@ -1,11 +1,14 @@
 package dev.workingmemory.context;
 
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.ErrorLines;
+import dev.workingmemory.layer.AnalyzedText;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -38,8 +41,8 @@ import java.util.Map;
  * <p>Linear in the size of the output: lines are indexed once, only the lines shown are copied, each line is
  * classified by its first 2,000 characters, and no regular expression runs over the whole text. An output longer
  * than the {@code maxAnalyzedChars} given to {@link #prune(String, PruningMode, String, int)} is read as its first and
- * last halves of that many characters: the lines between them are cut unread (a marker says how many), and the
- * summary counts the whole output.
+ * last halves of that many characters and the first error lines between them ({@link AnalyzedText#window}): the other
+ * lines between are cut unread (a marker says how many), and the summary counts the whole output.
  *
  * <p>Immutable and thread-safe.
  */
@@ -87,7 +90,8 @@ public final class ToolOutputPruner {
 
     /**
      * {@link #prune(String, PruningMode, String)} reading at most {@code maxAnalyzedChars} of {@code text}: a longer
-     * output is pruned from its first and last halves of that many characters, the lines between cut unread.
+     * output is pruned from its first and last halves of that many characters and the error lines between them, the
+     * other lines between cut unread.
      */
     public PrunedOutput prune(String text, PruningMode mode, String retrievalHint, int maxAnalyzedChars) {
         Ensure.notNull(text, "text");
@@ -104,39 +108,44 @@ public final class ToolOutputPruner {
     }
 
     /**
-     * Prunes the head and tail of a huge output, with one line between them standing for the lines not read: a
-     * marker, cut with the middle as one of its lines or shown saying how many there are.
+     * Prunes the head and tail of a huge output and the error lines between them ({@link AnalyzedText#window}), with a
+     * line standing for each stretch of lines not read: a marker, cut with the middle as one of its lines or shown
+     * saying how many there are.
      */
     private PrunedOutput pruneWindow(String text, PruningLimits limit, String hint, int maxChars) {
-        int half = maxChars / 2;
-        int headEnd = text.lastIndexOf('\n', half); // the head ends before a line break when there is one near
-        if (headEnd < half / 2) {
-            headEnd = half;
+        AnalyzedText.Window read = AnalyzedText.window(text, maxChars);
+        StringBuilder window = new StringBuilder(maxChars + 256).append(text, 0, read.headEnd());
+        int headLines = LineIndex.count(window.toString());
+        int line = headLines;
+        Map<Integer, Integer> markers = new HashMap<>();
+        int from = read.headEnd();
+        List<AnalyzedText.Span> spans = new ArrayList<>(read.errorLines());
+        spans.add(new AnalyzedText.Span(read.tailStart(), text.length()));
+        for (AnalyzedText.Span span : spans) {
+            int unreadLines = Math.max(1, LineIndex.breaks(text, from, span.start()) - 1);
+            String marker = "[... " + unreadLines + (unreadLines == 1 ? " line" : " lines") + " ("
+                    + (span.start() - from) + " chars) not read ...]";
+            markers.put(line, unreadLines);
+            window.append('\n').append(marker).append('\n').append(text, span.start(), span.end());
+            line += 2;
+            from = span.end();
         }
-        int newline = text.indexOf('\n', text.length() - half);
-        int tailStart = newline < 0 || newline > text.length() - half / 2 ? text.length() - half : newline + 1;
-        String head = text.substring(0, headEnd);
-        String tail = text.substring(tailStart);
-        int headLines = LineIndex.count(head);
-        int totalLines = LineIndex.count(text);
-        int unreadLines = Math.max(1, totalLines - headLines - LineIndex.count(tail));
-        String marker = "[... " + unreadLines + (unreadLines == 1 ? " line" : " lines") + " ("
-                + (tailStart - headEnd) + " chars) not read ...]";
-        String window = head + "\n" + marker + "\n" + tail;
-        LineIndex lines = new LineIndex(window);
-        return pruneLines(text, lines, limit, hint, new Unread(headLines, unreadLines, marker.length(), totalLines));
+        LineIndex lines = new LineIndex(window.toString());
+        return pruneLines(text, lines, limit, hint, new Unread(markers, LineIndex.count(text)));
     }
 
     /**
-     * The lines of a huge output that were not read, replaced by one marker line.
+     * The lines of a huge output that were not read, each stretch replaced by one marker line.
      *
-     * @param line       the marker's line in the text pruned; -1 for none
-     * @param lines      how many lines of the output it stands for
-     * @param chars      the marker's own length
+     * @param markers    each marker's line in the text pruned, with how many lines of the output it stands for
      * @param totalLines the output's lines
      */
-    private record Unread(int line, int lines, int chars, int totalLines) {
-        static final Unread NONE = new Unread(-1, 0, 0, -1);
+    private record Unread(Map<Integer, Integer> markers, int totalLines) {
+        static final Unread NONE = new Unread(Map.of(), -1);
+
+        boolean isMarker(int line) {
+            return markers.containsKey(line);
+        }
     }
 
     private PrunedOutput pruneLines(String text, LineIndex lines, PruningLimits limit, String retrievalHint, Unread unread) {
@@ -144,7 +153,7 @@ public final class ToolOutputPruner {
         List<String> listing = Listings.collapse(lines, limit.maxLines() - 2, namesPerDirectory);
         if (listing != null) {
             out.listing(listing);
-        } else if (!out.units(units(lines)) && unread.line() < 0) {
+        } else if (!out.units(units(lines)) && unread.markers().isEmpty()) {
             return PrunedOutput.unchanged(text, lines.count()); // over maxLines, but nothing to collapse or cut
         }
         return out.finish(text.length(), retrievalHint);
@@ -153,7 +162,10 @@ public final class ToolOutputPruner {
     /** The lines as units: single lines, and runs of near-identical lines. */
     private List<Unit> units(LineIndex lines) {
         int count = lines.count();
-        boolean[] error = ErrorLines.find(lines);
+        boolean[] error = new boolean[count];
+        for (int start : ErrorLines.starts(lines.text(), 0, lines.text().length(), Integer.MAX_VALUE)) {
+            error[lines.lineAt(start)] = true;
+        }
         LineHeads heads = new LineHeads(lines);
         List<Unit> units = new ArrayList<>();
         int i = 0;
@@ -276,10 +288,14 @@ public final class ToolOutputPruner {
             this.unread = unread;
         }
 
-        /** The lines of the output a unit stands for: its own, the unread ones for the marker's. */
+        /** The lines of the output a unit stands for: its own, the unread ones for a marker's. */
         private int outputLines(Unit unit) {
-            boolean marker = unit.first() <= unread.line() && unread.line() <= unit.last();
-            return marker ? unit.size() - 1 + unread.lines() : unit.size();
+            int lines = unit.size();
+            for (int line = unit.first(); line <= unit.last(); line++) {
+                Integer stands = unread.markers().get(line);
+                lines += stands == null ? 0 : stands - 1;
+            }
+            return lines;
         }
 
         void listing(List<String> collapsed) {
@@ -345,8 +361,8 @@ public final class ToolOutputPruner {
 
         /** A line of the original, its middle cut when it is too long. */
         private String fit(int line) {
-            if (line == unread.line()) {
-                return lines.line(line); // the marker: no line of the output
+            if (unread.isMarker(line)) {
+                return lines.line(line); // a marker: no line of the output
             }
             keptLines++;
             int length = lines.length(line);
@@ -374,7 +390,7 @@ public final class ToolOutputPruner {
         }
 
         PrunedOutput finish(int originalChars, String hint) {
-            int originalLines = unread.line() < 0 ? lines.count() : unread.totalLines();
+            int originalLines = unread.markers().isEmpty() ? lines.count() : unread.totalLines();
             int linesCut = Math.max(0, originalLines - keptLines);
             long charsCut = Math.max(0, originalChars - shownChars - (originalLines - 1L));
             StringBuilder summary = new StringBuilder("[Pruned tool output: ").append(count(originalLines, "line"))

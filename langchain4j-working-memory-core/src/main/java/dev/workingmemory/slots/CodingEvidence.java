@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.workingmemory.internal.Substrings;
 
 import java.io.IOException;
 import java.util.ArrayList;

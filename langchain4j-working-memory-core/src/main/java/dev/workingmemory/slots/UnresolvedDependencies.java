@@ -1,5 +1,7 @@
 package dev.workingmemory.slots;
 
+import dev.workingmemory.internal.Substrings;
+
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;

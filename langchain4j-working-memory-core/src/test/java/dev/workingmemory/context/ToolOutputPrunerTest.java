@@ -9,6 +9,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -16,6 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ToolOutputPrunerTest {
+
+    private static final Pattern LINES_CUT = Pattern.compile("\\[\\.\\.\\. (\\d+) lines cut \\.\\.\\.]");
 
     private static final String HINT = "The full output is kept: memory_search(\"mvn verify\") finds it.";
     private final ToolOutputPruner pruner = ToolOutputPruner.defaults();
@@ -130,6 +134,39 @@ class ToolOutputPrunerTest {
                 + " chars; cut ");
         assertThat(pruner.prune(text, PruningMode.NORMAL, HINT).text())
                 .as("read whole, the same head, tail and counts").isEqualTo(pruned.text());
+    }
+
+    @Test
+    void should_keep_the_error_lines_of_the_part_of_a_huge_output_it_does_not_read() {
+        StringBuilder log = new StringBuilder();
+        int total = 40_000;
+        for (int i = 1; i <= total; i++) {
+            log.append(i == 12_000 ? "[ERROR] /repo/src/Inventory.java:[12,9] incompatible types"
+                    : i == 25_000 ? "Exception in thread \"main\" java.lang.IllegalStateException: closed"
+                    : "line " + i + " " + word(i)).append('\n');
+        }
+        String text = log.toString();
+
+        PrunedOutput pruned = pruner.prune(text, PruningMode.NORMAL, HINT, 16_384);
+
+        assertThat(pruned.text()).contains("[ERROR] /repo/src/Inventory.java:[12,9] incompatible types",
+                "Exception in thread \"main\" java.lang.IllegalStateException: closed");
+        assertThat(pruned.errorLinesKept()).isEqualTo(2);
+        assertThat(pruned.originalLines()).isEqualTo(total);
+        assertThat(pruned.linesCut()).isEqualTo(total - pruned.keptLines());
+        List<String> lines = pruned.text().lines().toList();
+        int first = lines.indexOf("[ERROR] /repo/src/Inventory.java:[12,9] incompatible types");
+        int second = lines.indexOf("Exception in thread \"main\" java.lang.IllegalStateException: closed");
+        assertThat(first).isLessThan(second);
+        // every line of the output is shown or counted in a marker before, between or after the two
+        int counted = pruned.keptLines();
+        for (String line : lines) {
+            Matcher cut = LINES_CUT.matcher(line);
+            if (cut.matches()) {
+                counted += Integer.parseInt(cut.group(1));
+            }
+        }
+        assertThat(counted).isEqualTo(total);
     }
 
     @Test

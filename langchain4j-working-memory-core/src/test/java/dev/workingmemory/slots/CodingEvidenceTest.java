@@ -236,4 +236,12 @@ class CodingEvidenceTest {
         assertThat(CodingEvidence.isEvidence("Our accounts were prepared, and audited by an independent firm.\n"
                 + "We met our sales target(s) in March.")).as("an annual report's words").isFalse();
     }
+
+    @Test
+    void should_find_the_tool_cues_anywhere_in_a_line() {
+        assertThat(CodingEvidence.containsToolLine("[INFO] BUILD SUCCESS")).isTrue();
+        assertThat(CodingEvidence.containsToolLine("npm ERR! code E404")).isTrue();
+        assertThat(CodingEvidence.containsToolLine("Build succeeded, tests passed")).isFalse();
+        assertThat(CodingEvidence.containsToolLine("")).isFalse();
+    }
 }

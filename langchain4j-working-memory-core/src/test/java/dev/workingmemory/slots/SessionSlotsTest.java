@@ -513,11 +513,15 @@ class SessionSlotsTest {
     void should_read_a_huge_message_as_far_as_the_memory_analyses() {
         TestLayerContext context = new TestLayerContext().maxAnalyzedChars(4_096);
         SessionSlots slots = create(SessionSlotsConfig.builder().activation(SessionActivation.always()).build(), context);
-        String middle = "src/main/java/com/acme/Hidden.java:9: error: never read";
+        // of the part between head and tail only the error lines are read: the javac error, not the Go imports
+        String middle = "src/main/java/com/acme/Hidden.java:9: error: read from the middle\n"
+                + "package cmd\n\nimport (\n\t\"fmt\"\n\tlog \"github.com/sirupsen/logrus\"\n)";
         String huge = "x\n".repeat(10_000) + middle + "\n" + "y\n".repeat(10_000) + JAVAC;
 
         slots.onMessage(toolResult(huge));
 
-        assertThat(slots.items("error")).containsExactly("App.java:3: ';' expected");
+        assertThat(slots.items("error"))
+                .containsExactly("Hidden.java:9: read from the middle", "App.java:3: ';' expected");
+        assertThat(slots.items("dependency")).isEmpty();
     }
 }

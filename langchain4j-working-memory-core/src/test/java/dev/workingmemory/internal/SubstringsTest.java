@@ -1,4 +1,4 @@
-package dev.workingmemory.slots;
+package dev.workingmemory.internal;
 
 import org.junit.jupiter.api.Test;
 
@@ -31,10 +31,13 @@ class SubstringsTest {
     }
 
     @Test
-    void should_find_the_tool_cues_anywhere_in_a_line() {
-        assertThat(CodingEvidence.containsToolLine("[INFO] BUILD SUCCESS")).isTrue();
-        assertThat(CodingEvidence.containsToolLine("npm ERR! code E404")).isTrue();
-        assertThat(CodingEvidence.containsToolLine("Build succeeded, tests passed")).isFalse();
-        assertThat(CodingEvidence.containsToolLine("")).isFalse();
+    void should_find_where_the_first_string_ends_within_a_range() {
+        Substrings substrings = Substrings.of(List.of("ERROR", "FAILED"));
+        String text = "ok\nFAILED one\nERROR two";
+
+        assertThat(substrings.end(text, 0, text.length())).isEqualTo(9);
+        assertThat(substrings.end(text, 4, text.length())).as("FAILED starts before 4").isEqualTo(19);
+        assertThat(substrings.end(text, 0, 8)).as("FAILED ends past 8").isEqualTo(-1);
+        assertThat(substrings.end(text, 10, text.length())).isEqualTo(19);
     }
 }
