@@ -4,8 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -58,9 +61,15 @@ import java.util.Optional;
  * behind the turn. Until then nothing is extracted; the last {@value #BACKLOG} messages are kept (not saved) and
  * extracted when it starts to act. The results of the memory's own tools ({@code read_tool_output},
  * {@code core_memory_read}, ...) are never extracted: their errors are the memory's, not the build's. A message is
- * read as far as the memory analyses ({@link LayerContext#maxAnalyzedChars()}). {@link #add}, {@link #clear},
- * {@link #clearSlot} and {@link #remove}, which tools call, are saved before they return, whether the session acts
- * or not.
+ * read as far as the memory analyses ({@link LayerContext#maxAnalyzedChars()}).
+ *
+ * <p><b>A call run again.</b> The items a tool result gave are its call's: the tool's name and arguments
+ * ({@link ToolRuns}). When the same call runs again, what it says now replaces what it said: the errors of
+ * {@code mvn -q compile} go when it passes, and a test run that fails otherwise shows only its new failures. Items the
+ * model adds and items of other calls stay.
+ *
+ * <p>{@link #add}, {@link #clear}, {@link #clearSlot} and {@link #remove}, which tools call, are saved before they
+ * return, whether the session acts or not.
  *
  * <p>Thread-safe: every method holds the memory's lock.
  */
@@ -86,7 +95,13 @@ public final class SessionSlots implements MemoryLayer {
      * The last messages seen while the session waited, as analysed, oldest first; not saved. Kept once it acts, so that
      * the activating message, run again on reloaded state after a conflict, extracts the same items.
      */
-    private final ArrayDeque<ChatMessage> backlog = new ArrayDeque<>(BACKLOG);
+    private final ArrayDeque<Seen> backlog = new ArrayDeque<>(BACKLOG);
+    /** Which call of a tool gave which item: the same call run again replaces what it said ({@link ToolRuns}). */
+    private final ToolRuns runs = new ToolRuns();
+
+    /** A message as analysed, with the tool request it answers ({@code null} for none or one not seen). */
+    private record Seen(ChatMessage message, ToolExecutionRequest request) {
+    }
 
     private SessionSlots(LayerContext context, SessionSlotsConfig config) {
         this.context = Ensure.notNull(context, "context");
@@ -128,6 +143,9 @@ public final class SessionSlots implements MemoryLayer {
         requireSlotOrPool(slot);
         return context.writeDurably(() -> {
             Added added = put(slot, text);
+            if (!POOL.equals(slot)) {
+                runs.gave(slot, text, null); // the model's item: no run of a tool replaces it
+            }
             context.changed();
             return added;
         });
@@ -263,21 +281,27 @@ public final class SessionSlots implements MemoryLayer {
         if (message == null || message instanceof SystemMessage || context.isMemoryToolResult(message)) {
             return;
         }
-        ChatMessage analysed = Texts.analysed(message, context.maxAnalyzedChars());
-        List<ChatMessage> extracted;
+        ToolExecutionRequest request = null;
+        if (message instanceof AiMessage ai) {
+            runs.requested(ai);
+        } else if (message instanceof ToolExecutionResultMessage result) {
+            request = runs.requestOf(result);
+        }
+        Seen seen = new Seen(Texts.analysed(message, context.maxAnalyzedChars()), request);
+        List<Seen> extracted;
         if (active) {
-            extracted = List.of(analysed);
-        } else if (isEvidence(analysed)) {
+            extracted = List.of(seen);
+        } else if (isEvidence(seen.message())) {
             extracted = new ArrayList<>(backlog.size() + 1);
             extracted.addAll(backlog);
-            extracted.add(analysed);
+            extracted.add(seen);
         } else {
             if (backlog.size() == BACKLOG) {
                 backlog.removeFirst();
             }
-            backlog.addLast(analysed);
+            backlog.addLast(seen);
             if (!pool.isEmpty()) { // items a tool added age as in an acting session
-                String text = Texts.of(analysed);
+                String text = Texts.of(seen.message());
                 context.write(() -> {
                     if (observe(text)) {
                         context.changed();
@@ -288,22 +312,38 @@ public final class SessionSlots implements MemoryLayer {
             return;
         }
         List<List<SessionItem>> found = new ArrayList<>(extracted.size());
-        for (ChatMessage each : extracted) {
-            found.add(extract(each));
+        List<String> calls = new ArrayList<>(extracted.size());
+        for (Seen each : extracted) {
+            found.add(extract(each.message()));
+            calls.add(ToolRuns.call(each.request()));
         }
-        String text = pool.isEmpty() ? "" : Texts.of(analysed);
+        String text = pool.isEmpty() ? "" : Texts.of(seen.message());
         context.write(() -> {
             boolean changed = !active;
             active = true;
             changed |= observe(text);
-            for (List<SessionItem> items : found) {
-                changed |= put(items);
+            for (int i = 0; i < found.size(); i++) {
+                changed |= replaceRun(calls.get(i));
+                changed |= put(found.get(i), calls.get(i));
             }
             if (changed) {
+                runs.retainOnly(slots);
                 context.changed();
             }
             return null;
         });
+    }
+
+    /** Removes the items the last run of {@code call} gave: what it says now replaces them. */
+    private boolean replaceRun(String call) {
+        if (call == null) {
+            return false;
+        }
+        boolean changed = false;
+        for (Map.Entry<String, LinkedList<String>> slot : slots.entrySet()) {
+            changed |= slot.getValue().removeIf(item -> runs.gaveBy(slot.getKey(), item, call));
+        }
+        return changed;
     }
 
     private boolean isEvidence(ChatMessage message) {
@@ -325,8 +365,12 @@ public final class SessionSlots implements MemoryLayer {
         }
     }
 
-    /** Adds what one message yielded, most important first (added last, so that it ends up first). */
-    private boolean put(List<SessionItem> items) {
+    /**
+     * Adds what one message yielded, most important first (added last, so that it ends up first).
+     *
+     * @param call the tool call whose result it was, or {@code null}
+     */
+    private boolean put(List<SessionItem> items, String call) {
         boolean changed = false;
         for (int i = items.size() - 1; i >= 0; i--) {
             SessionItem item = items.get(i);
@@ -337,6 +381,9 @@ public final class SessionSlots implements MemoryLayer {
             String content = Texts.item(item.content(), config.maxItemChars());
             if (!content.isEmpty()) {
                 put(item.slot(), content);
+                if (!toPool) {
+                    runs.gave(item.slot(), content, call);
+                }
                 changed = true;
             }
         }
@@ -498,6 +545,7 @@ public final class SessionSlots implements MemoryLayer {
             ArrayNode array = slotsNode.putArray(slot);
             items.forEach(array::add);
         });
+        node.set("calls", runs.snapshot(slots));
         ArrayNode poolNode = node.putArray(POOL);
         for (Pooled item : pool) {
             poolNode.addObject().put("content", item.content).put("age", item.age).put("mentions", item.mentions);
@@ -509,6 +557,7 @@ public final class SessionSlots implements MemoryLayer {
     public void restore(JsonNode snapshot) {
         slots.values().forEach(List::clear);
         pool.clear();
+        runs.restore(null);
         active = config.activation().fromStart() || snapshot != null && snapshot.path("active").asBoolean(false);
         if (snapshot == null || snapshot.path("formatVersion").asInt(-1) != FORMAT_VERSION
                 || !snapshot.path("slots").isObject() || !snapshot.path(POOL).isArray()) {
@@ -531,6 +580,8 @@ public final class SessionSlots implements MemoryLayer {
                 }
             }
         }
+        runs.restore(snapshot.get("calls"));
+        runs.retainOnly(slots);
         for (JsonNode item : snapshot.get(POOL)) {
             String content = item.path("content").asText("");
             int age = item.path("age").asInt(-1);

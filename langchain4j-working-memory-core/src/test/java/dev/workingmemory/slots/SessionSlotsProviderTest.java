@@ -34,7 +34,12 @@ class SessionSlotsProviderTest {
             \tat com.acme.App.main(App.java:7)""";
 
     private static void toolTurn(ChatMemory chat, String id, String output) {
-        chat.add(AiMessage.from(ToolExecutionRequest.builder().id(id).name("bash").arguments("{\"command\":\"mvn -q test\"}").build()));
+        toolTurn(chat, id, "mvn -q test", output);
+    }
+
+    private static void toolTurn(ChatMemory chat, String id, String command, String output) {
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id(id).name("bash")
+                .arguments("{\"command\":\"" + command + "\"}").build()));
         chat.add(ToolExecutionResultMessage.from(id, "bash", output));
     }
 
@@ -46,7 +51,7 @@ class SessionSlotsProviderTest {
         ChatMemory chat = memories.get("dev");
         chat.add(SystemMessage.from("You are a coding agent."));
         chat.add(UserMessage.from("Build it. Let's use Java 17 for now."));
-        toolTurn(chat, "c1", JAVAC);
+        toolTurn(chat, "c1", "mvn -q compile", JAVAC);
         toolTurn(chat, "c2", TRACE);
 
         String system = ((SystemMessage) chat.messages().get(0)).text();
@@ -73,7 +78,8 @@ class SessionSlotsProviderTest {
                 .build();
         ChatMemory chat = memories.get("dev");
         for (int i = 1; i <= 4; i++) {
-            toolTurn(chat, "c" + i, "src/A" + i + ".java:" + i + ": error: broken " + i + "\n1 error");
+            toolTurn(chat, "c" + i, "mvn -q -pl module-" + i + " compile",
+                    "src/A" + i + ".java:" + i + ": error: broken " + i + "\n1 error");
         }
         SessionSlots session = memories.memory("dev").layer(SessionSlots.class).orElseThrow();
 
@@ -146,7 +152,8 @@ class SessionSlotsProviderTest {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
         ChatMemory chat = memories.get("dev");
         chat.add(UserMessage.from("Fix the crash from the ticket."));
-        toolTurn(chat, "c1", "Hi, since this morning my app closes when I start it from the menu. This is what it said:\n"
+        toolTurn(chat, "c1", "gh issue view 42",
+                "Hi, since this morning my app closes when I start it from the menu. This is what it said:\n"
                 + TRACE + "\nPlease help, we need the app for our shop on Saturday.");
 
         WorkingMemory memory = memories.memory("dev");
@@ -198,6 +205,61 @@ class SessionSlotsProviderTest {
         second.get("dev").add(UserMessage.from("Never commit to main."));
 
         assertThat(second.memory("dev").sessionSlots().items("decision")).containsExactly("Never commit to main");
+        second.close();
+    }
+
+    @Test
+    void should_replace_what_a_call_said_when_the_same_call_runs_again() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        toolTurn(chat, "c1", "mvn -q compile", JAVAC);
+        toolTurn(chat, "c2", "mvn -q test", TRACE);
+        SessionSlots session = memories.memory("dev").sessionSlots();
+        session.add("error", "PaymentIT times out on CI");
+
+        assertThat(session.items("error")).hasSize(3);
+
+        // the same call, written with other spacing, now passes: its error is gone, the others stay
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id("c3").name("bash")
+                .arguments("{ \"command\" : \"mvn -q compile\" }").build()));
+        chat.add(ToolExecutionResultMessage.from("c3", "bash", "[INFO] BUILD SUCCESS"));
+
+        assertThat(session.items("error")).containsExactly("PaymentIT times out on CI", "NullPointerException: Cannot invoke"
+                + " \"String.length()\" because \"name\" is null at Names.normalize(Names.java:12)");
+
+        toolTurn(chat, "c4", "mvn -q test", "src/main/java/com/acme/Names.java:12: error: cannot find symbol\n1 error");
+
+        assertThat(session.items("error")).as("what the test run says now replaces what it said before")
+                .containsExactly("Names.java:12: cannot find symbol", "PaymentIT times out on CI");
+        memories.close();
+    }
+
+    @Test
+    void should_keep_the_items_of_a_call_with_other_arguments_or_an_unseen_request() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        toolTurn(chat, "c1", "mvn -q -pl billing compile", JAVAC);
+        chat.add(ToolExecutionResultMessage.from("c9", "bash", TRACE)); // its request was never added
+
+        toolTurn(chat, "c2", "mvn -q -pl shipping compile", "[INFO] BUILD SUCCESS");
+        chat.add(ToolExecutionResultMessage.from("c9", "bash", "[INFO] BUILD SUCCESS"));
+
+        assertThat(memories.memory("dev").sessionSlots().items("error")).hasSize(2);
+        memories.close();
+    }
+
+    @Test
+    void should_replace_what_a_call_said_before_a_restart() {
+        WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        toolTurn(first.get("dev"), "c1", "mvn -q compile", JAVAC);
+        toolTurn(first.get("dev"), "c2", "mvn -q test", TRACE);
+        first.close();
+
+        WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
+        toolTurn(second.get("dev"), "c3", "mvn -q compile", "[INFO] BUILD SUCCESS");
+
+        assertThat(second.memory("dev").sessionSlots().items("error")).singleElement()
+                .satisfies(error -> assertThat(error).startsWith("NullPointerException"));
         second.close();
     }
 }

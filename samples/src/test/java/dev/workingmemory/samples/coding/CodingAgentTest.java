@@ -64,6 +64,9 @@ class CodingAgentTest {
         String beforeEditing = output.substring(0, output.indexOf("TOOL CALL: edit_file"));
         assertThat(beforeEditing).contains("    decisions (1/5):\n    - Change subtotal &gt; 100.0 to &gt;= in Pricing.total")
                 .contains("(scripted model: {{block:Change (subtotal > 100\\.0) to}} = subtotal > 100.0, read from the working memory block)");
+        String afterPassing = output.substring(output.indexOf("USER: Run the tests twice more"));
+        assertThat(afterPassing).as("the passing run_tests replaced the failure it reported")
+                .contains("    <session>\n    decisions (1/5):\n").doesNotContain("\n    errors (");
     }
 
     @Test
