@@ -327,9 +327,9 @@ public final class EntityMemory implements MemoryLayer {
         }
 
         private Tracked(Entity entity, boolean derivedId) {
-            this(entity, "\n  - \"" + BlockText.escape(entity.name()) + "\" ("
-                            + BlockText.escape(derivedId ? entity.type() : entity.id()) + ")",
-                    BlockText.escape(plural(entity.type())) + ":", derivedId);
+            this(entity, "\n  - \"" + BlockText.escapeLine(entity.name()) + "\" ("
+                            + BlockText.escapeLine(derivedId ? entity.type() : entity.id()) + ")",
+                    BlockText.escapeLine(plural(entity.type())) + ":", derivedId);
         }
 
         /** Whether both have the same type and names equal ignoring case and runs of whitespace. */

@@ -168,10 +168,14 @@ public final class Passages {
         return from;
     }
 
-    /** The white space folded: what the pattern {@code \s} matches (ASCII only), as past turns always folded. */
+    /**
+     * The white space folded: a space, a control character ({@code \t}, {@code \n}, ...) and the line breaks past
+     * ASCII (U+0085, U+2028, U+2029), so that a tool's text folded into a past turn cannot start a line of its own
+     * ({@code \u2028user: ...}).
+     */
     public static boolean isSpace(char c) {
-        // one comparison for the characters that are not: every text of a turn is scanned with this
-        return c <= ' ' && (c == ' ' || c >= '\t' && c <= '\r');
+        // two comparisons for the ASCII characters that are not: every text of a turn is scanned with this
+        return c <= ' ' || c >= '\u0085' && (c == '\u0085' || c == '\u2028' || c == '\u2029');
     }
 
     /** {@code text[from, end)} with each run of white space as one space, trimmed. */

@@ -37,6 +37,31 @@ public final class BlockText {
         return out.toString();
     }
 
+    /**
+     * {@link #escape} for text shown as one line of the block (an entity's name): line breaks, the Unicode line and
+     * paragraph separators and other control characters become spaces, so that the text cannot add a line that
+     * reads like the block's own (another entity, a guidance line).
+     */
+    public static String escapeLine(String text) {
+        String escaped = escape(text);
+        int length = escaped.length();
+        for (int i = 0; i < length; i++) {
+            if (breaksLine(escaped.charAt(i))) {
+                StringBuilder out = new StringBuilder(length).append(escaped, 0, i);
+                for (; i < length; i++) {
+                    char c = escaped.charAt(i);
+                    out.append(breaksLine(c) ? ' ' : c);
+                }
+                return out.toString();
+            }
+        }
+        return escaped;
+    }
+
+    private static boolean breaksLine(char c) {
+        return c < ' ' || c == '\u007f' || c == '\u0085' || c == '\u2028' || c == '\u2029';
+    }
+
     /** The smaller of two {@code indexOf} results, where -1 means not found. */
     private static int firstOf(int a, int b) {
         return a < 0 ? b : b < 0 ? a : Math.min(a, b);
