@@ -23,7 +23,8 @@ import java.util.regex.Pattern;
  * - [2026-03-12T14:30:00Z] (importance: 0.8) User's name is Douglas, prefers tabs over spaces
  * - [2026-03-12T14:45:00Z] (importance: 0.9; tags: decision, architecture) Use PostgreSQL for the event store
  * </pre>
- * A line break in the text is written as {@code \n} and a backslash as {@code \\}, so a note stays one line. Tags are
+ * A line break in the text ({@code \n}, {@code \r\n}, {@code \r}, U+0085, U+2028, U+2029) is written as {@code \n} and a
+ * backslash as {@code \\}, so a note stays one line and reads back with {@code \n} for each break. Tags are
  * lower case letters, digits, {@code -} and {@code _}. Importance is kept to two decimals.
  *
  * <p>Immutable and thread-safe.
@@ -31,7 +32,8 @@ import java.util.regex.Pattern;
 public record Note(Instant time, double importance, List<String> tags, String text) {
 
     private static final Pattern LINE = Pattern.compile(
-            "- \\[([0-9T:.\\-+Z]+)] \\(importance: ([0-9]+(?:\\.[0-9]+)?)(?:; tags: ([a-z0-9_\\-, ]*))?\\) (.+)");
+            "- \\[([0-9T:.\\-+Z]+)] \\(importance: ([0-9]+(?:\\.[0-9]+)?)(?:; tags: ([a-z0-9_\\-, ]*))?\\) (.+)",
+            Pattern.DOTALL); // a line an earlier version wrote with a U+2028 in its text is still read
     private static final Pattern TAG = Pattern.compile("[a-z0-9_\\-]{1,40}");
 
     public Note {
@@ -67,8 +69,12 @@ public record Note(Instant time, double importance, List<String> tags, String te
             char c = text.charAt(i);
             switch (c) {
                 case '\\' -> line.append("\\\\");
-                case '\n' -> line.append("\\n");
-                case '\r' -> { } // a CR LF line break is one line break
+                case '\n', '\u0085', '\u2028', '\u2029' -> line.append("\\n");
+                case '\r' -> {
+                    if (i + 1 == text.length() || text.charAt(i + 1) != '\n') {
+                        line.append("\\n"); // a lone CR breaks a line; of CR LF the LF writes the break
+                    }
+                }
                 default -> line.append(c);
             }
         }

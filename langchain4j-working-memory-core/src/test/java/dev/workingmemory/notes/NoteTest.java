@@ -32,6 +32,16 @@ class NoteTest {
     }
 
     @Test
+    void should_write_every_kind_of_line_break_as_one_and_read_it_back_as_a_line_feed() {
+        Note note = new Note(TIME, 0.7, List.of(), "a\u2028b\u2029c\u0085d\re\r\nf");
+
+        assertThat(note.line()).endsWith(") a\\nb\\nc\\nd\\ne\\nf").doesNotContain("\u2028", "\u2029", "\u0085", "\r");
+        assertThat(Note.parse(note.line())).hasValueSatisfying(read -> assertThat(read.text()).isEqualTo("a\nb\nc\nd\ne\nf"));
+        assertThat(Note.parse("- [2026-03-12T14:30:00Z] (importance: 0.8) written\u2028before")).as("an older line")
+                .hasValueSatisfying(read -> assertThat(read.text()).isEqualTo("written\u2028before"));
+    }
+
+    @Test
     void should_read_the_seed_examples() {
         assertThat(Note.parse("- [2026-03-12T15:10:00Z] (importance: 0.9) User explicitly asked to never use semicolons in JS"))
                 .hasValueSatisfying(note -> {
