@@ -3,6 +3,7 @@ package dev.workingmemory.dream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -312,8 +313,15 @@ public final class Salience {
      * What an auto-note names as its trigger: the source, and the text when it may instruct. A tool's text is never
      * quoted ({@link Provenance}): an auto-note is a note, and a dream writes notes into the state.
      */
+    /**
+     * The trigger as a note says it: a user's words quoted; an assistant's or a tool's only named, since a model's
+     * reply may repeat what a tool returned, and the note may reach the state document.
+     */
     private static String trigger(SalienceSource source, String text) {
-        return source.provenance().mayInstruct() ? source.label() + " \"" + snippet(text) + "\"" : "a " + source.label();
+        if (source.provenance() == Provenance.USER) {
+            return source.label() + " \"" + snippet(text) + "\"";
+        }
+        return ("aeiou".indexOf(source.label().charAt(0)) >= 0 ? "an " : "a ") + source.label();
     }
 
     /**

@@ -28,7 +28,7 @@ public enum SalienceSource {
         return label;
     }
 
-    /** Who wrote the text: an auto-note quotes it only when it {@linkplain Provenance#mayInstruct may instruct}. */
+    /** Who wrote the text: an auto-note quotes only a user's ({@link Provenance#USER}). */
     public Provenance provenance() {
         return provenance;
     }
