@@ -134,7 +134,7 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                 if (lines != null) {
                     addUnique(lines, line);
                 } else {
-                    pointers.add(pointerFor(line, null));
+                    addPointer(pointerFor(line, null));
                 }
             }
         }
@@ -160,7 +160,7 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                     }
                     if (superseded(line, input.notes())
                             || active && !noteWords.isEmpty() && !reinforced(line, noteWords)) {
-                        fading.add(pointerFor(line, null));
+                        addTo(fading, pointerFor(line, null));
                     } else {
                         addUnique(lines, line);
                     }
@@ -172,7 +172,7 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
             List<String> lines = items.get(StateSchema.ACTIVE_CONTEXT);
             if (lines != null && lines.size() > maxActiveItems) {
                 List<String> overflow = lines.subList(maxActiveItems, lines.size());
-                overflow.forEach(line -> fading.add(pointerFor(line, null)));
+                overflow.forEach(line -> addTo(fading, pointerFor(line, null)));
                 overflow.clear();
             }
         }
@@ -229,6 +229,9 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
         }
 
         private boolean addPointer(CrystalPointer pointer) {
+            if (pointer == null) {
+                return false;
+            }
             String topic = normalized(pointer.topic());
             boolean known = pointers.stream().anyMatch(p -> normalized(p.topic()).equals(topic));
             if (!known) {
@@ -237,10 +240,22 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
             return !known;
         }
 
-        /** A pointer for a line or a crystal's text; keywords from the crystal it came from, if known. */
+        private static void addTo(List<CrystalPointer> pointers, CrystalPointer pointer) {
+            if (pointer != null) {
+                pointers.add(pointer);
+            }
+        }
+
+        /**
+         * A pointer for a line or a crystal's text, keywords from the crystal it came from if known; {@code null} when
+         * nothing of the text is left for a topic (backticks and arrows only).
+         */
         private CrystalPointer pointerFor(String text, DreamCrystal from) {
             String bare = StateLines.bare(text);
             String topic = topic(bare);
+            if (topic.isBlank()) {
+                return null;
+            }
             // A line takes a crystal's keywords only if that crystal is about it by the rule that keeps a line in
             // Active Context: a fading line shares fewer words with every note, so one shared date is no match.
             DreamCrystal source = from != null ? from
@@ -287,7 +302,7 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
             if (pointers.size() < maxPointers && !ContentWords.words(line).isEmpty()
                     && SkillPatterns.parse(line).isEmpty()) {
                 CrystalPointer pointer = pointerFor(line, null);
-                if (pointer.line().length() < line.length()) {
+                if (pointer != null && pointer.line().length() < line.length()) {
                     addPointer(pointer);
                 }
             }

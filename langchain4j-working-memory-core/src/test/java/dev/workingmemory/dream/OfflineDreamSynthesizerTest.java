@@ -77,6 +77,21 @@ class OfflineDreamSynthesizerTest {
     }
 
     @Test
+    void should_leave_out_a_pointer_whose_topic_cleans_down_to_nothing() {
+        List<Note> notes = new ArrayList<>(SIX_NOTES);
+        notes.add(States.note(61, 0.7, "hello " + "`".repeat(600)));
+        notes.add(States.note(62, 0.7, "`".repeat(500) + " → search: " + "`".repeat(500)));
+        DreamInput input = input().notes(notes).crystals(List.of(
+                new DreamCrystal("c1", "turn", States.T0, 0.5, "`".repeat(300)))).build();
+
+        Synthesis synthesis = synthesizer.synthesize(input);
+
+        StateDocument state = StateDocument.parse(synthesis.state());
+        assertThat(state.missingSections()).isEmpty();
+        assertThat(state.body("Crystal Pointers")).doesNotContain("``");
+    }
+
+    @Test
     void should_merge_with_the_old_state_without_duplicates_or_placeholders() {
         StateDocument old = StateDocument.builder()
                 .section("The Bond (Oxytocin-Weighted)", "- None yet.\n- Lives in Porto\n- user's name is douglas, prefers tabs over spaces.")
