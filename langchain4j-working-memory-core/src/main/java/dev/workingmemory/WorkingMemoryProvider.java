@@ -644,6 +644,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return memoryToolNames;
     }
 
+    /** The model's context window in tokens that the memory sizes its block and requests for ({@link Builder#contextWindow}). */
+    public int contextWindow() {
+        return settings.contextWindow();
+    }
+
     /** The most characters of one message analysed on the request path ({@link Builder#maxAnalyzedChars}). */
     public int maxAnalyzedChars() {
         return messageRules.maxAnalyzedChars();

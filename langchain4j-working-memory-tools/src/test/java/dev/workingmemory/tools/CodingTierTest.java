@@ -189,14 +189,65 @@ class CodingTierTest {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
         ToolOutputTools tools = new ToolOutputTools(memories);
 
-        assertThat(tools.readToolOutput("dev", "tool-output-20261123T091500Z-0000000000000000", null, null))
+        assertThat(tools.readToolOutput("dev", "tool-output-20261123T091500Z-0000000000000000", null, null, null))
                 .startsWith("Error: No cached tool output has the id");
-        assertThat(tools.readToolOutput("dev", "x", 0, null)).startsWith("Error: fromLine must be 1 or more");
-        assertThat(tools.readToolOutput("dev", "x", 1, 500)).startsWith("Error: lines must be from 1 to 200");
-        assertThat(tools.readToolOutput("dev", " ", null, null)).startsWith("Error: The parameter 'id' is empty.");
+        assertThat(tools.readToolOutput("dev", "x", 0, null, null)).startsWith("Error: fromLine must be 1 or more");
+        assertThat(tools.readToolOutput("dev", "x", 1, 500, null)).startsWith("Error: lines must be from 1 to 200");
+        assertThat(tools.readToolOutput("dev", " ", null, null, null)).startsWith("Error: The parameter 'id' is empty.");
         assertThat(new ToolOutputTools(WorkingMemoryProvider.builder().withoutContextPressure().build())
-                .readToolOutput("dev", "tool-output-x", null, null)).startsWith("Error: This working memory keeps no tool outputs");
+                .readToolOutput("dev", "tool-output-x", null, null, null)).startsWith("Error: This working memory keeps no tool outputs");
         memories.close();
+    }
+
+    @Test
+    void should_read_back_a_one_line_output_in_slices_of_a_page_and_many_lines_a_page_at_a_time() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4_000).build();
+        String json = IntStream.range(0, 250).mapToObj(i -> "{\"order_id\":\"ORD-" + (10_000 + i)
+                + "\",\"name\":\"Order of coffee beans\",\"total\":" + (12 + i) + ".50}")
+                .collect(Collectors.joining(",", "[", "]"));
+        String listing = IntStream.range(0, 400).mapToObj(i -> "order ORD-" + (10_000 + i) + " shipped on day " + i)
+                .collect(Collectors.joining("\n"));
+        ToolOutputTools tools = new ToolOutputTools(memories);
+        String one = cachedOutputId(memories, "c1", json);
+        String many = cachedOutputId(memories, "c2", listing);
+        int page = ToolOutputTools.pageChars(4_000);
+
+        String first = tools.readToolOutput("dev", one, null, null, null);
+        int lastSlice = json.length() / page * page;
+        String last = tools.readToolOutput("dev", one, 1, null, lastSlice + 1);
+        String lines = tools.readToolOutput("dev", many, 10, 200, null);
+
+        assertThat(page).isEqualTo(4_000);
+        assertThat(first).startsWith("Line 1 of 1 of " + one + ", characters 1-4000 of " + json.length() + ":\n"
+                + json.substring(0, 4_000) + "\n").endsWith("[Line 1 goes on: call read_tool_output with fromLine 1 and"
+                + " fromChar 4001.]");
+        assertThat(last).isEqualTo("Lines 1 (from character " + (lastSlice + 1) + ")-1 of 1 of " + one + ":\n"
+                + json.substring(lastSlice));
+        assertThat(lines).startsWith("Lines 10-").contains("order ORD-10009 shipped on day 9\n")
+                .containsPattern("\\[\\d+ more lines: call read_tool_output with fromLine \\d+; a page holds at most 4000"
+                        + " characters\\.]$");
+        assertThat(lines.length()).isLessThan(page + 300);
+        assertThat(tools.readToolOutput("dev", one, 1, null, json.length() + 1))
+                .startsWith("Error: Line 1 has " + json.length() + " characters; fromChar " + (json.length() + 1));
+        assertThat(tools.readToolOutput("dev", one, 1, null, 0)).startsWith("Error: fromChar must be 1 or more");
+        memories.close();
+    }
+
+    /** Adds a tool turn whose result the memory prunes and caches, and returns the id the pruned text names. */
+    private static String cachedOutputId(WorkingMemoryProvider memories, String callId, String output) {
+        dev.langchain4j.memory.ChatMemory chat = memories.get("dev");
+        chat.add(dev.langchain4j.data.message.UserMessage.from("Show the orders"));
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id(callId).name("listOrders").arguments("{}").build()));
+        chat.add(ToolExecutionResultMessage.from(callId, "listOrders", output));
+        chat.add(AiMessage.from("Here they are."));
+        for (ChatMessage message : chat.messages()) {
+            if (message instanceof ToolExecutionResultMessage result && callId.equals(result.id())) {
+                Matcher m = ENTRY.matcher(result.text());
+                assertThat(m.find()).as("the output was pruned and cached").isTrue();
+                return m.group(1);
+            }
+        }
+        throw new AssertionError("no result " + callId + " in the request");
     }
 
     // ---- Done when 2 ------------------------------------------------------------------------------------------
