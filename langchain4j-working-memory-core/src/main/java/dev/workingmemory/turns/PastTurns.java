@@ -39,8 +39,9 @@ import java.util.List;
  * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
  * of its own, cut into several by {@link Passages#of} when it is half as long again (each begins with the line's
  * label again). A message counts up to
- * {@value #MAX_MESSAGE_CHARS} characters, a tool result by an excerpt of {@value #TOOL_EXCERPT_CHARS} (the results of
- * {@code memory_search}, copies of crystals already kept, not at all). So a hit is the part of a turn that answers,
+ * {@value #MAX_MESSAGE_CHARS} characters, a tool result up to {@value #TOOL_RESULT_CHARS} (a 1,000-token floor: a longer
+ * result is one the context pressure layer prunes in a 128K window and keeps whole in its tool-output cache, searched
+ * too), the results of {@code memory_search}, copies of crystals already kept, not at all. So a hit is the part of a turn that answers,
  * ten of them fit the search's budget, and the whole exchange stays readable through the passages' ids
  * {@code <exchange id>#0}, {@code #1}, ... in order ({@link Passages#parentId}).
  *
@@ -65,7 +66,7 @@ import java.util.List;
 public final class PastTurns implements MemoryLayer {
 
     public static final String NAME = "past_turns";
-    static final int TOOL_EXCERPT_CHARS = 300;
+    static final int TOOL_RESULT_CHARS = 4_000;
     /** How much of an exchange's first line its id is made of. */
     static final int ID_LINE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 1_500;
@@ -184,7 +185,7 @@ public final class PastTurns implements MemoryLayer {
         if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
                 && !MEMORY_SEARCH.equals(result.toolName())) {
             return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
-                    oneLine(result.text(), TOOL_EXCERPT_CHARS), added, day);
+                    oneLine(result.text(), TOOL_RESULT_CHARS), added, day);
         }
         return null;
     }
@@ -296,7 +297,7 @@ public final class PastTurns implements MemoryLayer {
         if (end - begin > max && Passages.isFolded(text, begin, begin + max + 1)) {
             return text.substring(begin, begin + max - 1) + "…"; // the first max + 1 stay as they are: cut, as below
         }
-        // folds only as far as the line goes (a 20,000-character tool result gives 300 characters), a run of
+        // folds only as far as the line goes (a 20,000-character tool result gives 4,000 characters), a run of
         // non-space characters at a time
         StringBuilder folded = new StringBuilder(Math.min(end - begin, max + 1));
         int i = begin;

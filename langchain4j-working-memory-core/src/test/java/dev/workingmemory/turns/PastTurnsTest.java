@@ -12,6 +12,7 @@ import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.TestEmbeddingModels;
+import dev.workingmemory.internal.Passages;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -114,18 +115,25 @@ class PastTurnsTest {
     }
 
     @Test
-    void should_keep_an_excerpt_of_a_long_tool_result() {
+    void should_keep_a_tool_result_whole_up_to_its_limit_and_cut_a_longer_one() {
         ChatMemory chat = provider(2).get("alice");
-        chat.add(UserMessage.from("Read the log"));
-        chat.add(AiMessage.from(call("c1", "readFile")));
-        chat.add(ToolExecutionResultMessage.from("c1", "readFile", "line ".repeat(1_000)));
+        String policy = "Store policy.\n" + "Section: general terms and conditions apply to purchases.\n".repeat(18)
+                + "Returns: items may be returned within 45 days with the receipt code ZEBRA-7731.";
+        chat.add(UserMessage.from("Read the policy and the log"));
+        chat.add(AiMessage.from(call("c1", "readPolicy"), call("c2", "readFile")));
+        chat.add(ToolExecutionResultMessage.from("c1", "readPolicy", policy));
+        chat.add(ToolExecutionResultMessage.from("c2", "readFile", "line ".repeat(1_000)));
         chat.add(AiMessage.from("The log repeats one word."));
         chat.add(UserMessage.from("Thanks"));
         chat.add(AiMessage.from("You're welcome"));
 
-        String toolLine = turns("alice").stream().flatMap(turn -> turn.text().lines())
-                .filter(l -> l.contains("tool readFile")).findFirst().orElseThrow();
-        assertThat(toolLine).hasSizeLessThanOrEqualTo(PastTurns.TOOL_EXCERPT_CHARS + 40).endsWith("…");
+        List<String> passages = turns("alice").stream().map(Crystal::text).toList();
+        assertThat(String.join("\n", passages)).as("a 1,100-character result, whole").contains("ZEBRA-7731");
+        List<String> log = passages.stream().flatMap(String::lines).filter(l -> l.startsWith("tool readFile")).toList();
+        assertThat(log).as("the result cut at its limit").anySatisfy(line -> assertThat(line).endsWith("…"))
+                .allSatisfy(line -> assertThat(line).hasSizeLessThanOrEqualTo(Passages.MAX_CHARS + 20));
+        assertThat(log.stream().mapToInt(p -> p.length() - p.indexOf("line")).sum())
+                .isBetween(PastTurns.TOOL_RESULT_CHARS - 100, PastTurns.TOOL_RESULT_CHARS + 100);
     }
 
     @Test
