@@ -1,5 +1,6 @@
 package dev.workingmemory.dream;
 
+import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
 
@@ -114,18 +115,24 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
             schema.names().stream().filter(name -> !name.equals(StateSchema.CRYSTAL_POINTERS))
                     .forEach(name -> items.put(name, new ArrayList<>()));
             List<CrystalPointer> fading = new ArrayList<>();
-            placeNotes();
+            placeNotes(fading);
             mergeOld(fading);
             capActiveContext(fading);
             countSkills();
             collectPointers(fading);
         }
 
-        private void placeNotes() {
+        /** Places the notes by section; a note a later one updates is a pointer to its history instead. */
+        private void placeNotes(List<CrystalPointer> fading) {
             List<Note> notes = new ArrayList<>(input.notes());
             notes.sort(Comparator.comparingDouble(Note::importance).reversed()
                     .thenComparing(Note::time, Comparator.reverseOrder()));
             for (Note note : notes) {
+                List<Note> later = input.notes().stream().filter(other -> other.time().isAfter(note.time())).toList();
+                if (restatedWithNewValue(note.text(), later)) {
+                    addTo(fading, pointerFor("- " + StateLines.clip(StateLines.oneLine(note.text()), maxItemChars), null));
+                    continue;
+                }
                 List<String> lines = items.get(rules.classify(note, schema));
                 if (lines == null && !items.isEmpty()) { // a schema of Crystal Pointers and special sections only
                     lines = items.values().iterator().next();
@@ -265,6 +272,12 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                 pointed.add(source.id());
             }
             List<String> words = source == null ? List.of() : keywordSource.keywords(source.id(), maxKeywords);
+            if (words != null && source != null && !CrystalKind.TOOL_OUTPUT.textName().equals(source.kind())) {
+                // a past turn's keywords may come from its tool lines, which the dream does not see: only the words
+                // of what it sees (a tool output's keywords are how it is found, and all it has)
+                String seen = source.text().toLowerCase(Locale.ROOT);
+                words = words.stream().filter(word -> seen.contains(word.toLowerCase(Locale.ROOT))).toList();
+            }
             if (words == null || words.isEmpty()) {
                 words = ContentWords.keywords(bare, maxKeywords);
             }
@@ -366,9 +379,24 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
     /**
      * An old line is superseded when a note states the same thing with another value: the note shares two of the
      * line's content words (all, when it has fewer) and both hold values — numbers, dates, versions, month names —
-     * of which the line's are not all in the note. The line then leaves the state as a pointer to its history.
+     * of which the line's are not all in the note ("moved to April 5"), or the note restates them with a new one
+     * ({@link #restatedWithNewValue}). The line then leaves the state as a pointer to its history.
      */
     private static boolean superseded(String line, List<Note> notes) {
+        return changedValue(line, notes, false) || changedValue(line, notes, true);
+    }
+
+    /**
+     * Whether a note restates {@code line}'s values and adds one, sharing two of its content words: "Emma's wedding
+     * moved from April 1 to April 5" after "Emma is getting married on April 1". Among the notes of one dream only this
+     * counts: notes of parallel things ("ticket ABC-100", "ticket ABC-101") differ in their values too, but none
+     * names another's.
+     */
+    private static boolean restatedWithNewValue(String line, List<Note> notes) {
+        return changedValue(line, notes, true);
+    }
+
+    private static boolean changedValue(String line, List<Note> notes, boolean restated) {
         Set<String> values = values(line);
         Set<String> words = ContentWords.stems(line);
         if (values.isEmpty() || words.isEmpty()) {
@@ -377,8 +405,9 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
         int needed = Math.min(2, words.size());
         for (Note note : notes) {
             Set<String> noteValues = values(note.text());
-            if (!noteValues.isEmpty() && !noteValues.containsAll(values)
-                    && ContentWords.shared(words, ContentWords.stems(note.text())) >= needed) {
+            boolean changed = restated ? noteValues.containsAll(values) && noteValues.size() > values.size()
+                    : !noteValues.isEmpty() && !noteValues.containsAll(values);
+            if (changed && ContentWords.shared(words, ContentWords.stems(note.text())) >= needed) {
                 return true;
             }
         }

@@ -160,6 +160,35 @@ class OfflineDreamSynthesizerTest {
     }
 
     @Test
+    void should_keep_the_new_value_when_a_later_note_of_the_same_dream_restates_the_old_one_with_it() {
+        DreamInput input = input().notes(List.of(
+                States.note(0, 0.7, "Sarah's sister Emma is getting married on April 1"),
+                States.note(10, 0.7, "Emma's wedding moved from April 1 to April 5 (the venue was double-booked)"),
+                States.note(20, 0.7, "Sprint ticket ABC-100 is about the login page"),
+                States.note(30, 0.7, "Sprint ticket ABC-101 is about the signup page"))).build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input).state());
+
+        assertThat(state.render()).contains("- Emma's wedding moved from April 1 to April 5")
+                .doesNotContain("- Sarah's sister Emma is getting married on April 1")
+                .as("parallel things are no update").contains("ABC-100 is about the login page", "ABC-101");
+        assertThat(state.pointers()).extracting(CrystalPointer::topic)
+                .containsExactly("Sarah's sister Emma is getting married on April 1");
+    }
+
+    @Test
+    void should_supersede_an_old_line_by_a_note_that_restates_its_value_with_a_new_one() {
+        StateDocument old = StateDocument.builder().section("Active Context", "- First sprint deadline is April 1").build();
+        DreamInput input = input().oldState(old)
+                .notes(List.of(States.note(0, 0.8, "First sprint deadline moved from April 1 to April 5"))).build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input).state());
+
+        assertThat(state.body("Active Context")).isEqualTo("- First sprint deadline moved from April 1 to April 5");
+        assertThat(state.pointers()).extracting(CrystalPointer::topic).containsExactly("First sprint deadline is April 1");
+    }
+
+    @Test
     void should_not_give_a_fading_line_the_keywords_of_a_new_crystal_sharing_only_a_date() {
         KeywordSource index = (id, max) -> Map.of("c-win", List.of("Win", "chapter", "approved", "5th"))
                 .getOrDefault(id, List.of());
