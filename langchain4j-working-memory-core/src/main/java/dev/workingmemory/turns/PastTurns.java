@@ -41,7 +41,8 @@ import java.util.List;
  * label again). A message counts up to
  * {@value #MAX_MESSAGE_CHARS} characters, a tool result up to {@value #TOOL_RESULT_CHARS} (a 1,000-token floor: a longer
  * result is one the context pressure layer prunes in a 128K window and keeps whole in its tool-output cache, searched
- * too), the results of {@code memory_search}, copies of crystals already kept, not at all. So a hit is the part of a turn that answers,
+ * too); the results of the memory's own tools ({@code memory_search}, {@code working_memory_note}'s receipt,
+ * {@code read_tool_output}, ...: copies of what it keeps already, {@link LayerContext#isMemoryToolResult}) not at all. So a hit is the part of a turn that answers,
  * ten of them fit the search's budget, and the whole exchange stays readable through the passages' ids
  * {@code <exchange id>#0}, {@code #1}, ... in order ({@link Passages#parentId}).
  *
@@ -183,7 +184,7 @@ public final class PastTurns implements MemoryLayer {
             return new Line(ANSWER, cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
-                && !MEMORY_SEARCH.equals(result.toolName())) {
+                && !MEMORY_SEARCH.equals(result.toolName()) && !context.isMemoryToolResult(result)) {
             return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
                     oneLine(result.text(), TOOL_RESULT_CHARS), added, day);
         }

@@ -114,6 +114,27 @@ class OwnToolResultsTest {
     }
 
     @Test
+    void should_leave_the_memorys_own_answers_out_of_a_past_turn_and_keep_the_app_tools() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxMessages(2).build();
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("working_memory_note", "{\"note\": \"Prefers window seats\"}")
+                .thenCallTool("list_items", "{\"query\": \"seats\"}")
+                .thenAnswer("Noted, and here are the seats.")
+                .thenAnswer("You're welcome.");
+        ToolTesting.Assistant assistant = assistant(model, memories, new Echo("seat 12A, seat 14C"));
+
+        assistant.chat("dev", "I like window seats. Which seats are free?");
+        assistant.chat("dev", "Thanks");
+        memories.memory("dev").search("window seats", 5); // waits for the user's crystals
+
+        List<String> turns = memories.memory("dev").search("seats free window", 10).stream()
+                .map(hit -> hit.text()).toList();
+        assertThat(String.join("\n", turns)).contains("tool list_items: seat 12A, seat 14C")
+                .doesNotContain("tool working_memory_note").doesNotContain("Noted at");
+        memories.close();
+    }
+
+    @Test
     void should_still_prune_a_400_line_build_log() {
         String log = CodingTierTest.buildLog();
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
