@@ -644,7 +644,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return memoryToolNames;
     }
 
-    /** The model's context window in tokens that the memory sizes its block and requests for ({@link Builder#contextWindow}). */
+    /**
+     * The model's context window in tokens, which the block and the requests are sized for
+     * ({@link Builder#contextWindow}).
+     */
     public int contextWindow() {
         return settings.contextWindow();
     }

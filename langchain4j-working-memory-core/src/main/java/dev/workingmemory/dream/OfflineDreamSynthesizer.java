@@ -130,7 +130,8 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
             for (Note note : notes) {
                 List<Note> later = input.notes().stream().filter(other -> other.time().isAfter(note.time())).toList();
                 if (restatedWithNewValue(note.text(), later)) {
-                    addTo(fading, pointerFor("- " + StateLines.clip(StateLines.oneLine(note.text()), maxItemChars), null));
+                    String line = "- " + StateLines.clip(StateLines.oneLine(note.text()), maxItemChars);
+                    addTo(fading, pointerFor(line, null));
                     continue;
                 }
                 List<String> lines = items.get(rules.classify(note, schema));

@@ -102,8 +102,8 @@ public interface LayerContext {
     /**
      * The most characters of one message a layer analyses on the request path (in {@code add} and {@code messages()}):
      * a longer text is read as its first and last halves of this many and the first error lines between them
-     * ({@link AnalyzedText#of}), so that one huge message costs bounded work. What is said stays whole in the window and the stores; only the analysis is
-     * bounded. The default is {@link #DEFAULT_MAX_ANALYZED_CHARS}.
+     * ({@link AnalyzedText#of}), so that one huge message costs bounded work. What is said stays whole in the window
+     * and the stores; only the analysis is bounded. The default is {@link #DEFAULT_MAX_ANALYZED_CHARS}.
      */
     default int maxAnalyzedChars() {
         return DEFAULT_MAX_ANALYZED_CHARS;

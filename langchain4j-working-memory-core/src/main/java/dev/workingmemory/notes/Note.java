@@ -23,8 +23,8 @@ import java.util.regex.Pattern;
  * - [2026-03-12T14:30:00Z] (importance: 0.8) User's name is Douglas, prefers tabs over spaces
  * - [2026-03-12T14:45:00Z] (importance: 0.9; tags: decision, architecture) Use PostgreSQL for the event store
  * </pre>
- * A line break in the text ({@code \n}, {@code \r\n}, {@code \r}, U+0085, U+2028, U+2029) is written as {@code \n} and a
- * backslash as {@code \\}, so a note stays one line and reads back with {@code \n} for each break. Tags are
+ * A line break in the text ({@code \n}, {@code \r\n}, {@code \r}, U+0085, U+2028, U+2029) is written as {@code \n}
+ * and a backslash as {@code \\}, so a note stays one line and reads back with {@code \n} for each break. Tags are
  * lower case letters, digits, {@code -} and {@code _}. Importance is kept to two decimals.
  *
  * <p>Immutable and thread-safe.

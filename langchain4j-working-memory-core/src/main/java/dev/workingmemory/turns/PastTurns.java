@@ -38,12 +38,12 @@ import java.util.List;
  * {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
  * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
  * of its own, cut into several by {@link Passages#of} when it is half as long again (each begins with the line's
- * label again). A message counts up to
- * {@value #MAX_MESSAGE_CHARS} characters, a tool result up to {@value #TOOL_RESULT_CHARS} (a 1,000-token floor: a longer
- * result is one the context pressure layer prunes in a 128K window and keeps whole in its tool-output cache, searched
- * too); the results of the memory's own tools ({@code memory_search}, {@code working_memory_note}'s receipt,
- * {@code read_tool_output}, ...: copies of what it keeps already, {@link LayerContext#isMemoryToolResult}) not at all. So a hit is the part of a turn that answers,
- * ten of them fit the search's budget, and the whole exchange stays readable through the passages' ids
+ * label again). A message counts up to {@value #MAX_MESSAGE_CHARS} characters, a tool result up to
+ * {@value #TOOL_RESULT_CHARS} (a 1,000-token floor: a longer result is one the context pressure layer prunes in a 128K
+ * window and keeps whole in its tool-output cache, searched too); the results of the memory's own tools
+ * ({@code memory_search}, {@code working_memory_note}'s receipt, {@code read_tool_output}, ...: copies of what it keeps
+ * already, {@link LayerContext#isMemoryToolResult}) not at all. So a hit is the part of a turn that answers, ten of
+ * them fit the search's budget, and the whole exchange stays readable through the passages' ids
  * {@code <exchange id>#0}, {@code #1}, ... in order ({@link Passages#parentId}).
  *
  * <p>A passage's time is when its first line's message was added; its importance {@value #IMPORTANCE}. Its context

@@ -224,8 +224,9 @@ class SessionSlotsProviderTest {
                 .arguments("{ \"command\" : \"mvn -q compile\" }").build()));
         chat.add(ToolExecutionResultMessage.from("c3", "bash", "[INFO] BUILD SUCCESS"));
 
-        assertThat(session.items("error")).containsExactly("PaymentIT times out on CI", "NullPointerException: Cannot invoke"
-                + " \"String.length()\" because \"name\" is null at Names.normalize(Names.java:12)");
+        assertThat(session.items("error")).containsExactly("PaymentIT times out on CI",
+                "NullPointerException: Cannot invoke \"String.length()\" because \"name\" is null"
+                        + " at Names.normalize(Names.java:12)");
 
         toolTurn(chat, "c4", "mvn -q test", "src/main/java/com/acme/Names.java:12: error: cannot find symbol\n1 error");
 

@@ -55,7 +55,8 @@ public final class ToolOutputTools {
             @ToolMemoryId Object memoryId,
             @P(name = "id", value = "The id the pruned output gave, starting with tool-output-.") String id,
             @P(name = "fromLine", value = "The first line to read, counting from 1; default 1.", required = false) Integer fromLine,
-            @P(name = "lines", value = "How many lines to read, at most 200; default 100.", required = false) Integer lines,
+            @P(name = "lines", value = "How many lines to read, at most 200; default 100.",
+                    required = false) Integer lines,
             @P(name = "fromChar", value = "Where to start in the first line, counting from 1; default 1.",
                     required = false) Integer fromChar) {
         return ToolRunner.run(READ_TOOL_OUTPUT, provider, memoryId, FIX,
@@ -91,8 +92,8 @@ public final class ToolOutputTools {
         }
         String line = all[first - 1];
         if (firstChar > 1 && firstChar > line.length()) {
-            throw new ToolInputException("Line " + first + " has " + line.length() + " characters; fromChar " + firstChar
-                    + " is past its end.", "Pass a fromChar from 1 to " + Math.max(1, line.length()) + ".");
+            throw new ToolInputException("Line " + first + " has " + line.length() + " characters; fromChar "
+                    + firstChar + " is past its end.", "Pass a fromChar from 1 to " + Math.max(1, line.length()) + ".");
         }
         if (line.length() - (firstChar - 1) > pageChars) {
             return slice(name, all.length, first, line, firstChar - 1, pageChars);
