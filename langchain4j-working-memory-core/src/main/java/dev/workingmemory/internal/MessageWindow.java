@@ -32,6 +32,10 @@ import java.util.function.BiConsumer;
  * never starts with a tool result and never holds a tool request without all its results, such as the
  * dangling request that {@code AiServices} leaves behind when it aborts on bad tool arguments.
  *
+ * <p>The last turn's user message, once evicted, still opens {@link #view()} (not counted against the limit) until a
+ * newer user message comes: an agent ten tool calls into a task of twenty messages keeps its task. It was evicted all
+ * the same (the eviction listener has it, in order), so nothing else changes.
+ *
  * <p>Not thread-safe: guarded by the memory's lock.
  */
 public final class MessageWindow {
@@ -44,6 +48,8 @@ public final class MessageWindow {
     private long[] added = new long[0];
     private final List<Integer> tokens;
     private BiConsumer<List<EvictedMessage>, WindowMessages> evictionListener;
+    /** The last turn's user message after the window evicted it, while no newer one came; else null. */
+    private UserMessage turnStart;
     /** The window as the eviction listener sees it. */
     private final WindowMessages remaining = new Remaining();
     private Clock clock;
@@ -111,6 +117,9 @@ public final class MessageWindow {
             added[messages.size()] = addedMillis;
         }
         messages.add(message);
+        if (message instanceof UserMessage) {
+            turnStart = null;
+        }
         if (tokens != null) {
             int count = estimator.estimateTokenCountInMessage(message);
             tokens.add(count);
@@ -122,6 +131,7 @@ public final class MessageWindow {
 
     public void clear() {
         system = null;
+        turnStart = null;
         messages.clear();
         if (tokens != null) {
             tokens.clear();
@@ -141,10 +151,21 @@ public final class MessageWindow {
         return all;
     }
 
-    /** The window as a model may see it; cached until the next change. Do not modify. */
+    /**
+     * The window as a model may see it, opened by the last turn's evicted user message while it has one; cached until
+     * the next change. Do not modify.
+     */
     public List<ChatMessage> view() {
         if (view == null) {
-            view = buildView();
+            List<ChatMessage> window = buildView();
+            if (turnStart == null) {
+                view = window;
+            } else {
+                List<ChatMessage> opened = new ArrayList<>(window.size() + 1);
+                opened.add(turnStart);
+                opened.addAll(window);
+                view = Collections.unmodifiableList(opened);
+            }
         }
         return view;
     }
@@ -226,6 +247,15 @@ public final class MessageWindow {
         removeFirst(orphans);
     }
 
+    private boolean holdsUserMessage() {
+        for (ChatMessage message : messages) {
+            if (message instanceof UserMessage) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The index of the second turn's user message, or -1 when the window holds one turn. */
     private int nextTurnStart() {
         for (int i = 1; i < messages.size(); i++) {
@@ -266,8 +296,17 @@ public final class MessageWindow {
             }
             System.arraycopy(added, count, added, 0, messages.size() - count);
         }
+        UserMessage lastUser = null;
+        for (int i = count - 1; i >= 0 && lastUser == null; i--) {
+            if (messages.get(i) instanceof UserMessage user) {
+                lastUser = user;
+            }
+        }
         messages.subList(0, count).clear();
         verified = Math.max(0, verified - count);
+        if (lastUser != null) {
+            turnStart = holdsUserMessage() ? null : lastUser;
+        }
         if (evicted != null) {
             evictionListener.accept(evicted, remaining); // after the window is consistent again
         }

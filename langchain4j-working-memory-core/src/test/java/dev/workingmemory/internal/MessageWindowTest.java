@@ -63,12 +63,31 @@ class MessageWindowTest {
         window.add(result("1"));
         window.add(result("2"));
 
-        // the newest exchange stays whole even though it alone is over the limit
-        assertThat(window.view()).containsExactly(AiMessage.from(request("1"), request("2")), result("1"), result("2"));
+        // the newest exchange stays whole even though it alone is over the limit; the turn's task still opens the view
+        assertThat(window.size()).isEqualTo(3);
+        assertThat(window.view()).containsExactly(UserMessage.from("u1"), AiMessage.from(request("1"), request("2")),
+                result("1"), result("2"));
 
         window.add(AiMessage.from("done"));
 
-        assertThat(window.view()).containsExactly(AiMessage.from("done"));
+        assertThat(window.view()).containsExactly(UserMessage.from("u1"), AiMessage.from("done"));
+        window.add(UserMessage.from("u2"));
+        assertThat(window.view()).containsExactly(AiMessage.from("done"), UserMessage.from("u2"));
+    }
+
+    @Test
+    void should_keep_a_long_tool_loops_task_first_without_counting_it() {
+        MessageWindow window = MessageWindow.ofMessages(20);
+        window.add(UserMessage.from("TASK: make the build green"));
+        for (int i = 0; i < 15; i++) {
+            window.add(AiMessage.from(request("c" + i)));
+            window.add(result("c" + i));
+        }
+
+        assertThat(window.size()).isEqualTo(20);
+        assertThat(window.view()).hasSize(21).first().isEqualTo(UserMessage.from("TASK: make the build green"));
+        assertThat(window.view().get(1)).isEqualTo(AiMessage.from(request("c5")));
+        assertThat(window.all()).doesNotContain(UserMessage.from("TASK: make the build green"));
     }
 
     @Test
@@ -151,9 +170,16 @@ class MessageWindowTest {
         for (int run = 0; run < 200; run++) {
             MessageWindow window = MessageWindow.ofMessages(maxMessages);
             List<String> open = new ArrayList<>();
+            ChatMessage lastUser = null;
             for (int step = 0; step < 60; step++) {
-                window.add(randomMessage(random, open, run * 100 + step));
-                List<ChatMessage> expected = MessageWindow.consistent(window.all());
+                ChatMessage message = randomMessage(random, open, run * 100 + step);
+                lastUser = message instanceof UserMessage ? message : lastUser;
+                window.add(message);
+                List<ChatMessage> expected = new ArrayList<>();
+                if (lastUser != null && window.all().stream().noneMatch(UserMessage.class::isInstance)) {
+                    expected.add(lastUser); // the last turn's task, evicted, still opens the view
+                }
+                expected.addAll(MessageWindow.consistent(window.all()));
                 assertThat(window.view()).as("run %d step %d: %s", run, step, window.all()).isEqualTo(expected);
                 assertThat(window.view()).isEqualTo(expected); // the cached view, read again
             }
