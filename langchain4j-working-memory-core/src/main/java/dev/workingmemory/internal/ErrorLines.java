@@ -8,7 +8,8 @@ import java.util.stream.Stream;
 /**
  * Which lines of a text report an error: {@code ERROR}, {@code FATAL}, {@code error:}, {@code Error:},
  * {@code FAILED}, {@code BUILD FAILURE}, {@code Exception:} (a stack trace's head), {@code Caused by:},
- * {@code Traceback}, {@code panic:}, npm's {@code ERR!}, a merge {@code CONFLICT}, a non-zero exit code. Case matters:
+ * {@code Traceback}, {@code panic:}, npm's {@code ERR!}, a merge {@code CONFLICT}, go test's {@code --- FAIL} and
+ * {@code FAIL<tab>package}, a non-zero exit code. Case matters:
  * "Errors: 0" and "Failures: 0" of a passing build are no errors. Only the first {@value #PROBE_CHARS} characters of
  * a line are looked at. Pruning keeps these lines of what it cuts, and analysis of a huge text reads them from the part
  * it does not read whole ({@code AnalyzedText}). Lines end at {@code \n}, {@code \r\n} or {@code \r}.
@@ -21,7 +22,7 @@ public final class ErrorLines {
     public static final int PROBE_CHARS = 2000;
     private static final List<String> MARKERS = List.of("ERROR", "FATAL", "error:", "Error:", "error[", "error TS",
             "FAILED", "FAILURE", "Exception:", "Exception in thread", "Caused by:", "Traceback (most recent call last)",
-            "panic:", "fatal:", "ERR!", "CONFLICT (");
+            "panic:", "fatal:", "ERR!", "CONFLICT (", "--- FAIL", "FAIL\t");
     /** Words that make a line an error line only in some lines: {@link #isConditional}. */
     private static final List<String> CONDITIONAL = List.of("Exception", "exit", "Exit");
     private static final Substrings MARKER = Substrings.of(MARKERS);

@@ -1,5 +1,7 @@
 package dev.workingmemory.slots;
 
+import dev.workingmemory.internal.ErrorLines;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Matcher;
@@ -28,6 +30,8 @@ final class FailureSummaries {
     /** Poetry's and pip's resolvers: "…, version solving failed." */
     private static final Pattern SOLVER = Pattern.compile("^(?:Because |And because )?(.{1,400}version solving failed\\.?)$");
     private static final Pattern PIP = Pattern.compile("^ERROR: (No matching distribution found for \\S+)");
+    /** A log line at a routine level: no cause of a failure. */
+    private static final Pattern ROUTINE_LOG = Pattern.compile("\\b(?:INFO|DEBUG|TRACE)\\b");
     private static final Pattern EXIT = Pattern.compile(
             "(?:exit(?:ed)?(?: with)?(?: exit)? (?:code|status)|returned non-zero exit status|exit code)[:=]? ?(-?\\d{1,5})\\b");
     private static final Pattern PROMPT = Pattern.compile("^\\$ (.+)$");
@@ -165,7 +169,9 @@ final class FailureSummaries {
             }
             String command = null;
             // a line that says more than the exit code (docker: "ERROR: failed to solve: ... exit code: 1") is the item
-            String before = saysMore(line) ? null : "";
+            boolean alone = saysMore(line);
+            String error = null; // the nearest error line before it, else the nearest line that is no routine log line
+            String plain = null;
             for (int j = i - 1; j >= 0 && command == null; j--) {
                 String previous = lines.get(j);
                 if (!hasWords(previous) || previous.length() > BuildErrors.MAX_LINE) {
@@ -174,10 +180,13 @@ final class FailureSummaries {
                 Matcher prompt = PROMPT.matcher(previous);
                 if (prompt.matches()) {
                     command = prompt.group(1).strip();
-                } else if (before != null && before.isEmpty()) {
-                    before = previous.strip();
+                } else if (error == null && ErrorLines.starts(previous, 0, previous.length(), 1).length > 0) {
+                    error = previous.strip();
+                } else if (plain == null && !ROUTINE_LOG.matcher(previous).find()) {
+                    plain = previous.strip();
                 }
             }
+            String before = alone ? null : error != null ? error : plain != null ? plain : "";
             if (before == null) {
                 found.add(Found.ERROR, line.strip());
                 return;

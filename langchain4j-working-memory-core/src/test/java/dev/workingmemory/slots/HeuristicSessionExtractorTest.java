@@ -531,4 +531,21 @@ class HeuristicSessionExtractorTest {
         assertThat(extractor.extract(result("bash", conda))).filteredOn(item -> item.slot().equals("dependency")).containsExactly(
                 SessionItem.of("dependency", "pytorch-cudaa (unresolved)"), SessionItem.of("dependency", "numpyy (unresolved)"));
     }
+
+    @Test
+    void should_give_an_exit_code_the_error_line_before_it_not_a_routine_log_line() {
+        String compose = "db-1  | 2026-11-27 08:21:58 FATAL:  password authentication failed for user \"shop\"\n"
+                + "api-1 | 2026-11-27T08:21:59.109Z  INFO 1 --- [exec-9] c.a.api.web.AccessLog : GET /api/v1/orders/53217"
+                + " 200 29ms\n"
+                + "api-1 exited with code 1";
+        String routineOnly = "api-1 | 2026-11-27T08:21:59.109Z  INFO 1 --- [main] c.a.Api : Started Api in 2.1 s\n"
+                + "api-1 exited with code 1";
+
+        assertThat(extractor.extract(result("bash", compose))).extracting(SessionItem::content)
+                .contains("Exit code 1: db-1 | 2026-11-27 08:21:58 FATAL: password authentication failed for user"
+                        + " \"shop\"") // spacing folded, as in every item
+                .noneSatisfy(item -> assertThat(item).contains("AccessLog"));
+        assertThat(extractor.extract(result("bash", routineOnly))).extracting(SessionItem::content)
+                .contains("Exit code 1").noneSatisfy(item -> assertThat(item).contains("Started Api"));
+    }
 }
