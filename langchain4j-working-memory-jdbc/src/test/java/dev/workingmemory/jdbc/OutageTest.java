@@ -64,8 +64,8 @@ class OutageTest extends DatabaseTest {
         String noteAnswer = notes.workingMemoryNote("alice", "noted during", null, null);
         server("start");
 
-        assertThat(coreAnswer).startsWith("Error: The memory could not be saved").contains("Nothing was changed");
-        assertThat(noteAnswer).startsWith("Error:").contains("could not be saved");
+        assertThat(coreAnswer).startsWith("Error: The memory's store could not be used").contains("Nothing was changed");
+        assertThat(noteAnswer).startsWith("Error:").contains("store could not be used");
         // the same provider, not restarted
         assertThat(core.coreMemoryUpdate("alice", "progress", "append", "after")).startsWith("Appended");
         assertThat(notes.workingMemoryNote("alice", "noted after", null, null)).startsWith("Noted at");

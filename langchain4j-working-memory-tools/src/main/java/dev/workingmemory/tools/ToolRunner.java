@@ -49,10 +49,11 @@ final class ToolRunner {
             log.debug("Tool '{}' was rejected by the memory of {}: {}", tool, memoryId, e.getMessage());
             return error(sentence(e.getMessage()), fixForRejection);
         } catch (WorkingMemoryStoreException e) {
-            log.warn("Tool '{}' could not save the memory of {}", tool, memoryId, e);
-            return error("The memory could not be saved (" + sentence(e.getMessage()) + ") Nothing was changed.",
-                    "Call " + tool + " again in a moment; if it fails again, tell the user that the memory cannot be saved"
-                            + " right now and continue without it.");
+            log.warn("Tool '{}' could not use the store of the memory of {}", tool, memoryId, e);
+            // a read (memory_search) fails here as a write does: say neither "saved" nor "found"
+            return error("The memory's store could not be used (" + sentence(e.getMessage()) + ") Nothing was changed.",
+                    "Call " + tool + " again in a moment; if it fails again, tell the user that the memory is not"
+                            + " available right now and continue without it.");
         } catch (IllegalStateException e) {
             log.debug("Tool '{}' cannot run for {}: {}", tool, memoryId, e.getMessage());
             return error(sentence(e.getMessage()) + " Nothing was changed.",

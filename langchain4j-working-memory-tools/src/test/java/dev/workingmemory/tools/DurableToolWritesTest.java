@@ -139,9 +139,9 @@ class DurableToolWritesTest {
 
         assistant(model, memories).chat("alice", "Our goal is v2.");
 
-        assertThat(lastToolResult(model.requests().get(1))).startsWith("Error: The memory could not be saved")
+        assertThat(lastToolResult(model.requests().get(1))).startsWith("Error: The memory's store could not be used")
                 .contains("Nothing was changed").contains("How to fix:");
-        assertThat(lastToolResult(model.requests().get(2))).startsWith("Error: The memory could not be saved");
+        assertThat(lastToolResult(model.requests().get(2))).startsWith("Error: The memory's store could not be used");
         assertThat(memories.memory("alice").render()).doesNotContain("Ship v2").doesNotContain("plan");
     }
 }
