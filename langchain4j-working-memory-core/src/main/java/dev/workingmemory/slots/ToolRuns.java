@@ -3,6 +3,7 @@ package dev.workingmemory.slots;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
@@ -25,7 +26,7 @@ import java.util.Set;
  * Which call of a tool gave which session items, so that the same call run again replaces what its last run said:
  * {@code runTests {}} that failed twice and now passes leaves no failure behind, and {@code bash {"command": "mvn -q
  * compile"}} that fails with other errors shows those. A call is its tool's name and its arguments (as JSON, without
- * spacing); a call with other arguments (another module, another file) replaces nothing. Items a tool of the memory
+ * spacing, keys sorted); a call with other arguments (another module, another file) replaces nothing. Items a tool of the memory
  * adds ({@code working_memory_add}) and items of a result whose request was not seen are no call's.
  *
  * <p>Not thread-safe: guarded by the memory's lock, as {@link SessionSlots} is.
@@ -34,7 +35,8 @@ final class ToolRuns {
 
     /** Requests remembered until their results come: a turn's parallel calls, with room to spare. */
     static final int PENDING = 64;
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Writes a parsed call's objects with their keys sorted: the same call with its keys in another order is one. */
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
     /** The requests whose results have not come yet, by id, oldest first; not saved. */
     private final LinkedHashMap<String, ToolExecutionRequest> pending = new LinkedHashMap<>(16, 0.75f, false) {
@@ -144,14 +146,16 @@ final class ToolRuns {
         });
     }
 
-    /** Arguments as JSON without spacing, so that the same call written twice is one; else the text stripped. */
+    /**
+     * Arguments as JSON without spacing and with their keys sorted, so that the same call written twice is one; else
+     * the text stripped.
+     */
     private static String canonical(String arguments) {
-        if (arguments == null) {
+        if (arguments == null || arguments.isBlank()) {
             return "";
         }
         try {
-            JsonNode parsed = JSON.readTree(arguments);
-            return parsed == null ? arguments.strip() : parsed.toString();
+            return JSON.writeValueAsString(JSON.readValue(arguments, Object.class));
         } catch (JsonProcessingException e) {
             return arguments.strip();
         }
