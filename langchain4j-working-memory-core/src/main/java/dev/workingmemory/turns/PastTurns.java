@@ -38,9 +38,10 @@ import java.util.List;
  * {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
  * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
  * of its own, cut into several by {@link Passages#of} when it is half as long again (each begins with the line's
- * label again). A message counts up to {@value #MAX_MESSAGE_CHARS} characters, a tool result up to
- * {@value #TOOL_RESULT_CHARS} (a 1,000-token floor: a longer result is one the context pressure layer prunes in a 128K
- * window and keeps whole in its tool-output cache, searched too); the results of the memory's own tools
+ * label again). A message counts up to {@value #MAX_MESSAGE_CHARS} characters, a tool result of up to
+ * {@value #TOOL_RESULT_CHARS} whole (a 1,000-token floor), a longer one by an excerpt of {@value #TOOL_EXCERPT_CHARS}
+ * (it is one the context pressure layer prunes in a 128K window and keeps whole in its tool-output cache, searched
+ * too); the results of the memory's own tools
  * ({@code memory_search}, {@code working_memory_note}'s receipt, {@code read_tool_output}, ...: copies of what it keeps
  * already, {@link LayerContext#isMemoryToolResult}) not at all. So a hit is the part of a turn that answers, ten of
  * them fit the search's budget, and the whole exchange stays readable through the passages' ids
@@ -68,6 +69,7 @@ public final class PastTurns implements MemoryLayer {
 
     public static final String NAME = "past_turns";
     static final int TOOL_RESULT_CHARS = 4_000;
+    static final int TOOL_EXCERPT_CHARS = 300;
     /** How much of an exchange's first line its id is made of. */
     static final int ID_LINE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 1_500;
@@ -186,7 +188,8 @@ public final class PastTurns implements MemoryLayer {
         if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
                 && !MEMORY_SEARCH.equals(result.toolName()) && !context.isMemoryToolResult(result)) {
             return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
-                    oneLine(result.text(), TOOL_RESULT_CHARS), added, day);
+                    oneLine(result.text(), result.text().length() <= TOOL_RESULT_CHARS ? TOOL_RESULT_CHARS
+                            : TOOL_EXCERPT_CHARS), added, day);
         }
         return null;
     }
@@ -298,7 +301,7 @@ public final class PastTurns implements MemoryLayer {
         if (end - begin > max && Passages.isFolded(text, begin, begin + max + 1)) {
             return text.substring(begin, begin + max - 1) + "…"; // the first max + 1 stay as they are: cut, as below
         }
-        // folds only as far as the line goes (a 20,000-character tool result gives 4,000 characters), a run of
+        // folds only as far as the line goes (a 20,000-character tool result gives 300 characters), a run of
         // non-space characters at a time
         StringBuilder folded = new StringBuilder(Math.min(end - begin, max + 1));
         int i = begin;

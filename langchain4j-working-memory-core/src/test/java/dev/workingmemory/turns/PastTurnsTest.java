@@ -12,7 +12,6 @@ import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.TestEmbeddingModels;
-import dev.workingmemory.internal.Passages;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -115,7 +114,7 @@ class PastTurnsTest {
     }
 
     @Test
-    void should_keep_a_tool_result_whole_up_to_its_limit_and_cut_a_longer_one() {
+    void should_keep_a_tool_result_whole_up_to_its_limit_and_an_excerpt_of_a_longer_one() {
         ChatMemory chat = provider(2).get("alice");
         String policy = "Store policy.\n" + "Section: general terms and conditions apply to purchases.\n".repeat(18)
                 + "Returns: items may be returned within 45 days with the receipt code ZEBRA-7731.";
@@ -130,10 +129,9 @@ class PastTurnsTest {
         List<String> passages = turns("alice").stream().map(Crystal::text).toList();
         assertThat(String.join("\n", passages)).as("a 1,100-character result, whole").contains("ZEBRA-7731");
         List<String> log = passages.stream().flatMap(String::lines).filter(l -> l.startsWith("tool readFile")).toList();
-        assertThat(log).as("the result cut at its limit").anySatisfy(line -> assertThat(line).endsWith("…"))
-                .allSatisfy(line -> assertThat(line).hasSizeLessThanOrEqualTo(Passages.MAX_CHARS + 20));
-        assertThat(log.stream().mapToInt(p -> p.length() - p.indexOf("line")).sum())
-                .isBetween(PastTurns.TOOL_RESULT_CHARS - 100, PastTurns.TOOL_RESULT_CHARS + 100);
+        assertThat(log).as("a longer result (the pressure layer caches it whole): an excerpt").singleElement()
+                .satisfies(line -> assertThat(line).endsWith("…")
+                        .hasSizeLessThanOrEqualTo(PastTurns.TOOL_EXCERPT_CHARS + "tool readFile: ".length()));
     }
 
     @Test
