@@ -85,8 +85,15 @@ public interface ScopeContract {
                 .dreams(DreamConfig.builder().scheduled(false).build());
     }
 
+    /** A user's codeword, of one length for every user. */
+    private static String codeword(int user) {
+        return String.format("codeword-%03d", user);
+    }
+
     private static String privateOutput(int user) {
-        return IntStream.rangeClosed(1, 120).mapToObj(i -> "codeword-" + user + " private record " + i)
+        // one length for every user: a past turn keeps a result of up to 4,000 characters whole, an excerpt of a
+        // longer one, and this one is near that length
+        return IntStream.rangeClosed(1, 120).mapToObj(i -> codeword(user) + " private record " + i)
                 .collect(Collectors.joining("\n"));
     }
 
@@ -107,7 +114,7 @@ public interface ScopeContract {
     private static String everyKind(WorkingMemoryProvider memories, SettableClock clock, String id, int user) {
         WorkingMemory memory = memories.memory(id); // loading it migrates the hand-written MEMORY.md: MIGRATED
         memory.notes().note(GOAL_NOTE, 0.8, null); // NOTE
-        memory.notes().note("codeword-" + user + " is the private note", 0.5, null);
+        memory.notes().note(codeword(user) + " is the private note", 0.5, null);
         assertThat(memories.dream(id).committed()).as("the first dream of %s", id).isTrue();
         ChatMemory chat = memories.get(id);
         toolTurn(chat, "call_0", SHARED_OUTPUT); // TOOL_OUTPUT, the same name for every user
@@ -195,7 +202,7 @@ public interface ScopeContract {
                 List<MemoryHit> hits = memory.search("lighthouse keeper log lamp oil", 100);
                 assertThat(hits).as("the search of %s", shown(id)).isNotEmpty()
                         .allSatisfy(hit -> assertThat(own).contains(hit.id()));
-                String ownCodeword = "codeword-" + user + " private record";
+                String ownCodeword = codeword(user) + " private record";
                 assertThat(memory.search(ownCodeword, 5)).extracting(MemoryHit::text)
                         .anySatisfy(text -> assertThat(text).contains(ownCodeword));
                 ContextPressure pressure = memory.layer(ContextPressure.class).orElseThrow();
@@ -207,13 +214,13 @@ public interface ScopeContract {
                     }
                     assertThat(pressure.toolOutput(otherEntry)).as("%s reads %s's output", shown(id),
                             shown(ids.get(other))).isEmpty();
-                    String codeword = "codeword-" + other + " ";
-                    assertThat(memory.search("codeword-" + other + " private record", 10)).extracting(MemoryHit::text)
+                    String codeword = codeword(other) + " ";
+                    assertThat(memory.search(codeword(other) + " private record", 10)).extracting(MemoryHit::text)
                             .noneMatch(text -> text.contains(codeword));
                     assertThat(memory.notes().notes()).extracting(Note::text).noneMatch(text -> text.contains(codeword));
                     assertThat(memories.dreamState(id)).get().asString().doesNotContain(codeword);
                 }
-                assertThat(memories.dreamState(id)).get().asString().contains("## ").contains("codeword-" + user + " ");
+                assertThat(memories.dreamState(id)).get().asString().contains("## ").contains(codeword(user) + " ");
             }
         }
     }
