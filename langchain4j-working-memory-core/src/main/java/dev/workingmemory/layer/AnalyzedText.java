@@ -3,6 +3,7 @@ package dev.workingmemory.layer;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.ErrorLines;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,11 +24,12 @@ public final class AnalyzedText {
 
     /**
      * The last window found: the layers of one memory read the same huge message one after the other (salience, the
-     * session, pruning), so it is found once. Shared by all threads; another thread's text only costs a search.
+     * session, pruning), so it is found once. Shared by all threads; another thread's text only costs a search. The
+     * text is held weakly: a megabyte of tool output is not kept alive for this.
      */
     private static volatile Found last;
 
-    private record Found(String text, int maxChars, Window window) {
+    private record Found(WeakReference<String> text, int maxChars, Window window) {
     }
 
     private AnalyzedText() {
@@ -78,11 +80,11 @@ public final class AnalyzedText {
     public static Window window(String text, int maxChars) {
         Ensure.that(text.length() > maxChars, "only a text longer than maxChars is read in parts");
         Found found = last;
-        if (found != null && found.text() == text && found.maxChars() == maxChars) {
+        if (found != null && found.text().get() == text && found.maxChars() == maxChars) {
             return found.window();
         }
         Window window = find(text, maxChars);
-        last = new Found(text, maxChars, window);
+        last = new Found(new WeakReference<>(text), maxChars, window);
         return window;
     }
 
