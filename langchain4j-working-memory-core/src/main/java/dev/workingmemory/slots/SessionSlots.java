@@ -278,14 +278,17 @@ public final class SessionSlots implements MemoryLayer {
 
     @Override
     public void onMessage(ChatMessage message) {
-        if (message == null || message instanceof SystemMessage || context.isMemoryToolResult(message)) {
+        if (message == null || message instanceof SystemMessage) {
             return;
         }
         ToolExecutionRequest request = null;
         if (message instanceof AiMessage ai) {
             runs.requested(ai);
         } else if (message instanceof ToolExecutionResultMessage result) {
-            request = runs.requestOf(result);
+            request = runs.requestOf(result); // a memory tool's too: its request is answered
+        }
+        if (context.isMemoryToolResult(message)) {
+            return;
         }
         Seen seen = new Seen(Texts.analysed(message, context.maxAnalyzedChars()), request);
         List<Seen> extracted;
