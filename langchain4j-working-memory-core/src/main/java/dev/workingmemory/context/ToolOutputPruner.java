@@ -115,8 +115,7 @@ public final class ToolOutputPruner {
     private PrunedOutput pruneWindow(String text, PruningLimits limit, String hint, int maxChars) {
         AnalyzedText.Window read = AnalyzedText.window(text, maxChars);
         StringBuilder window = new StringBuilder(maxChars + 256).append(text, 0, read.headEnd());
-        int headLines = LineIndex.count(window.toString());
-        int line = headLines;
+        int line = LineIndex.breaks(text, 0, read.headEnd()) + 1; // the head's lines: the first marker's line
         Map<Integer, Integer> markers = new HashMap<>();
         int from = read.headEnd();
         List<AnalyzedText.Span> spans = new ArrayList<>(read.errorLines());

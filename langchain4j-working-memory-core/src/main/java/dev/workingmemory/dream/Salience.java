@@ -310,12 +310,9 @@ public final class Salience {
     }
 
     /**
-     * What an auto-note names as its trigger: the source, and the text when it may instruct. A tool's text is never
-     * quoted ({@link Provenance}): an auto-note is a note, and a dream writes notes into the state.
-     */
-    /**
-     * The trigger as a note says it: a user's words quoted; an assistant's or a tool's only named, since a model's
-     * reply may repeat what a tool returned, and the note may reach the state document.
+     * What an auto-note names as its trigger: the source, and a user's words quoted. A tool's text is never quoted
+     * ({@link Provenance}), nor a model's reply, which may repeat what a tool returned: an auto-note is a note, and a
+     * dream writes notes into the state.
      */
     private static String trigger(SalienceSource source, String text) {
         if (source.provenance() == Provenance.USER) {

@@ -72,8 +72,8 @@ public final class AnalyzedText {
 
     /**
      * The head, the first {@link #MIDDLE_ERROR_LINES} error lines between ({@link ErrorLines}) and the tail that
-     * {@link #of} reads of a text longer than {@code maxChars}. Finding the error lines reads the part between with
-     * {@code String.indexOf} alone, a few milliseconds for a megabyte.
+     * {@link #of} reads of a text longer than {@code maxChars}. Finding the error lines reads the part between in one
+     * pass ({@link ErrorLines}), a few milliseconds for a megabyte.
      *
      * @throws IllegalArgumentException when the text is not longer than {@code maxChars}
      */

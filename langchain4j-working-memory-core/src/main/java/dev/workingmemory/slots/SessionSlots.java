@@ -584,7 +584,6 @@ public final class SessionSlots implements MemoryLayer {
             }
         }
         runs.restore(snapshot.get("calls"));
-        runs.retainOnly(slots);
         for (JsonNode item : snapshot.get(POOL)) {
             String content = item.path("content").asText("");
             int age = item.path("age").asInt(-1);

@@ -26,8 +26,8 @@ import java.util.Set;
  * Which call of a tool gave which session items, so that the same call run again replaces what its last run said:
  * {@code runTests {}} that failed twice and now passes leaves no failure behind, and {@code bash {"command": "mvn -q
  * compile"}} that fails with other errors shows those. A call is its tool's name and its arguments (as JSON, without
- * spacing, keys sorted); a call with other arguments (another module, another file) replaces nothing. Items a tool of the memory
- * adds ({@code working_memory_add}) and items of a result whose request was not seen are no call's.
+ * spacing, keys sorted); a call with other arguments (another module, another file) replaces nothing. Items a tool of
+ * the memory adds ({@code working_memory_add}) and items of a result whose request was not seen are no call's.
  *
  * <p>Not thread-safe: guarded by the memory's lock, as {@link SessionSlots} is.
  */

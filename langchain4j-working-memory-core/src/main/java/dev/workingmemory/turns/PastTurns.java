@@ -77,7 +77,6 @@ public final class PastTurns implements MemoryLayer {
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
     /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
-    private static final String MEMORY_SEARCH = "memory_search";
     /** The label of the model's answers. */
     private static final String ANSWER = "assistant";
     private static final List<String> KEYWORDS_ONLY_TAGS = List.of(Crystal.KEYWORDS_ONLY);
@@ -186,7 +185,7 @@ public final class PastTurns implements MemoryLayer {
             return new Line(ANSWER, cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
-                && !MEMORY_SEARCH.equals(result.toolName()) && !context.isMemoryToolResult(result)) {
+                && !context.isMemoryToolResult(result)) {
             return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
                     oneLine(result.text(), result.text().length() <= TOOL_RESULT_CHARS ? TOOL_RESULT_CHARS
                             : TOOL_EXCERPT_CHARS), added, day);

@@ -136,7 +136,9 @@ class PastTurnsTest {
 
     @Test
     void should_leave_out_the_results_of_memory_search_which_are_crystals_already() {
-        ChatMemory chat = provider(2).get("alice");
+        WorkingMemoryProvider memories = provider(2);
+        memories.memoryToolNames().register("memory_search"); // as the tools module does for its beans
+        ChatMemory chat = memories.get("alice");
         chat.add(UserMessage.from("What did I say about Lisbon?"));
         chat.add(AiMessage.from(call("c1", "memory_search")));
         chat.add(ToolExecutionResultMessage.from("c1", "memory_search", "Found 1 memory: a trip to Lisbon"));
