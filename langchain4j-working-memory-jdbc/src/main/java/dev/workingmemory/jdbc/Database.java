@@ -16,12 +16,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * Runs work on a connection of the {@link DataSource}: reads in auto-commit, writes in one transaction that is committed
  * whole or rolled back whole. Every {@link SQLException} becomes a {@link WorkingMemoryStoreException} saying what could
  * not be done. A new connection is asked for each time, so the stores recover by themselves when the database comes
- * back after an outage (a pool in the DataSource keeps that cheap).
+ * back after an outage (a pool in the DataSource keeps that cheap). A read or a transaction whose connection is lost
+ * before it commits (a pooled connection the server closed: a restart, {@code pg_terminate_backend}, an idle
+ * timeout) runs again on another connection, up to {@value #ATTEMPTS} times: nothing of it was stored. A connection
+ * lost while committing is not retried, since the write may have been stored; the exception says so.
  *
  * <p>Thread-safe.
  */
@@ -31,6 +35,8 @@ final class Database {
 
     /** Deadlock and serialization failure: the transaction did nothing and may simply run again. */
     private static final Set<String> RETRYABLE = Set.of("40P01", "40001");
+    /** The server ended the session: admin shutdown ({@code pg_terminate_backend}), crash shutdown, not yet up. */
+    private static final Set<String> SESSION_ENDED = Set.of("57P01", "57P02", "57P03");
     private static final int ATTEMPTS = 3;
 
     private final DataSource dataSource;
@@ -138,20 +144,34 @@ final class Database {
     }
 
     <T> T read(String what, Work<T> work) {
-        try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(true);
-            return work.run(connection);
-        } catch (SQLException e) {
-            throw failure(what, e, false);
-        }
+        return retried(what, () -> {
+            try (Connection connection = dataSource.getConnection()) {
+                try {
+                    connection.setAutoCommit(true);
+                    return work.run(connection);
+                } catch (SQLException e) {
+                    if (connectionLost(e)) {
+                        throw new RetryableException(e);
+                    }
+                    throw e;
+                }
+            } catch (SQLException e) {
+                throw failure(what, e, false);
+            }
+        });
     }
 
     <T> T write(String what, Work<T> work) {
-        for (int attempt = 1; ; attempt++) {
+        return retried(what, () -> transaction(what, work));
+    }
+
+    /** Runs {@code attempt} again while it throws a {@link RetryableException}, up to {@value #ATTEMPTS} times. */
+    private static <T> T retried(String what, Supplier<T> attempt) {
+        for (int count = 1; ; count++) {
             try {
-                return transaction(what, work);
+                return attempt.get();
             } catch (RetryableException e) {
-                if (attempt == ATTEMPTS) {
+                if (count == ATTEMPTS) {
                     throw failure(what, e.sqlException, false);
                 }
                 log.debug("Retrying '{}' after {}", what, e.sqlException.getMessage());
@@ -160,15 +180,17 @@ final class Database {
     }
 
     private <T> T transaction(String what, Work<T> work) {
+        // a connection the pool hands out may have been closed by the server meanwhile; getting one is not retried
+        // (when the server is down the pool has already waited its timeout)
         try (Connection connection = dataSource.getConnection()) {
-            connection.setAutoCommit(false);
             T result;
             try {
+                connection.setAutoCommit(false);
                 result = work.run(connection);
             } catch (SQLException | RuntimeException e) {
                 rollback(connection);
-                if (e instanceof SQLException sql && RETRYABLE.contains(sql.getSQLState())) {
-                    throw new RetryableException(sql);
+                if (e instanceof SQLException sql && (RETRYABLE.contains(sql.getSQLState()) || connectionLost(sql))) {
+                    throw new RetryableException(sql); // not committed: the server rolled it back
                 }
                 throw e;
             }
@@ -193,19 +215,20 @@ final class Database {
     }
 
     private static WorkingMemoryStoreException failure(String what, SQLException e, boolean atCommit) {
-        String outcome = atCommit && isConnectionFailure(e)
+        String outcome = atCommit && connectionLost(e)
                 ? " (the connection failed while committing: the write may or may not have been stored)"
                 : "";
         return new WorkingMemoryStoreException("Cannot " + what + " in the database" + outcome + ": "
                 + e.getMessage() + (e.getSQLState() == null ? "" : " [SQLState " + e.getSQLState() + "]"), e);
     }
 
-    /** SQLState class 08: connection exception. */
-    static boolean isConnectionFailure(SQLException e) {
-        return e.getSQLState() != null && e.getSQLState().startsWith("08");
+    /** SQLState class 08 (connection exception), or the server ended the session. */
+    static boolean connectionLost(SQLException e) {
+        String state = e.getSQLState();
+        return state != null && (state.startsWith("08") || SESSION_ENDED.contains(state));
     }
 
-    /** Carries a deadlock or serialization failure out of {@link #transaction} to be run again. */
+    /** Carries a failure after which the work may simply run again (it stored nothing) out to {@link #retried}. */
     private static final class RetryableException extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
