@@ -149,6 +149,13 @@ public final class CoreMemory implements MemoryLayer {
         return config.budget();
     }
 
+    /** Compressing its blocks, once one holds anything. */
+    @Override
+    public String relief() {
+        return contents.values().stream().anyMatch(content -> !content.isEmpty())
+                ? "compress core memory blocks (core_memory_update)" : "";
+    }
+
     @Override
     public String render(int maxChars) {
         List<Map.Entry<String, String>> filled = contents.entrySet().stream().filter(e -> !e.getValue().isEmpty()).toList();

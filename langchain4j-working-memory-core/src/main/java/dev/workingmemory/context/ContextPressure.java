@@ -36,7 +36,8 @@ import java.util.Set;
 /**
  * Context pressure (seed 003, tiers 3 and 4): measures every request against the model's context window, prunes the
  * tool results in it in the mode of the level, intervenes at {@link PressureLevel#HIGH} without a model call, and
- * renders {@code <pressure level="moderate" percent="82">…advice…</pressure>} at moderate and high.
+ * renders {@code <pressure level="moderate" percent="82">…advice…</pressure>} at moderate and high. The advice names
+ * the tools that free space in the other layers of the thread that hold something ({@link LayerContext#reliefs()}).
  *
  * <p><b>Measuring.</b> A request's pressure is its estimated tokens (system message with the block, then the window,
  * tool results pruned in {@link PruningMode#NORMAL} mode) against {@link RequestDraft#contextWindow()}. Measuring with
@@ -582,6 +583,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 .append(contextWindow).append(" tokens)");
         if (shownLevel == PressureLevel.HIGH) {
             body.append(" after the memory intervened at ").append(measuredPercent).append('%');
+        } else if (measuredPercent > shownPercent) {
+            // the level is of the request with outputs pruned normally: say why the percent sent is lower
+            body.append(", ").append(measuredPercent).append("% before tool outputs were cut harder");
         }
         body.append(": tool outputs of ").append(config.largeOutputTokens(shownLevel.pruningMode(), contextWindow))
                 .append(" tokens or more and over ").append(limits.maxLines()).append(" lines are cut to their first ")
@@ -589,10 +593,11 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         if (shownLevel == PressureLevel.HIGH) {
             body.append(" The memory replaced older tool outputs by references and moved the oldest turns out (")
                     .append(shownInterventions).append(shownInterventions == 1 ? " intervention)." : " interventions).");
-            body.append(" Compress core memory blocks (core_memory_update), clear fixed errors (working_memory_clear_slot).");
-        } else {
-            body.append(" Keep core memory short, clear fixed errors (working_memory_clear_slot) and stale items"
-                    + " (working_memory_remove).");
+        }
+        // only what this memory holds: a chat assistant is not told of a coding agent's session tools
+        List<String> reliefs = context.reliefs();
+        if (!reliefs.isEmpty()) {
+            body.append(" To free space: ").append(String.join("; ", reliefs)).append('.');
         }
         return open(shownLevel, shownPercent) + body + "</" + NAME + ">";
     }

@@ -26,6 +26,8 @@ public final class LayerSlot implements LayerContext {
     private final RenderCache cut = new RenderCache();
     private long snapshotVersion = -1;
     private String snapshotMember;
+    /** Whether the layer's rendering reads other layers ({@link #reliefs()}): then it is cached per scope version. */
+    private boolean readsOtherLayers;
 
     LayerSlot(ScopeState scope, MemoryKey key, Clock clock, MemoryLayerFactory factory) {
         this.scope = scope;
@@ -114,6 +116,12 @@ public final class LayerSlot implements LayerContext {
     }
 
     @Override
+    public java.util.List<String> reliefs() {
+        readsOtherLayers = true;
+        return scope.reliefs(this);
+    }
+
+    @Override
     public int maxAnalyzedChars() {
         return scope.messageRules().maxAnalyzedChars();
     }
@@ -129,12 +137,17 @@ public final class LayerSlot implements LayerContext {
 
     /** Renders at the layer's own maximum, cached until the layer changes. Called holding the scope's lock. */
     String renderAtMax() {
-        return atMax.get(version, layer.budget().maxChars(), layer);
+        return atMax.get(renderVersion(), layer.budget().maxChars(), layer);
     }
 
     /** Renders within {@code maxChars}, cached until the layer changes. Called holding the scope's lock. */
     String renderWithin(int maxChars) {
-        return cut.get(version, maxChars, layer);
+        return cut.get(renderVersion(), maxChars, layer);
+    }
+
+    /** The layer's version, or (negated, so the two never meet) its scope's when its rendering reads other layers. */
+    private long renderVersion() {
+        return readsOtherLayers ? -1 - scope.version() : version;
     }
 
     private static final class RenderCache {

@@ -153,6 +153,21 @@ public final class ScopeState {
         return events;
     }
 
+    /** The non-empty {@link MemoryLayer#relief() reliefs} of this scope's layers but {@code asking}'s, in block order. */
+    List<String> reliefs(LayerSlot asking) {
+        List<LayerSlot> others = new ArrayList<>(slots);
+        others.remove(asking);
+        others.sort(java.util.Comparator.comparingInt(slot -> slot.layer().order()));
+        List<String> reliefs = new ArrayList<>();
+        for (LayerSlot slot : others) {
+            String relief = slot.layer().relief();
+            if (!relief.isEmpty()) {
+                reliefs.add(relief);
+            }
+        }
+        return reliefs;
+    }
+
     /** Changes whenever a layer of this scope changes, also by a reload. */
     public long version() {
         return version.get();

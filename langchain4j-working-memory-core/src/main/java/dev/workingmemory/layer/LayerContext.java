@@ -76,6 +76,15 @@ public interface LayerContext {
     }
 
     /**
+     * The {@link MemoryLayer#relief() reliefs} of the other layers of this layer's scope that offer one, in block order.
+     * Call it from {@link MemoryLayer#render}: a layer that reads them is rendered again whenever a layer of its scope
+     * changes, not only when it changes itself. The default: none.
+     */
+    default java.util.List<String> reliefs() {
+        return java.util.List.of();
+    }
+
+    /**
      * Whether {@code message} is the result of one of the memory's own tools ({@code core_memory_read},
      * {@code memory_search}, {@code read_tool_output}, ...; see {@link dev.workingmemory.MemoryToolNames}): the memory's
      * answer about itself, which a layer neither mines (entities, session items, salience) nor prunes. The default

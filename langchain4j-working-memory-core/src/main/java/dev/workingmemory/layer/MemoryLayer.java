@@ -43,6 +43,17 @@ public interface MemoryLayer {
         return true;
     }
 
+    /**
+     * What the model can do with the memory's tools to make this layer smaller, for the advice context pressure gives
+     * when the context is nearly full ({@link LayerContext#reliefs()}): a short lower-case clause naming the tool, such
+     * as {@code "compress core memory blocks (core_memory_update)"}, or {@code ""} when the layer holds nothing the
+     * model could free (so that an agent is never told of tools for state it does not have). Called holding the
+     * scope's lock, as {@link #render} is. The default: {@code ""}.
+     */
+    default String relief() {
+        return "";
+    }
+
     /** Observes a message added to the memory. The default ignores it. */
     default void onMessage(ChatMessage message) {
     }

@@ -532,6 +532,17 @@ public final class SessionSlots implements MemoryLayer {
         return config.budget();
     }
 
+    /** Clearing errors and removing items, once the session holds them (extracted or added by the model). */
+    @Override
+    public String relief() {
+        List<String> errors = slots.get("error");
+        boolean anyItem = !pool.isEmpty() || slots.values().stream().anyMatch(items -> !items.isEmpty());
+        if (errors != null && !errors.isEmpty()) {
+            return "clear resolved errors (working_memory_clear_slot) and stale session items (working_memory_remove)";
+        }
+        return anyItem ? "remove stale session items (working_memory_remove)" : "";
+    }
+
     @Override
     public String render(int maxChars) {
         List<String> shownPool = ranked().stream().limit(config.poolShown()).map(p -> p.content).toList();

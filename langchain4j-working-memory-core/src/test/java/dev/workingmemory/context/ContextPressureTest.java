@@ -12,6 +12,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
@@ -200,6 +201,48 @@ class ContextPressureTest {
         assertThat(fresh.render(1_000)).isEmpty();
     }
 
+    @Test
+    void should_advise_only_tools_for_what_the_memory_holds() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(1_000).maxMessages(100).build();
+        ChatMemory chat = memories.get("ann");
+        for (int i = 0; chat.messages().stream().noneMatch(m -> pressureOf(m) != null) && i < 40; i++) {
+            chat.add(UserMessage.from("Tell me more about the lake trip, day " + i + ": " + "we walked and talked ".repeat(8)));
+            chat.add(AiMessage.from("That sounds lovely, a long walk around the lake on day " + i + "."));
+        }
+        String plain = pressure(chat);
+        assertThat(plain).as("a chat's pressure").startsWith("<pressure level=");
+        assertThat(plain).doesNotContain("To free space", "working_memory_", "core_memory_update");
+
+        // the block rendered without measuring a request again: the element changes with the other layers alone
+        WorkingMemory memory = memories.memory("ann");
+        memory.coreMemory().append("context", "Plans a lake trip in May.");
+        assertThat(pressureOf(memory.render())).contains("To free space: compress core memory blocks"
+                + " (core_memory_update).").doesNotContain("working_memory_");
+
+        memory.sessionSlots().add("error", "Trip.java:12: cannot find symbol");
+        assertThat(pressureOf(memory.render())).contains("compress core memory blocks (core_memory_update); clear"
+                + " resolved errors (working_memory_clear_slot) and stale session items (working_memory_remove).");
+
+        memory.sessionSlots().clear();
+        assertThat(pressureOf(memory.render())).contains("core_memory_update").doesNotContain("working_memory_");
+        assertThat(pressure(chat)).contains("core_memory_update").doesNotContain("working_memory_");
+        memories.close();
+    }
+
+    private static String pressure(ChatMemory chat) {
+        return chat.messages().stream().map(ContextPressureTest::pressureOf).filter(java.util.Objects::nonNull)
+                .findFirst().orElse("");
+    }
+
+    private static String pressureOf(ChatMessage message) {
+        return message instanceof SystemMessage system ? pressureOf(system.text()) : null;
+    }
+
+    private static String pressureOf(String text) {
+        Matcher element = Pattern.compile("<pressure .*?</pressure>").matcher(text);
+        return element.find() ? element.group() : null;
+    }
+
     interface Coder {
         String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
     }
@@ -229,6 +272,7 @@ class ContextPressureTest {
         Pattern element = Pattern.compile("<pressure level=\"(\\w+)\" percent=\"(\\d+)\">([^<]*)</pressure>");
         Set<String> levels = new HashSet<>();
         int afterToolResults = 0;
+        int cutHarder = 0;
         for (ChatRequest request : model.requests()) {
             Matcher shown = element.matcher(ScriptedChatModel.systemText(request));
             if (!shown.find()) {
@@ -250,9 +294,18 @@ class ContextPressureTest {
                 assertThat(before.find()).as(shown.group()).isTrue();
                 assertThat(Integer.parseInt(before.group(1))).isGreaterThanOrEqualTo(90)
                         .isGreaterThan(Integer.parseInt(shown.group(2)));
+            } else {
+                // the level is of the request pruned normally: a lower percent sent says what it was before
+                Matcher before = Pattern.compile(", (\\d+)% before tool outputs were cut harder").matcher(shown.group(3));
+                if (Integer.parseInt(shown.group(2)) < 75) {
+                    assertThat(before.find()).as(shown.group()).isTrue();
+                    assertThat(Integer.parseInt(before.group(1))).isBetween(75, 89);
+                    cutHarder++;
+                }
             }
         }
         assertThat(levels).contains("moderate", "high");
+        assertThat(cutHarder).as("moderate requests sent below 75%").isPositive();
         assertThat(afterToolResults).isGreaterThan(3);
         memories.close();
     }
