@@ -90,17 +90,37 @@ public enum Provenance {
      */
     public static Provenance ofTurnLine(String line) {
         Ensure.notNull(line, "line");
-        int start = 0;
-        if (line.startsWith("[") && line.length() > 13 && line.charAt(11) == ']' && line.charAt(12) == ' ') {
-            start = 13;
-        }
-        if (line.startsWith("user: ", start)) {
+        int start = dateEnd(line);
+        if (line.startsWith(USER_ROLE, start)) {
             return USER;
         }
-        if (line.startsWith("assistant: ", start)) {
+        if (line.startsWith(MODEL_ROLE, start)) {
             return MODEL;
         }
         return TOOL;
+    }
+
+    /**
+     * What a user's or the model's line of a past turn says, without its date and role ({@code [2026-03-12] user: });
+     * any other line as it is.
+     */
+    public static String turnLineText(String line) {
+        Ensure.notNull(line, "line");
+        int start = dateEnd(line);
+        for (String role : new String[] {USER_ROLE, MODEL_ROLE}) {
+            if (line.startsWith(role, start)) {
+                return line.substring(start + role.length());
+            }
+        }
+        return line;
+    }
+
+    private static final String USER_ROLE = "user: ";
+    private static final String MODEL_ROLE = "assistant: ";
+
+    /** Where a past turn's line starts after its optional date {@code [2026-03-12] }. */
+    private static int dateEnd(String line) {
+        return line.startsWith("[") && line.length() > 13 && line.charAt(11) == ']' && line.charAt(12) == ' ' ? 13 : 0;
     }
 
     /** Whether text of this provenance may be written into the state document or a note as it is (not {@link #TOOL}). */

@@ -1,6 +1,7 @@
 package dev.workingmemory.dream;
 
 import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
 
@@ -14,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A {@link DreamSynthesizer} without a model, used when no dream model is configured so that a user without an API
@@ -259,7 +261,9 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
          * nothing of the text is left for a topic (backticks and arrows only).
          */
         private CrystalPointer pointerFor(String text, DreamCrystal from) {
-            String bare = StateLines.bare(text);
+            // a past turn's topic and words are what its lines say, not their dates and roles
+            String bare = StateLines.bare(from != null && CrystalKind.TURN.textName().equals(from.kind())
+                    ? text.lines().map(Provenance::turnLineText).collect(Collectors.joining("\n")) : text);
             String topic = topic(bare);
             if (topic.isBlank()) {
                 return null;

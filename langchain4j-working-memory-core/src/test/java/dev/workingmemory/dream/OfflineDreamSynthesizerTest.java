@@ -236,6 +236,22 @@ class OfflineDreamSynthesizerTest {
     }
 
     @Test
+    void should_give_a_past_turns_pointer_what_its_first_line_says_without_date_and_role() {
+        Note note = States.note(0, 0.7, "Likes tea");
+        DreamCrystal turn = new DreamCrystal("t1", "turn", States.T0, 0.5,
+                "[2026-03-12] user: I adopted a puppy named Max last week. He is a beagle.\n"
+                        + "[2026-03-12] assistant: Congratulations on Max!");
+        DreamInput input = input().notes(List.of(note)).crystals(List.of(turn)).build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input).state());
+
+        assertThat(state.pointers()).singleElement().satisfies(pointer -> {
+            assertThat(pointer.topic()).isEqualTo("I adopted a puppy named Max last week");
+            assertThat(pointer.keywords()).doesNotContain("user", "2026");
+        });
+    }
+
+    @Test
     void should_point_to_new_crystals_but_not_to_the_notes_own() {
         Note note = States.note(0, 0.7, "Likes tea");
         List<DreamCrystal> crystals = new ArrayList<>();
