@@ -33,6 +33,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * }
  * }</pre>
  *
+ * <p>A request with {@code "stream": true} ({@code OpenAiStreamingChatModel}) gets the same response as server-sent
+ * events of chunks.
+ *
  * <p>Thread-safe. Used by the tools module and the samples, with a real {@code OpenAiChatModel}.
  */
 public final class OpenAiStubServer implements AutoCloseable {
@@ -134,9 +137,62 @@ public final class OpenAiStubServer implements AutoCloseable {
             }
             if (next == null) {
                 respond(exchange, 500, "{\"error\": {\"message\": \"The stub has no response left\"}}");
+            } else if (body.path("stream").asBoolean(false)) {
+                stream(exchange, next);
             } else {
                 respond(exchange, 200, JSON.writeValueAsString(next));
             }
+        }
+    }
+
+    /**
+     * Sends a queued response as a streaming model does ({@code "stream": true}): server-sent events of
+     * {@code chat.completion.chunk}s, the text in pieces of a few characters and each tool call's arguments in two
+     * halves, then {@code data: [DONE]}.
+     */
+    private static void stream(HttpExchange exchange, ObjectNode completion) throws IOException {
+        JsonNode message = completion.path("choices").path(0).path("message");
+        String finishReason = completion.path("choices").path(0).path("finish_reason").asText();
+        List<ObjectNode> deltas = new ArrayList<>();
+        deltas.add(JSON.createObjectNode().put("role", "assistant"));
+        String text = message.path("content").asText("");
+        for (int at = 0; at < text.length(); at += 7) {
+            deltas.add(JSON.createObjectNode().put("content", text.substring(at, Math.min(text.length(), at + 7))));
+        }
+        int index = 0;
+        for (JsonNode call : message.path("tool_calls")) {
+            String arguments = call.path("function").path("arguments").asText();
+            int half = arguments.length() / 2;
+            ObjectNode first = JSON.createObjectNode();
+            first.putArray("tool_calls").addObject().put("index", index).put("id", call.path("id").asText())
+                    .put("type", "function").putObject("function").put("name", call.path("function").path("name")
+                            .asText()).put("arguments", arguments.substring(0, half));
+            ObjectNode second = JSON.createObjectNode();
+            second.putArray("tool_calls").addObject().put("index", index).putObject("function")
+                    .put("arguments", arguments.substring(half));
+            deltas.add(first);
+            deltas.add(second);
+            index++;
+        }
+        exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+        exchange.sendResponseHeaders(200, 0);
+        try (OutputStream out = exchange.getResponseBody()) {
+            for (int i = 0; i <= deltas.size(); i++) {
+                ObjectNode chunk = JSON.createObjectNode().put("id", completion.path("id").asText())
+                        .put("object", "chat.completion.chunk").put("created", 1_700_000_000L)
+                        .put("model", "gpt-4o-mini");
+                ObjectNode choice = chunk.putArray("choices").addObject().put("index", 0);
+                if (i < deltas.size()) {
+                    choice.set("delta", deltas.get(i));
+                    choice.putNull("finish_reason");
+                } else {
+                    choice.putObject("delta");
+                    choice.put("finish_reason", finishReason);
+                }
+                out.write(("data: " + JSON.writeValueAsString(chunk) + "\n\n").getBytes(StandardCharsets.UTF_8));
+                out.flush();
+            }
+            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
         }
     }
 
