@@ -70,7 +70,10 @@ public final class WorkingMemory {
     private int[] neededChars = new int[0];
     private int[] usedChars = new int[0];
     /** What {@link #messages()} returned last, for {@link #lastRequest()}; null before the first call. */
-    private Sent lastSent;
+    /** Written holding the thread's lock, read without it by {@link #sentFirst}. */
+    private volatile Sent lastSent;
+    /** The tool specifications' tokens of this memory's last request a model listener saw (ToolSpecificationListener). */
+    private volatile int toolTokens;
     /** The block as text, joined from {@link #blockLines} when first asked for. */
     private String block;
     /** The system message {@link #systemWithBlock} was built from ({@code null}: none). */
@@ -307,7 +310,7 @@ public final class WorkingMemory {
                 view = conversation.window().view();
             } else {
                 ShapedRequest request = new ShapedRequest(system, conversation, settings.tokenCountEstimator(),
-                        settings.contextWindow());
+                        settings.contextWindow(), toolTokens);
                 shape(request);
                 system = request.systemMessage();
                 view = request.messages();
@@ -322,6 +325,21 @@ public final class WorkingMemory {
                     usedChars);
             return out;
         });
+    }
+
+    /** Whether {@code first} (by identity) starts what {@code messages()} returned last. Takes no lock. */
+    boolean sentFirst(ChatMessage first) {
+        Sent sent = lastSent;
+        if (sent == null) {
+            return false;
+        }
+        return sent.system() != null ? sent.system() == first
+                : !sent.messages().isEmpty() && sent.messages().get(0) == first;
+    }
+
+    /** The tokens of the tool specifications a model received with this memory's last request. */
+    void toolSpecificationsSent(int tokens) {
+        toolTokens = tokens;
     }
 
     /** Lets every shaper shape the request, then renders the block again if a layer changed meanwhile. */

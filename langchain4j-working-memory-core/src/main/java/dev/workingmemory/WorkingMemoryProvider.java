@@ -153,6 +153,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     /** Null without context pressure. */
     private final ToolOutputCache toolOutputs;
     private final Cache<MemoryKey, WorkingMemory> memories;
+    private final ToolSpecificationListener toolSpecificationListener;
     /**
      * Weak values: a resource's state lives while any of its thread memories does, or while a save of it is
      * scheduled (the queued task holds it strongly), so unsaved changes are never collected.
@@ -271,6 +272,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 })
                 .build();
         this.resources = Caffeine.newBuilder().weakValues().build();
+        this.toolSpecificationListener = new ToolSpecificationListener(() -> memories.asMap().values(), estimator);
         this.dreamScheduler = builder.dreams.scheduled() ? scheduler(new WeakReference<>(this), builder.dreams) : null;
     }
 
@@ -642,6 +644,18 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      */
     public MemoryToolNames memoryToolNames() {
         return memoryToolNames;
+    }
+
+    /**
+     * A listener to add to the chat model ({@code OpenAiChatModel.builder().listeners(List.of(...))}; a Spring
+     * application gets it as a bean): it tells each memory how many tokens the tool specifications of its requests
+     * take, which {@code ChatMemory} never sees and the model counts against its context window, so that context
+     * pressure counts them (an agent with the memory's tools sends about 2,500 tokens of them). Without it pressure
+     * measures the messages and the block only: give a {@link Builder#contextWindow} that leaves room for the tools.
+     * The same listener each time; it never fails the model's call.
+     */
+    public dev.langchain4j.model.chat.listener.ChatModelListener chatModelListener() {
+        return toolSpecificationListener;
     }
 
     /**

@@ -219,7 +219,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         for (ToolExecutionResultMessage result : results) {
             send(request, result, PruningMode.NORMAL);
         }
-        int reserve = reserveForUserMessage(request);
+        // what the request carries beside its messages: the user message AiServices adds, and the tools
+        int reserve = reserveForUserMessage(request) + request.toolTokens();
         int measured = count(request) + reserve;
         PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
         int measuredPercent = percentOf(measured);

@@ -26,6 +26,7 @@ public final class ShapedRequest implements RequestDraft {
     private final Conversation conversation;
     private final TokenCountEstimator estimator;
     private final int contextWindow;
+    private final int toolTokens;
     /** Null until a shaper replaces a message: most requests of a chat replace none. */
     private Map<ChatMessage, ChatMessage> replacements;
     private SystemMessage system;
@@ -33,12 +34,18 @@ public final class ShapedRequest implements RequestDraft {
     private List<ChatMessage> sent;
 
     public ShapedRequest(SystemMessage system, Conversation conversation, TokenCountEstimator estimator,
-                         int contextWindow) {
+                         int contextWindow, int toolTokens) {
+        this.toolTokens = toolTokens;
         this.system = system;
         this.conversation = conversation;
         this.view = conversation.window().view();
         this.estimator = estimator;
         this.contextWindow = contextWindow;
+    }
+
+    @Override
+    public int toolTokens() {
+        return toolTokens;
     }
 
     /** A new block was rendered after the shapers ran. */

@@ -37,6 +37,16 @@ public interface RequestDraft {
     /** The estimated tokens of one message, by the provider's token estimator. */
     int tokens(ChatMessage message);
 
+    /**
+     * The estimated tokens of the tool specifications sent with the request, which the model counts against its
+     * context window too: those of this memory's last request that the provider's
+     * {@code WorkingMemoryProvider.chatModelListener()} saw (an agent sends the same tools on every call); 0 when the
+     * model has no such listener. The default: 0.
+     */
+    default int toolTokens() {
+        return 0;
+    }
+
     /** The model's context window in tokens, as the provider was configured. */
     int contextWindow();
 

@@ -243,6 +243,47 @@ class ContextPressureTest {
         return element.find() ? element.group() : null;
     }
 
+    /** A tool whose specification is large, as an agent's tools together are. */
+    static final class Catalog {
+
+        static final String FILTERS = "Filters by brand, size, colour, material, season and price range. ";
+        static final String DESCRIPTION = "Searches the product catalog. " + FILTERS + FILTERS + FILTERS + FILTERS
+                + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS
+                + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS + FILTERS;
+
+        @Tool(DESCRIPTION)
+        String searchCatalog(String query) {
+            return "no results";
+        }
+    }
+
+    interface Shopper {
+        String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
+    }
+
+    @Test
+    void should_count_the_tool_specifications_the_models_listener_saw() {
+        int[] measured = new int[2];
+        for (int listening = 0; listening < 2; listening++) {
+            WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).build();
+            ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Sure."));
+            if (listening == 1) {
+                model.listeners(memories.chatModelListener());
+            }
+            Shopper shopper = AiServices.builder(Shopper.class).chatModel(model).chatMemoryProvider(memories)
+                    .tools(new Catalog()).build();
+            shopper.chat("ann", "Do you have running shoes?");
+            shopper.chat("ann", "In size 42?");
+            shopper.chat("ann", "And in blue?"); // measured after the listener saw a request of this memory
+            List<PressureSample> history = memories.memory("ann").contextPressure().history();
+            measured[listening] = history.get(history.size() - 1).tokens();
+            memories.close();
+        }
+        // the tool's name, description and parameters' schema, estimated as the messages are (chars / 4)
+        int description = CharsPerTokenEstimator.INSTANCE.estimateTokenCountInText(Catalog.DESCRIPTION);
+        assertThat(measured[1] - measured[0]).isBetween(description, description + 40);
+    }
+
     interface Coder {
         String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
     }

@@ -5,6 +5,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.chat.response.ChatResponse;
 
@@ -27,6 +28,7 @@ public final class ScriptedChatModel implements ChatModel {
     private final Deque<Function<ChatRequest, AiMessage>> script = new ArrayDeque<>();
     private final Function<ChatRequest, AiMessage> fallback;
     private final List<ChatRequest> requests = Collections.synchronizedList(new ArrayList<>());
+    private volatile List<ChatModelListener> listeners = List.of();
 
     private ScriptedChatModel(Function<ChatRequest, AiMessage> fallback) {
         this.fallback = fallback;
@@ -70,6 +72,17 @@ public final class ScriptedChatModel implements ChatModel {
                 .name(toolName)
                 .arguments(argumentsJson)
                 .build();
+    }
+
+    /** Listeners the model tells of each request, as a real model's builder takes them. */
+    public ScriptedChatModel listeners(ChatModelListener... listeners) {
+        this.listeners = List.of(listeners);
+        return this;
+    }
+
+    @Override
+    public List<ChatModelListener> listeners() {
+        return listeners;
     }
 
     @Override

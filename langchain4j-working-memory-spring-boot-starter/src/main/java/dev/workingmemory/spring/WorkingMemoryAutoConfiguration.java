@@ -1,6 +1,7 @@
 package dev.workingmemory.spring;
 
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.event.WorkingMemoryListener;
@@ -77,6 +78,17 @@ public class WorkingMemoryAutoConfiguration {
         chatMemoryStore.ifAvailable(builder::chatMemoryStore);
         listeners.orderedStream().forEach(builder::listener);
         return builder.build();
+    }
+
+    /**
+     * The provider's {@link WorkingMemoryProvider#chatModelListener()}: LangChain4j's model starters give their models
+     * every {@link ChatModelListener} bean, so that context pressure counts the tool specifications the model
+     * receives. A model the application builds itself takes it with {@code .listeners(...)}.
+     */
+    @Bean
+    @ConditionalOnBean(WorkingMemoryProvider.class)
+    public ChatModelListener workingMemoryChatModelListener(WorkingMemoryProvider provider) {
+        return provider.chatModelListener();
     }
 
     /**

@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -62,6 +63,12 @@ class WorkingMemoryAutoConfigurationTest {
             assertThat(context.getBean(WorkingMemoryStore.class)).isInstanceOf(InMemoryWorkingMemoryStore.class);
             assertThat(context.getBean(WorkingMemoryProvider.class).blockBudget()).isEqualTo(6_000);
         });
+    }
+
+    @Test
+    void should_offer_the_providers_model_listener_as_a_bean_for_the_model_starters() {
+        runner.run(context -> assertThat(context.getBean(ChatModelListener.class))
+                .isSameAs(context.getBean(WorkingMemoryProvider.class).chatModelListener()));
     }
 
     @Test

@@ -11,6 +11,8 @@ import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.TokenStream;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.context.PressureSample;
+import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.testing.OpenAiStubServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,7 +74,7 @@ class StreamingChatModelTest {
             tools.add(new Restaurants());
             StreamingAssistant assistant = AiServices.builder(StreamingAssistant.class)
                     .streamingChatModel(OpenAiStreamingChatModel.builder().baseUrl(openAi.baseUrl()).apiKey("test")
-                            .modelName("gpt-4o-mini").build())
+                            .modelName("gpt-4o-mini").listeners(List.of(memories.chatModelListener())).build())
                     .chatMemoryProvider(memories)
                     .tools(tools)
                     .build();
@@ -93,6 +95,13 @@ class StreamingChatModelTest {
             assertThat(lastToolContent(requests.get(5))).contains("allergic to peanuts");
             // the application's tool result made its entity known at once
             assertThat(system(requests.get(3))).contains("Baan Thai");
+
+            // the listener told the memory of the 13 tools' specifications, which pressure counts with the messages
+            List<PressureSample> history = memories.memory("alice").contextPressure().history();
+            PressureSample last = history.get(history.size() - 1);
+            int messageTokens = CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(
+                    memories.memory("alice").lastRequest().orElseThrow().messages());
+            assertThat(last.tokens() - messageTokens).isGreaterThan(1_500);
 
             List<ChatMessage> window = memories.get("alice").messages();
             assertThat(window.stream().filter(UserMessage.class::isInstance).map(m -> ((UserMessage) m).singleText()))

@@ -1,0 +1,94 @@
+package dev.workingmemory;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.internal.JsonSchemaElementUtils;
+import dev.langchain4j.model.TokenCountEstimator;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
+import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
+import dev.langchain4j.model.chat.request.ChatRequest;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Tells each memory how many tokens the tool specifications sent with its requests take: the memory never sees them
+ * ({@code AiServices} adds them to the request after {@code messages()}), yet the model counts them against its
+ * context window. On each request a model makes, the memory whose last {@code messages()} the request starts with
+ * (the same message object) learns the estimated tokens of the request's tools; context pressure counts them from
+ * its next measure on ({@link dev.workingmemory.layer.RequestDraft#toolTokens()}). A request of no memory of this
+ * provider is ignored.
+ *
+ * <p>Thread-safe: a model calls it from any thread.
+ */
+final class ToolSpecificationListener implements ChatModelListener {
+
+    private static final Logger log = LoggerFactory.getLogger(ToolSpecificationListener.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int MAX_CACHED = 1_000;
+
+    private final Supplier<? extends Iterable<WorkingMemory>> memories;
+    private final TokenCountEstimator estimator;
+    /** The tokens of each tool seen: an agent sends the same tools on every call. */
+    private final Map<ToolSpecification, Integer> tokens = new ConcurrentHashMap<>();
+
+    ToolSpecificationListener(Supplier<? extends Iterable<WorkingMemory>> memories, TokenCountEstimator estimator) {
+        this.memories = memories;
+        this.estimator = estimator;
+    }
+
+    @Override
+    public void onRequest(ChatModelRequestContext requestContext) {
+        try {
+            ChatRequest request = requestContext.chatRequest();
+            List<ChatMessage> messages = request.messages();
+            if (messages.isEmpty()) {
+                return;
+            }
+            for (WorkingMemory memory : memories.get()) {
+                if (memory.sentFirst(messages.get(0))) {
+                    memory.toolSpecificationsSent(tokensOf(request.toolSpecifications()));
+                    return;
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not count the tool specifications of a request", e); // never fail the model call
+        }
+    }
+
+    private int tokensOf(List<ToolSpecification> tools) {
+        if (tools == null || tools.isEmpty()) {
+            return 0;
+        }
+        if (tokens.size() > MAX_CACHED) {
+            tokens.clear();
+        }
+        int sum = 0;
+        for (ToolSpecification tool : tools) {
+            sum += tokens.computeIfAbsent(tool, this::estimate);
+        }
+        return sum;
+    }
+
+    /** The tool as a model's API receives it: its name, description and parameters' JSON schema. */
+    private int estimate(ToolSpecification tool) {
+        StringBuilder text = new StringBuilder(tool.name());
+        if (tool.description() != null) {
+            text.append('\n').append(tool.description());
+        }
+        if (tool.parameters() != null) {
+            try {
+                text.append('\n').append(JSON.writeValueAsString(JsonSchemaElementUtils.toMap(tool.parameters())));
+            } catch (JsonProcessingException e) {
+                text.append('\n').append(tool.parameters());
+            }
+        }
+        return estimator.estimateTokenCountInText(text.toString());
+    }
+}
