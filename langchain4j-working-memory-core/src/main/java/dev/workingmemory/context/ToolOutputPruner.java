@@ -145,6 +145,17 @@ public final class ToolOutputPruner {
         boolean isMarker(int line) {
             return markers.containsKey(line);
         }
+
+        /** The number, counting from 1, of the output's line that {@code line} of the text pruned is (or starts). */
+        int outputLine(int line) {
+            int number = line + 1;
+            for (Map.Entry<Integer, Integer> marker : markers.entrySet()) {
+                if (marker.getKey() < line) {
+                    number += marker.getValue() - 1;
+                }
+            }
+            return number;
+        }
     }
 
     private PrunedOutput pruneLines(String text, LineIndex lines, PruningLimits limit, String retrievalHint, Unread unread) {
@@ -329,21 +340,25 @@ public final class ToolOutputPruner {
             }
             units.subList(0, head).forEach(this::show);
             int cut = 0;
+            int cutFrom = -1;
             for (Unit unit : units.subList(head, tail)) {
                 if (unit.error() && errorLinesKept < limit.maxErrorLines()) {
                     if (cut > 0) {
-                        out.add(cutMarker(cut, "lines"));
+                        out.add(cutMarker(cut, cutFrom, unit.first() - 1));
                     }
                     cut = 0;
                     show(unit);
                     errorLinesKept++;
                 } else {
+                    if (cut == 0) {
+                        cutFrom = unit.first();
+                    }
                     cut += outputLines(unit);
                     errorLinesCut += unit.error() ? 1 : 0;
                 }
             }
             if (cut > 0) {
-                out.add(cutMarker(cut, "lines"));
+                out.add(cutMarker(cut, cutFrom, units.get(tail - 1).last()));
             }
             units.subList(tail, units.size()).forEach(this::show);
             return true;
@@ -382,6 +397,17 @@ public final class ToolOutputPruner {
                     : line.length() - keep;
             shownChars += headEnd + (line.length() - tailStart);
             return line.substring(0, headEnd) + " [... " + (tailStart - headEnd) + " chars cut ...] " + line.substring(tailStart);
+        }
+
+        /**
+         * The marker of the lines {@code first..last} (of the text pruned) cut between the head and the tail, with
+         * their numbers in the output, counting from 1, as {@code read_tool_output} reads it.
+         */
+        private String cutMarker(int count, int first, int last) {
+            int from = unread.outputLine(first);
+            int to = unread.outputLine(last) + unread.markers().getOrDefault(last, 1) - 1;
+            String numbers = from == to ? "line " + from : "lines " + from + "-" + to;
+            return "[... " + count + (count == 1 ? " line" : " lines") + " cut (" + numbers + ") ...]";
         }
 
         private static String cutMarker(int count, String what) {

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ToolOutputPrunerTest {
 
-    private static final Pattern LINES_CUT = Pattern.compile("\\[\\.\\.\\. (\\d+) lines cut \\.\\.\\.]");
+    private static final Pattern LINES_CUT = Pattern.compile("\\[\\.\\.\\. (\\d+) lines? cut( \\(lines? (\\d+)(-(\\d+))?\\))? \\.\\.\\.]");
 
     private static final String HINT = "The full output is kept: memory_search(\"mvn verify\") finds it.";
     private final ToolOutputPruner pruner = ToolOutputPruner.defaults();
@@ -107,7 +107,8 @@ class ToolOutputPrunerTest {
         List<String> lines = pruned.text().lines().toList();
         assertThat(lines).hasSize(head + 1 + tail + 1);
         assertThat(lines.subList(0, head)).isEqualTo(original.subList(0, head));
-        assertThat(lines.get(head)).isEqualTo("[... " + (200 - head - tail) + " lines cut ...]");
+        assertThat(lines.get(head)).isEqualTo("[... " + (200 - head - tail) + " lines cut (lines " + (head + 1) + "-"
+                + (200 - tail) + ") ...]");
         assertThat(lines.subList(head + 1, head + 1 + tail)).isEqualTo(original.subList(200 - tail, 200));
         assertThat(pruned.linesCut()).isEqualTo(200 - head - tail);
     }
@@ -127,7 +128,7 @@ class ToolOutputPrunerTest {
         List<String> lines = pruned.text().lines().toList();
         assertThat(lines.get(0)).isEqualTo("line 1 " + word(1));
         assertThat(pruned.text()).contains("[ERROR] Invoice.java:[57,41] ';' expected")
-                .containsPattern("\\[\\.\\.\\. 3\\d{4} lines cut \\.\\.\\.]");
+                .containsPattern("\\[\\.\\.\\. 3\\d{4} lines cut \\(lines \\d+-\\d+\\) \\.\\.\\.]");
         assertThat(pruned.originalLines()).isEqualTo(total);
         assertThat(pruned.linesCut()).isEqualTo(total - pruned.keptLines());
         assertThat(lines.get(lines.size() - 1)).startsWith("[Pruned tool output: " + total + " lines, " + text.length()
@@ -167,6 +168,7 @@ class ToolOutputPrunerTest {
             }
         }
         assertThat(counted).isEqualTo(total);
+        assertThat(numberedMarkers(pruned, text.lines().toList())).isEqualTo(3);
     }
 
     @Test
@@ -191,6 +193,39 @@ class ToolOutputPrunerTest {
         assertThat(pruned.errorLinesKept()).isEqualTo(3);
         assertThat(pruned.text()).contains("ERROR worker " + word(0), "ERROR worker " + word(2))
                 .doesNotContain("ERROR worker " + word(3) + " ").contains("(17 more error lines cut)");
+    }
+
+    @Test
+    void should_number_the_lines_cut_as_the_output_counts_them() {
+        List<String> original = new ArrayList<>(distinctLines(300).lines().toList());
+        original.set(99, "ERROR worker " + word(1) + " crashed");
+        original.set(199, "ERROR worker " + word(2) + " crashed");
+
+        PrunedOutput pruned = pruner.prune(String.join("\n", original), PruningMode.NORMAL, HINT);
+
+        // each marker's numbers name exactly the lines missing between the shown lines around it
+        assertThat(numberedMarkers(pruned, original)).isEqualTo(3);
+    }
+
+    /**
+     * Checks that each marker's numbers name exactly the lines of {@code original} missing between the shown lines
+     * around it. @return how many markers there are
+     */
+    private static int numberedMarkers(PrunedOutput pruned, List<String> original) {
+        List<String> lines = pruned.text().lines().toList();
+        int markers = 0;
+        for (int i = 1; i + 1 < lines.size(); i++) {
+            Matcher cut = LINES_CUT.matcher(lines.get(i));
+            if (cut.matches()) {
+                int from = Integer.parseInt(cut.group(3));
+                int to = cut.group(5) == null ? from : Integer.parseInt(cut.group(5));
+                assertThat(to - from + 1).as(lines.get(i)).isEqualTo(Integer.parseInt(cut.group(1)));
+                assertThat(original.get(from - 2)).as(lines.get(i)).isEqualTo(lines.get(i - 1));
+                assertThat(original.get(to)).as(lines.get(i)).isEqualTo(lines.get(i + 1));
+                markers++;
+            }
+        }
+        return markers;
     }
 
     @Test
@@ -350,7 +385,7 @@ class ToolOutputPrunerTest {
         PrunedOutput first = pruner.prune(text, PruningMode.AGGRESSIVE, HINT);
 
         assertThat(pruner.prune(text, PruningMode.AGGRESSIVE, HINT)).isEqualTo(first);
-        assertThat(first.text()).doesNotContain("\r").contains("[... 160 lines cut ...]");
+        assertThat(first.text()).doesNotContain("\r").contains("[... 160 lines cut (lines 21-180) ...]");
     }
 
     @Test
