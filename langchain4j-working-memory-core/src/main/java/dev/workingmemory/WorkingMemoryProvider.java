@@ -577,6 +577,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      *   <li>Crystals that another instance queued before the forget are not written after it (the JDBC crystal store
      *       records when a scope was deleted; the embedded one lives in one JVM, where the forget drops them; an
      *       application's own {@link Builder#crystalStore} shared by instances must see to it itself).</li>
+     *   <li>A dream of the resource running anywhere is waited for (at most {@link DreamConfig#leaseTtl()}), and none
+     *       starts until the forget is done.</li>
      * </ul>
      * Not guaranteed: a turn running while {@code forget} runs may keep what it adds after the delete (a new memory,
      * which starts empty, holds it) and lose the rest. With a {@link Builder#storeCheckInterval} above zero, another
@@ -596,6 +598,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         Ensure.notNull(memoryId, "memoryId");
         ensureOpen();
         MemoryKey key = keyOf(memoryId);
+        // before the fence: waiting for a dream must not hold up the loads of other resources
+        if (!dreams.holdOff(key.resource())) {
+            log.warn("A dream of '{}' still held its lease after {}; forgetting it all the same", key.resource(),
+                    dreams.config().leaseTtl());
+        }
         Lock fence = loadFence(key.resource()).writeLock();
         fence.lock();
         try {
