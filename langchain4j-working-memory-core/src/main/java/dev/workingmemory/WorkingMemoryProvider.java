@@ -351,7 +351,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             // Another instance is forgetting the resource (or stopped halfway): what was loaded may be half deleted.
             // Forgetting it here too finishes the deletion (and drops the crystals this load queued) before use.
             log.info("Resource '{}' is being forgotten elsewhere; finishing that before loading it", key.resource());
-            forget(memoryId);
+            forgetFenced(memoryId, key); // without the dream lease: the forget that marked the resource holds it
             return memory(memoryId, key);
         }
         return loaded;
@@ -603,6 +603,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             log.warn("A dream of '{}' still held its lease after {}; forgetting it all the same", key.resource(),
                     dreams.config().leaseTtl());
         }
+        forgetFenced(memoryId, key);
+    }
+
+    /** Deletes the resource of {@code key}, holding its load fence: no memory of it loads meanwhile. */
+    private void forgetFenced(Object memoryId, MemoryKey key) {
         Lock fence = loadFence(key.resource()).writeLock();
         fence.lock();
         try {
@@ -614,7 +619,6 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 key.resource());
     }
 
-    /** Deletes the resource of {@code key}, holding its load fence: no memory of it loads meanwhile. */
     private void forget(Object memoryId, MemoryKey key) {
         String resource = key.resource();
         store.putDocument(key.resourceStoreKey(), FORGETTING, clock.instant().toString());

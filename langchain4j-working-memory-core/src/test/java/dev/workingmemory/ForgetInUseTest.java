@@ -135,6 +135,29 @@ class ForgetInUseTest {
     /** The provider whose store's delete starts another thread's use of the memory. */
     private volatile WorkingMemoryProvider forgetting;
 
+    @ParameterizedTest
+    @EnumSource(Stores.class)
+    void should_finish_a_forget_that_stopped_halfway_before_loading_the_user(Stores stores) {
+        WorkingMemoryStore shared = stores == Stores.FILE ? new FileWorkingMemoryStore(dir)
+                : new InMemoryWorkingMemoryStore();
+        Supplier<WorkingMemoryProvider> instance = instances(stores, shared);
+        WorkingMemoryProvider crashed = instance.get();
+        ForgottenTurns.before(crashed.get(USER));
+        crashed.flush();
+        // an instance that died after it marked the user, before it deleted anything
+        crashed.store().putDocument(crashed.keyOf(USER).resourceStoreKey(), WorkingMemoryProvider.FORGETTING,
+                "2026-03-12T14:30:00Z");
+
+        WorkingMemoryProvider next = instance.get();
+        ChatMemory memory = next.get(USER);
+        assertThat(memory.messages()).isEmpty();
+        ForgottenTurns.after(memory);
+
+        ForgottenTurns.assertNoneBack(next, instance.get());
+        assertThat(next.store().getDocument(next.keyOf(USER).resourceStoreKey(), WorkingMemoryProvider.FORGETTING))
+                .isEmpty();
+    }
+
     private static void join(Thread thread) {
         try {
             thread.join(Duration.ofSeconds(30).toMillis());
