@@ -46,6 +46,7 @@ import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.Listeners;
 import dev.workingmemory.internal.LoggedConversation;
 import dev.workingmemory.internal.MemoryClosedException;
+import dev.workingmemory.internal.MemoryForgottenException;
 import dev.workingmemory.internal.MemorySearch;
 import dev.workingmemory.internal.MessageRules;
 import dev.workingmemory.internal.MessageWindow;
@@ -84,7 +85,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReadWriteLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Function;
 
 /**
@@ -171,6 +175,17 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final CrystalStore ownCrystals;
     private final MemoryToolNames memoryToolNames = new MemoryToolNames();
     private final MessageRules messageRules;
+    /**
+     * Loads of a resource take its stripe's read lock and {@link #forget} its write lock, so that no memory of a
+     * resource loads the state being deleted while it is forgotten (it would hold, and evict into crystals, what was
+     * deleted).
+     */
+    private final ReadWriteLock[] loadFences = new ReadWriteLock[64];
+    /**
+     * The document {@link #forget} puts on the resource's key before it deletes anything and that goes with the key
+     * last: while it is there, a memory loaded anywhere may be half deleted.
+     */
+    static final String FORGETTING = "forgetting";
     private volatile boolean closed;
 
     private WorkingMemoryProvider(Builder builder) {
@@ -273,6 +288,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 .build();
         this.resources = Caffeine.newBuilder().weakValues().build();
         this.toolSpecificationListener = new ToolSpecificationListener(() -> memories.asMap().values(), estimator);
+        for (int i = 0; i < loadFences.length; i++) {
+            loadFences[i] = new ReentrantReadWriteLock();
+        }
         this.dreamScheduler = builder.dreams.scheduled() ? scheduler(new WeakReference<>(this), builder.dreams) : null;
     }
 
@@ -315,7 +333,34 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     private WorkingMemory memory(Object memoryId, MemoryKey key) {
         ensureOpen();
-        return memories.get(key, k -> load(memoryId, k));
+        WorkingMemory cached = memories.getIfPresent(key);
+        if (cached != null && !cached.threadState().forgotten() && !cached.resourceState().forgotten()) {
+            return cached; // one that forget closes refuses use: the caller looks again, and waits below
+        }
+        if (cached != null) {
+            dropForgotten(key.resource());
+        }
+        WorkingMemory loaded;
+        // outside the cache's computation: forget invalidates entries while it holds the fence
+        Lock fence = loadFence(key.resource()).readLock();
+        fence.lock();
+        try {
+            loaded = memories.get(key, k -> load(memoryId, k));
+        } finally {
+            fence.unlock();
+        }
+        if (loaded != cached && store.getDocument(key.resourceStoreKey(), FORGETTING).isPresent()) {
+            // Another instance is forgetting the resource (or stopped halfway): what was loaded may be half deleted.
+            // Forgetting it here too finishes the deletion (and drops the crystals this load queued) before use.
+            log.info("Resource '{}' is being forgotten elsewhere; finishing that before loading it", key.resource());
+            forgetFenced(memoryId, key); // without the dream lease: the forget that marked the resource holds it
+            return memory(memoryId, key);
+        }
+        return loaded;
+    }
+
+    private ReadWriteLock loadFence(String resource) {
+        return loadFences[Math.floorMod(resource.hashCode(), loadFences.length)];
     }
 
     /**
@@ -487,7 +532,13 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             }
             try {
                 memory.layer(SalienceLayer.class).ifPresent(salience -> {
-                    for (AutoNote note : salience.takeAutoNotes()) {
+                    List<AutoNote> due = salience.takeAutoNotes();
+                    if (memory.resourceState().forgotten()) {
+                        // its levels were raised by what was said before the resource was forgotten elsewhere
+                        dropForgotten(memory.key().resource());
+                        return;
+                    }
+                    for (AutoNote note : due) {
                         memory.notes().note(note.text(), note.importance(), List.of(AutoNote.TAG));
                     }
                 });
@@ -508,18 +559,71 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      *
      * <p>A {@link WorkingMemory} of that resource still held by a caller is closed first (what it had not saved is
      * saved, then deleted with the rest) and refuses further use with an {@link IllegalStateException}; get the
-     * memory again from the provider, which starts it empty. A call running on that resource at the same moment may
-     * still write after {@code forget} returns: forget a resource when nothing uses it. Messages are deleted under
-     * the memory ids this provider knows for the resource: {@code memoryId}, the ids of its cached memories, and the
-     * {@link MemoryKey} of each of its threads in the store (plus the resource's name for the default thread, as the
-     * default key mapper maps it); messages an application's own {@code ChatMemoryStore} keeps under other ids must
-     * be deleted there.
+     * memory again from the provider, which starts it empty. Messages are deleted under the memory ids this provider
+     * knows for the resource: {@code memoryId}, the ids of its cached memories, and the {@link MemoryKey} of each of
+     * its threads in the store (plus the resource's name for the default thread, as the default key mapper maps it);
+     * messages an application's own {@code ChatMemoryStore} keeps under other ids must be deleted there.
+     *
+     * <p><b>A resource in use.</b> The user may go on talking meanwhile, through this provider or another instance on
+     * the same store. Once {@code forget} returns, nothing said in a turn that finished before it began comes back in
+     * the resource's crystals, stored messages or state, or in what {@code messages()} and the block show, on any
+     * instance:
+     * <ul>
+     *   <li>This provider loads no memory of the resource while it forgets it (a use waits), so none holds what is
+     *       being deleted.</li>
+     *   <li>Another instance finds out at its next use of a memory of the resource, from the checks it makes before
+     *       every use anyway (its thread's message log and its state's version, as often as
+     *       {@link Builder#storeCheckInterval} says): it drops its memories of the resource, saved or not, without
+     *       writing anything of them, and loads them again, empty. A memory loaded while a forget is under way (the
+     *       forget marks the resource first and unmarks it last) finishes that forget before it is used.</li>
+     *   <li>Crystals that another instance queued before the forget are not written after it (the JDBC crystal store
+     *       records when a scope was deleted; the embedded one lives in one JVM, where the forget drops them; an
+     *       application's own {@link Builder#crystalStore} shared by instances must see to it itself).</li>
+     *   <li>A dream of the resource running anywhere is waited for (at most {@link DreamConfig#leaseTtl()}), and none
+     *       starts until the forget is done.</li>
+     * </ul>
+     * Not guaranteed: a turn running while {@code forget} runs may keep what it adds after the delete (a new memory,
+     * which starts empty, holds it) and lose the rest. With a {@link Builder#storeCheckInterval} above zero, another
+     * instance may show the old state until its next check (it writes none of it: appends and saves meet the
+     * deletion first). With an application's {@link Builder#chatMemoryStore ChatMemoryStore}, other instances are not
+     * told: their cached windows keep the old messages and write them back with their next change; forget a resource
+     * served so only where no other instance has it loaded. Another instance finds out by numbers (a log's last
+     * entry, a state's version) that start again after a delete: one that does not look before a third instance has
+     * written the same thread back past where it had seen it misses the deletion. A pruned tool output another
+     * instance was writing to its cache (a document, and its crystals) at the moment of the delete may be written
+     * after it.
+     *
+     * @throws WorkingMemoryStoreException when the store cannot delete it; forget it again (a memory loaded meanwhile
+     *                                     finishes the forget first)
      */
     public void forget(Object memoryId) {
         Ensure.notNull(memoryId, "memoryId");
         ensureOpen();
         MemoryKey key = keyOf(memoryId);
+        // before the fence: waiting for a dream must not hold up the loads of other resources
+        if (!dreams.holdOff(key.resource())) {
+            log.warn("A dream of '{}' still held its lease after {}; forgetting it all the same", key.resource(),
+                    dreams.config().leaseTtl());
+        }
+        forgetFenced(memoryId, key);
+    }
+
+    /** Deletes the resource of {@code key}, holding its load fence: no memory of it loads meanwhile. */
+    private void forgetFenced(Object memoryId, MemoryKey key) {
+        Lock fence = loadFence(key.resource()).writeLock();
+        fence.lock();
+        try {
+            forget(memoryId, key);
+        } finally {
+            fence.unlock();
+        }
+        log.info("Forgot resource '{}': its state, notes, documents, messages and crystals are deleted",
+                key.resource());
+    }
+
+    private void forget(Object memoryId, MemoryKey key) {
         String resource = key.resource();
+        store.putDocument(key.resourceStoreKey(), FORGETTING, clock.instant().toString());
         java.util.Set<Object> memoryIds = new java.util.LinkedHashSet<>();
         memoryIds.add(memoryId);
         for (var cached : memories.asMap().entrySet()) {
@@ -552,12 +656,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 store.delete(stored);
             }
         }
-        store.delete(key.resourceStoreKey());
         memoryIds.forEach(conversations::delete);
         if (crystals != null) {
             crystals.deleteScope(key.crystalScope());
         }
-        log.info("Forgot resource '{}': its state, notes, documents, messages and crystals are deleted", resource);
+        store.delete(key.resourceStoreKey()); // last: with it goes the FORGETTING document
     }
 
     /** The entity tracking configuration, empty when the provider was built without entity tracking. */
@@ -784,8 +887,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             WorkingMemory memory = memory(memoryId, key);
             try {
                 return operation.apply(memory);
-            } catch (MemoryClosedException e) {
+            } catch (MemoryClosedException | MemoryForgottenException e) {
                 // Evicted between lookup and use: the next lookup loads the saved state.
+                if (e instanceof MemoryForgottenException) {
+                    dropForgotten(key.resource()); // the next lookup loads what is stored now: nothing said before
+                }
                 if (attempt == MAX_RETRIES) {
                     throw e;
                 }
@@ -798,6 +904,30 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 }
             }
         }
+    }
+
+    /**
+     * Drops the loaded memories of {@code resource} and its resource state without saving them, after one of them
+     * found its conversation or its state deleted elsewhere ({@link MemoryForgottenException},
+     * {@link ScopeState#forgotten}): what they hold, saved or not, was derived from what was deleted. Their queued tool
+     * outputs are dropped too.
+     */
+    private void dropForgotten(String resource) {
+        for (var cached : memories.asMap().entrySet()) {
+            if (cached.getKey().resource().equals(resource)
+                    && memories.asMap().remove(cached.getKey(), cached.getValue())) {
+                cached.getValue().discard();
+                if (toolOutputs != null) {
+                    toolOutputs.forget(cached.getKey());
+                }
+            }
+        }
+        ScopeState resourceState = resources.getIfPresent(resource);
+        if (resourceState != null) {
+            resources.asMap().remove(resource, resourceState);
+            resourceState.discard();
+        }
+        log.debug("Dropped the loaded memories of resource '{}': it was forgotten elsewhere", resource);
     }
 
     private WorkingMemory load(Object memoryId, MemoryKey key) {

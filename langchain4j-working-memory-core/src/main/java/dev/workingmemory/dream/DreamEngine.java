@@ -37,6 +37,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 
 /**
@@ -85,6 +86,8 @@ import java.util.function.Function;
 public final class DreamEngine implements AutoCloseable {
 
     static final String LEASE = "dream";
+    /** How often {@link #holdOff} tries the lease again while a dream holds it. */
+    private static final long HOLD_OFF_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     static final String STATE = SeedMigration.STATE;
     private static final Logger log = LoggerFactory.getLogger(DreamEngine.class);
 
@@ -458,6 +461,28 @@ public final class DreamEngine implements AutoCloseable {
         } catch (RuntimeException e) {
             log.warn("Could not prepare the dream state of '{}'; a later dream tries again", resource, e);
         }
+    }
+
+    /**
+     * Keeps dreams off {@code resource} while it is forgotten: takes its dream lease, waiting for a dream that holds
+     * it, in any instance, to end (at most {@link DreamConfig#leaseTtl()}, after which a crashed dreamer's lease has
+     * expired), so that no dream commits a state made of what is being deleted. Deleting the resource's key releases
+     * the lease.
+     *
+     * @return false when the lease could not be taken in that time
+     */
+    public boolean holdOff(String resource) {
+        Ensure.notNull(resource, "resource");
+        String key = key(resource);
+        String owner = owner();
+        long deadline = System.nanoTime() + config.leaseTtl().toNanos();
+        while (!store.acquireLease(key, LEASE, owner, config.leaseTtl())) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            LockSupport.parkNanos(HOLD_OFF_PAUSE_NANOS);
+        }
+        return true;
     }
 
     /** Cheap checks without the lease: a record left half-done, or a migration not run yet. */

@@ -36,7 +36,9 @@ import java.util.function.Supplier;
  * the provider's store check allows, {@link #refresh()} compares the log's last seq with the one held here (one cheap
  * call) and takes in what is new. Messages taken in from the log are not observed by the layers (the instance that added
  * them did), but the messages they push out of the window are evicted here too: every instance that holds the
- * conversation makes the same past turns, with the same crystal ids, so the crystal store keeps each once.
+ * conversation makes the same past turns, with the same crystal ids, so the crystal store keeps each once. A log found
+ * deleted since (its last seq below the one held here: the resource was forgotten, or the thread deleted) is not taken
+ * in: {@link MemoryForgottenException}, so that nothing derived from the deleted turns is written again.
  *
  * <p><b>Bounded.</b> The log keeps the window and at least the last {@value #RETAINED} messages that left it; once
  * {@value #TRIM_AT} have, the older ones are trimmed, cut before a user message so that the log starts with a whole
@@ -239,12 +241,21 @@ public final class LoggedConversation implements Conversation {
         return e;
     }
 
-    /** Applies what other instances appended since {@link #seen}; reads the whole log when some of it was trimmed. */
+    /**
+     * Applies what other instances appended since {@link #seen}; reads the whole log when some of it was trimmed.
+     *
+     * @throws MemoryForgottenException when the log was deleted since (its numbering started again): the window, and
+     *                                  what the memory derived from it, hold what was said before the delete
+     */
     private void takeIn() {
         MessageLog read = store.messages(key, seen);
         List<MessageLog.Entry> found = read.entries();
-        boolean missed = read.lastSeq() < seen // deleted, and maybe appended to again
-                || (found.isEmpty() ? read.lastSeq() > seen : found.get(0).seq() > seen + 1);
+        if (read.lastSeq() < seen) {
+            // Clearing the window here is not enough: the layers (past turns, entities, ...) and the crystals still
+            // to be made hold the deleted turns too. The provider drops the whole memory instead.
+            throw new MemoryForgottenException(key);
+        }
+        boolean missed = found.isEmpty() ? read.lastSeq() > seen : found.get(0).seq() > seen + 1;
         if (missed) {
             log.debug("Messages of '{}' were trimmed or deleted elsewhere beyond entry {}; reading them again", key, seen);
             window.clear();

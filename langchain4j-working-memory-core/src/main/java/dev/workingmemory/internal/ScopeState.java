@@ -41,7 +41,10 @@ import java.util.function.Supplier;
  * <p><b>No lost updates.</b> Every layer write that changed something and is not saved yet is kept in an
  * {@link OperationJournal}. When a save meets a version conflict (another instance saved the scope), and when a
  * use finds that the stored version moved ({@link #refresh}), the stored state is loaded and the journal's
- * operations run again on it before anything is rendered or saved.
+ * operations run again on it before anything is rendered or saved. A stored state found gone instead (deleted: the
+ * resource forgotten, the thread deleted) is no concurrent save: the scope starts again from empty without replaying
+ * the journal, so that nothing derived from the deleted state is saved or shown again, and says so
+ * ({@link #forgotten}).
  *
  * <p>Thread-safe: the saver thread takes the same lock as callers.
  */
@@ -76,6 +79,8 @@ public final class ScopeState {
     /** A scheduled save is queued and has not started; while true, writes leave saving to it. */
     private boolean saveScheduled;
     private boolean closed;
+    /** Whether the stored state was found deleted since this scope was loaded: it holds none of it any more. */
+    private volatile boolean forgotten;
     /** Layer writes under way on this scope (nested ones included); only the outermost is journaled. */
     private int layerWriteDepth;
     /** The journal is being replayed on reloaded state: nothing is journaled or saved meanwhile. */
@@ -336,6 +341,15 @@ public final class ScopeState {
         }
     }
 
+    /**
+     * Whether this scope found its stored state deleted elsewhere (its resource forgotten, its thread deleted) since it
+     * was loaded: it dropped what it held and starts again from empty, but the memory it belongs to (its window, its
+     * other scope) must be loaded again.
+     */
+    public boolean forgotten() {
+        return forgotten;
+    }
+
     /** Refuses further use and drops unsaved changes: the scope's stored state is being deleted. */
     public void discard() {
         lock.lock();
@@ -570,6 +584,13 @@ public final class ScopeState {
     private void reload() {
         Optional<Snapshot> stored = store.load(storeKey);
         long found = stored.map(Snapshot::version).orElse(0L);
+        if (stored.isEmpty() && storedVersion > 0) {
+            // Deleted (forgotten), not saved elsewhere: the unsaved writes were derived from what was deleted, and are
+            // not replayed. The provider drops the memory at its next lookup (forgotten()).
+            log.debug("State '{}' was deleted elsewhere; dropping {} unsaved change(s)", storeKey, journal.size());
+            journal.clear();
+            forgotten = true;
+        }
         if (!journal.isReplayable()) {
             log.warn("State '{}' was saved elsewhere (version {}, expected {}), but too many unsaved changes were made "
                     + "here to apply them again; keeping this instance's state", storeKey, found, storedVersion);

@@ -330,6 +330,42 @@ class DreamsTest {
     }
 
     @Test
+    void should_not_leave_the_state_of_a_dream_that_ran_while_another_instance_forgot_its_user() throws Exception {
+        CountDownLatch synthesizing = new CountDownLatch(1);
+        CountDownLatch answer = new CountDownLatch(1);
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            synthesizing.countDown();
+            try {
+                answer.await();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            return AiMessage.from(LlmDreamSynthesizerTest.ANSWER);
+        });
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        try (WorkingMemoryProvider dreaming = provider(store, model, config().build());
+             WorkingMemoryProvider forgetting = provider(store, null, config().build())) {
+            note(dreaming, "u", "User's name is Douglas");
+            CompletableFuture<Boolean> dream = CompletableFuture.supplyAsync(() -> dreaming.dream("u").committed());
+            assertThat(synthesizing.await(30, TimeUnit.SECONDS)).isTrue();
+
+            CompletableFuture<Void> forget = CompletableFuture.runAsync(() -> forgetting.forget("u"));
+            try {
+                forget.get(500, TimeUnit.MILLISECONDS); // returns unless it waits for the dream to end
+            } catch (java.util.concurrent.TimeoutException waiting) {
+                // it waits: the dream answers now
+            }
+            answer.countDown();
+            dream.get(30, TimeUnit.SECONDS);
+            forget.get(30, TimeUnit.SECONDS);
+
+            assertThat(forgetting.dreamState("u")).isEmpty();
+            assertThat(forgetting.dreamHistory("u")).isEmpty();
+            assertThat(dreaming.dreamState("u")).isEmpty();
+        }
+    }
+
+    @Test
     void should_tell_listeners_how_each_dream_ended() {
         List<DreamFinished> events = new CopyOnWriteArrayList<>();
         AtomicReference<String> answer = new AtomicReference<>(LlmDreamSynthesizerTest.ANSWER);

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The window kept in a store's message log, seen by several instances ({@link LoggedConversation}).
@@ -164,7 +165,7 @@ class LoggedConversationTest {
     }
 
     @Test
-    void should_start_again_when_the_log_was_deleted_elsewhere() {
+    void should_refuse_to_go_on_from_a_log_deleted_elsewhere_which_a_new_load_starts_again() {
         Instance a = instance(10);
         a.turn(0);
         a.turn(1);
@@ -173,7 +174,9 @@ class LoggedConversationTest {
         store.appendMessages(LOG, 0, List.of(new dev.workingmemory.store.MessageLogEntry.Added(
                 UserMessage.from("a new start"), Instant.parse("2026-03-13T09:00:00Z"))));
 
-        assertThat(a.messages()).containsExactly(UserMessage.from("a new start"));
+        // the window, and what the memory derived from it, hold the deleted turns: its provider loads it again
+        assertThatThrownBy(a::messages).isInstanceOf(MemoryForgottenException.class);
+        assertThat(instance(10).messages()).containsExactly(UserMessage.from("a new start"));
     }
 
     @Test

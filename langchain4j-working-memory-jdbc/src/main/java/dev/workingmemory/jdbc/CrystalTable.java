@@ -43,6 +43,8 @@ import static dev.workingmemory.jdbc.Database.update;
  *       its history starts (a cache that has not seen that change loads the scope whole).</li>
  *   <li>{@code wm_crystal_removed}: the crystals removed from a scope, with the change that removed them; past
  *       {@value #MAX_REMOVED} of a scope they are forgotten and the scope's {@code reset} moves to that change.</li>
+ *   <li>{@code wm_crystal_forgotten}: when each scope was last deleted whole (its user forgotten), in the database's
+ *       clock; kept after the scope is gone.</li>
  * </ul>
  * Every write of a scope first takes the next change number (of the sequence {@code wm_crystal_revision}) on its
  * {@code wm_crystal_scope} row, which stays locked until the write commits: one scope's writes commit in the order of
@@ -99,16 +101,27 @@ final class CrystalTable {
         return Texts.hash(Texts.encode(text));
     }
 
-    /** Inserts or replaces the crystals in one transaction; a crystal whose text changed needs a vector again. */
-    void upsert(List<Crystal> crystals) {
-        database.write("store " + crystals.size() + " crystals", connection -> {
+    /**
+     * Inserts or replaces the crystals in one transaction; a crystal whose text changed needs a vector again. A crystal
+     * of a scope deleted whole ({@link #deleteScope}) since it was queued is left out: it was made from what was
+     * deleted (by an instance that did not know yet).
+     *
+     * @param queuedAt when each crystal was queued, by {@link System#nanoTime()}
+     * @return how many crystals were left out so
+     */
+    int upsert(List<Crystal> batch, long[] queuedAt) {
+        return database.write("store " + batch.size() + " crystals", connection -> {
             Map<ByteBuffer, Long> changes = new HashMap<>();
             Map<ByteBuffer, List<Crystal>> byScope = new TreeMap<>();
-            for (Crystal crystal : crystals) {
+            for (Crystal crystal : batch) {
                 byScope.computeIfAbsent(ByteBuffer.wrap(hash(crystal.scope())), s -> new ArrayList<>()).add(crystal);
             }
             for (ByteBuffer scope : byScope.keySet()) { // in one order, so that two writers never wait for each other
                 changes.put(scope, nextChange(connection, scope.array()));
+            }
+            List<Crystal> crystals = notForgotten(connection, batch, queuedAt, byScope.keySet());
+            if (crystals.isEmpty()) {
+                return batch.size();
             }
             removeFromOtherScopes(connection, crystals, changes);
             List<Object[]> rows = new ArrayList<>(crystals.size());
@@ -130,8 +143,37 @@ final class CrystalTable {
                     + " revision = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.revision ELSE EXCLUDED.revision END,"
                     + " vector = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.vector END,"
                     + " embed_claim = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.embed_claim END", rows);
-            return null;
+            return batch.size() - crystals.size();
         });
+    }
+
+    /**
+     * The crystals of {@code batch} queued after their scope was last deleted whole. Read holding the scopes' rows
+     * (a deletion of one commits before, or waits for this write). How long ago the deletion was is measured by the
+     * database's clock, how long ago a crystal was queued by this JVM's, right after: a crystal queued before the
+     * deletion always looks older than it, one queued after it looks older only by the time the answer took to come.
+     */
+    private static List<Crystal> notForgotten(Connection connection, List<Crystal> batch, long[] queuedAt,
+                                              Collection<ByteBuffer> scopes) throws SQLException {
+        Map<ByteBuffer, Long> forgottenNanosAgo = new HashMap<>();
+        for (Object[] row : query(connection, "SELECT scope_hash, (extract(epoch FROM clock_timestamp() - forgotten_at)"
+                        + " * 1000000000)::bigint FROM wm_crystal_forgotten WHERE scope_hash = ANY (?)",
+                row -> new Object[] {row.getBytes(1), row.getLong(2)},
+                connection.createArrayOf("bytea", scopes.stream().map(ByteBuffer::array).toArray(byte[][]::new)))) {
+            forgottenNanosAgo.put(ByteBuffer.wrap((byte[]) row[0]), (Long) row[1]);
+        }
+        if (forgottenNanosAgo.isEmpty()) {
+            return batch;
+        }
+        long now = System.nanoTime();
+        List<Crystal> kept = new ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Long ago = forgottenNanosAgo.get(ByteBuffer.wrap(hash(batch.get(i).scope())));
+            if (ago == null || now - queuedAt[i] < ago) {
+                kept.add(batch.get(i));
+            }
+        }
+        return kept;
     }
 
     /** The ids that another scope holds leave it (a crystal id is unique across scopes): removed there. */
@@ -316,11 +358,18 @@ final class CrystalTable {
         });
     }
 
-    /** Deletes everything of the scope: its crystals, what was removed from it and its history. */
+    /**
+     * Deletes everything of the scope: its crystals, what was removed from it and its history; and records when, so
+     * that no instance writes a crystal of it queued before ({@link #upsert}).
+     */
     void deleteScope(String scope) {
         byte[] scopeHash = hash(scope);
         database.write("delete the crystals of a scope", connection -> {
+            nextChange(connection, scopeHash); // waits for a write of the scope under way, even of its first crystals
             update(connection, "DELETE FROM wm_crystal_scope WHERE scope_hash = ?", scopeHash);
+            update(connection, "INSERT INTO wm_crystal_forgotten (scope_hash, forgotten_at)"
+                    + " VALUES (?, clock_timestamp()) ON CONFLICT (scope_hash)"
+                    + " DO UPDATE SET forgotten_at = EXCLUDED.forgotten_at", scopeHash);
             update(connection, "DELETE FROM wm_crystal WHERE scope_hash = ?", scopeHash);
             return update(connection, "DELETE FROM wm_crystal_removed WHERE scope_hash = ?", scopeHash);
         });

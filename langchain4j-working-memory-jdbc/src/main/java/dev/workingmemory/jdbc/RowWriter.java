@@ -22,8 +22,9 @@ import java.util.function.Predicate;
  * The crystals added to a {@link JdbcCrystalStore} and not written yet. {@link #add} only queues them, waiting for room
  * when {@value #CAPACITY} wait (a WARN at most once a minute); the daemon thread {@value #THREAD_NAME} writes what is
  * queued, up to {@value #BATCH} crystals in one transaction, as soon as it can, and again after a failure (pausing
- * 250 ms, doubling up to 30 s) until it succeeds or the store closes. A reader of a scope waits for the scope's queued
- * crystals ({@link #awaitScope}); {@link #pending} answers for a crystal not written yet.
+ * 250 ms, doubling up to 30 s) until it succeeds or the store closes; a crystal whose scope was deleted whole after it
+ * was queued, by any instance, is dropped then ({@link CrystalTable#upsert}). A reader of a scope waits for the
+ * scope's queued crystals ({@link #awaitScope}); {@link #pending} answers for a crystal not written yet.
  *
  * <p>Thread-safe.
  */
@@ -44,7 +45,7 @@ final class RowWriter implements AutoCloseable {
     private final BiConsumer<List<Crystal>, Duration> written;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final ArrayDeque<Crystal> queue = new ArrayDeque<>();
+    private final ArrayDeque<Queued> queue = new ArrayDeque<>();
     private List<Crystal> writing = List.of();
     /** Per scope, its crystals queued or being written. */
     private final Map<String, Integer> waiting = new HashMap<>();
@@ -81,7 +82,7 @@ final class RowWriter implements AutoCloseable {
                 if (closed) {
                     throw new IllegalStateException("The crystal store is closed");
                 }
-                queue.addLast(crystal);
+                queue.addLast(new Queued(crystal, System.nanoTime()));
                 waiting.merge(crystal.scope(), 1, Integer::sum);
             }
             changed.signalAll();
@@ -94,9 +95,9 @@ final class RowWriter implements AutoCloseable {
     Optional<Crystal> pending(String id) {
         lock.lock();
         try {
-            Iterator<Crystal> newestFirst = queue.descendingIterator();
+            Iterator<Queued> newestFirst = queue.descendingIterator();
             while (newestFirst.hasNext()) {
-                Crystal crystal = newestFirst.next();
+                Crystal crystal = newestFirst.next().crystal();
                 if (crystal.id().equals(id)) {
                     return Optional.of(crystal);
                 }
@@ -126,8 +127,8 @@ final class RowWriter implements AutoCloseable {
     void cancel(Predicate<Crystal> doomed) {
         lock.lock();
         try {
-            for (Iterator<Crystal> crystals = queue.iterator(); crystals.hasNext(); ) {
-                Crystal crystal = crystals.next();
+            for (Iterator<Queued> crystals = queue.iterator(); crystals.hasNext(); ) {
+                Crystal crystal = crystals.next().crystal();
                 if (doomed.test(crystal)) {
                     crystals.remove();
                     written(crystal);
@@ -159,6 +160,10 @@ final class RowWriter implements AutoCloseable {
         }
     }
 
+    /** A crystal queued, and when ({@link System#nanoTime()}): one queued before its scope was deleted is dropped. */
+    private record Queued(Crystal crystal, long at) {
+    }
+
     private void written(Crystal crystal) {
         waiting.computeIfPresent(crystal.scope(), (scope, count) -> count == 1 ? null : count - 1);
     }
@@ -166,6 +171,7 @@ final class RowWriter implements AutoCloseable {
     private void run() {
         while (true) {
             List<Crystal> batch;
+            long[] queuedAt;
             lock.lock();
             try {
                 while (queue.isEmpty() && !closed) {
@@ -175,8 +181,11 @@ final class RowWriter implements AutoCloseable {
                     return;
                 }
                 batch = new ArrayList<>(Math.min(BATCH, queue.size()));
+                queuedAt = new long[Math.min(BATCH, queue.size())];
                 while (batch.size() < BATCH && !queue.isEmpty()) {
-                    batch.add(queue.pollFirst());
+                    Queued next = queue.pollFirst();
+                    queuedAt[batch.size()] = next.at();
+                    batch.add(next.crystal());
                 }
                 writing = batch;
                 changed.signalAll(); // room for adds
@@ -184,14 +193,16 @@ final class RowWriter implements AutoCloseable {
                 lock.unlock();
             }
             long start = System.nanoTime();
-            boolean done = write(batch);
+            boolean done = write(batch, queuedAt);
             lock.lock();
             try {
                 writing = List.of();
                 if (done) {
                     batch.forEach(this::written);
                 } else {
-                    queue.addAll(batch); // not written: counted as lost by close
+                    for (int i = 0; i < batch.size(); i++) {
+                        queue.add(new Queued(batch.get(i), queuedAt[i])); // not written: counted as lost by close
+                    }
                 }
                 changed.signalAll();
             } finally {
@@ -209,11 +220,14 @@ final class RowWriter implements AutoCloseable {
     }
 
     /** @return false when the store closed before the batch could be written */
-    private boolean write(List<Crystal> batch) {
+    private boolean write(List<Crystal> batch, long[] queuedAt) {
         long pause = FIRST_PAUSE_MILLIS;
         while (true) {
             try {
-                table.upsert(batch);
+                int left = table.upsert(batch, queuedAt);
+                if (left > 0) {
+                    log.debug("{} crystals queued before their user was forgotten were not written", left);
+                }
                 return true;
             } catch (RuntimeException e) {
                 if (stopping) {

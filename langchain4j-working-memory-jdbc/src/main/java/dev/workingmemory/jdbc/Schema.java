@@ -83,7 +83,12 @@ final class Schema {
             // 4 -> 5: the embedding model of the stored vectors (none recorded: the default all-MiniLM-L6-v2's);
             // an instance embedding with another marks them stale at start-up (CrystalTable.recordVectorModel)
             List.of(
-                    "CREATE TABLE wm_vector_model (id INT PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL)"));
+                    "CREATE TABLE wm_vector_model (id INT PRIMARY KEY CHECK (id = 1), name TEXT NOT NULL)"),
+            // 5 -> 6: when each scope's crystals were last deleted whole (a user forgotten), in the database's clock,
+            // so that an instance does not write crystals it had queued before that (CrystalTable.upsert)
+            List.of(
+                    "CREATE TABLE wm_crystal_forgotten (scope_hash BYTEA PRIMARY KEY,"
+                            + " forgotten_at TIMESTAMPTZ NOT NULL)"));
 
     /** The schema version this library reads and writes. */
     static final int CURRENT = MIGRATIONS.size();
