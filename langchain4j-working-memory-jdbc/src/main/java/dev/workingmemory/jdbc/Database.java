@@ -24,8 +24,9 @@ import java.util.function.Supplier;
  * not be done. A new connection is asked for each time, so the stores recover by themselves when the database comes
  * back after an outage (a pool in the DataSource keeps that cheap). A read or a transaction whose connection is lost
  * before it commits (a pooled connection the server closed: a restart, {@code pg_terminate_backend}, an idle
- * timeout) runs again on another connection, up to {@value #ATTEMPTS} times: nothing of it was stored. A connection
- * lost while committing is not retried, since the write may have been stored; the exception says so.
+ * timeout) runs again on another connection, up to {@value #LOST_CONNECTION_ATTEMPTS} times: nothing of it was
+ * stored. A connection lost while committing is not retried, since the write may have been stored; the exception
+ * says so.
  *
  * <p>Thread-safe.
  */
@@ -38,6 +39,7 @@ final class Database {
     /** The server ended the session: admin shutdown ({@code pg_terminate_backend}), crash shutdown, not yet up. */
     private static final Set<String> SESSION_ENDED = Set.of("57P01", "57P02", "57P03");
     private static final int ATTEMPTS = 3;
+    private static final int LOST_CONNECTION_ATTEMPTS = 32;
 
     private final DataSource dataSource;
 
@@ -165,13 +167,20 @@ final class Database {
         return retried(what, () -> transaction(what, work));
     }
 
-    /** Runs {@code attempt} again while it throws a {@link RetryableException}, up to {@value #ATTEMPTS} times. */
+    /**
+     * Runs {@code attempt} again while it throws a {@link RetryableException}: up to {@value #ATTEMPTS} times after a
+     * deadlock or serialization failure, and up to {@value #LOST_CONNECTION_ATTEMPTS} times while the connections it
+     * gets are closed ones. A restart closes every pooled connection; each fails at once and the pool drops it, so the
+     * attempts go through a pool's dead connections (Hikari keeps up to 10 by default) to a live one.
+     */
     private static <T> T retried(String what, Supplier<T> attempt) {
+        int conflicts = 0;
         for (int count = 1; ; count++) {
             try {
                 return attempt.get();
             } catch (RetryableException e) {
-                if (count == ATTEMPTS) {
+                boolean lost = connectionLost(e.sqlException);
+                if (lost ? count >= LOST_CONNECTION_ATTEMPTS : ++conflicts >= ATTEMPTS) {
                     throw failure(what, e.sqlException, false);
                 }
                 log.debug("Retrying '{}' after {}", what, e.sqlException.getMessage());

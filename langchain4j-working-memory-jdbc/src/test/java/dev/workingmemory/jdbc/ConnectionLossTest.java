@@ -92,6 +92,30 @@ class ConnectionLossTest extends DatabaseTest {
         }
     }
 
+    @Test
+    void should_go_through_every_pooled_connection_a_restart_closed_to_a_live_one() throws Exception {
+        pool.close();
+        PGSimpleDataSource connections = (PGSimpleDataSource) TestDatabase.unpooled(database.url(), database.schema());
+        connections.setApplicationName(application);
+        HikariConfig config = new HikariConfig();
+        config.setDataSource(connections);
+        config.setMaximumPoolSize(10); // Hikari's default
+        config.setMinimumIdle(10);
+        pool = new HikariDataSource(config);
+        JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(pool);
+        store.save("k", 0, "{\"v\":1}");
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (pool.getHikariPoolMXBean().getIdleConnections() < 10 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+
+        assertThat(terminatePooledConnections()).isEqualTo(10); // as a restart of the server would
+
+        assertThat(store.load("k").orElseThrow().document()).isEqualTo("{\"v\":1}");
+        store.appendNote("k", "- after the restart");
+        assertThat(store.notes("k")).containsExactly("- after the restart");
+    }
+
     /** Ends the sessions of this test's pool, as an administrator or a restarting server would. */
     private int terminatePooledConnections() throws SQLException {
         try (Connection connection = TestDatabase.unpooled(database.url(), database.schema()).getConnection();
