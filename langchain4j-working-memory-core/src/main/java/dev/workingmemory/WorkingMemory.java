@@ -69,8 +69,10 @@ public final class WorkingMemory {
     /** The characters each layer needed and was given when the block was last rendered, in {@link #slots} order. */
     private int[] neededChars = new int[0];
     private int[] usedChars = new int[0];
-    /** What {@link #messages()} returned last, for {@link #lastRequest()}; null before the first call. */
-    /** Written holding the thread's lock, read without it by {@link #sentFirst}. */
+    /**
+     * What {@link #messages()} returned last, for {@link #lastRequest()}; null before the first call. Written holding
+     * the thread's lock, read without it by {@link #sentFirst}.
+     */
     private volatile Sent lastSent;
     /** The tool specifications' tokens of this memory's last request a model listener saw (ToolSpecificationListener). */
     private volatile int toolTokens;

@@ -338,7 +338,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return cached; // one that forget closes refuses use: the caller looks again, and waits below
         }
         if (cached != null) {
-            dropForgotten(key.resource());
+            dropLoaded(key.resource());
         }
         WorkingMemory loaded;
         // outside the cache's computation: forget invalidates entries while it holds the fence
@@ -535,7 +535,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                     List<AutoNote> due = salience.takeAutoNotes();
                     if (memory.resourceState().forgotten()) {
                         // its levels were raised by what was said before the resource was forgotten elsewhere
-                        dropForgotten(memory.key().resource());
+                        dropLoaded(memory.key().resource());
                         return;
                     }
                     for (AutoNote note : due) {
@@ -557,8 +557,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      * {@link ChatMemoryStore}, and its cached memories. Afterwards nothing of it is found: {@link WorkingMemory#search} returns nothing, a new
      * {@link #memory} starts empty.
      *
-     * <p>A {@link WorkingMemory} of that resource still held by a caller is closed first (what it had not saved is
-     * saved, then deleted with the rest) and refuses further use with an {@link IllegalStateException}; get the
+     * <p>A {@link WorkingMemory} of that resource still held by a caller is dropped first (what it had not saved is
+     * never written) and refuses further use with an {@link IllegalStateException}; get the
      * memory again from the provider, which starts it empty. Messages are deleted under the memory ids this provider
      * knows for the resource: {@code memoryId}, the ids of its cached memories, and the {@link MemoryKey} of each of
      * its threads in the store (plus the resource's name for the default thread, as the default key mapper maps it);
@@ -626,22 +626,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         store.putDocument(key.resourceStoreKey(), FORGETTING, clock.instant().toString());
         java.util.Set<Object> memoryIds = new java.util.LinkedHashSet<>();
         memoryIds.add(memoryId);
-        for (var cached : memories.asMap().entrySet()) {
-            if (cached.getKey().resource().equals(resource)) {
-                memoryIds.add(cached.getValue().memoryId());
-                memories.invalidate(cached.getKey());
-                cached.getValue().close();
-                if (toolOutputs != null) {
-                    // its thread may not be in the store yet (saved behind the turn), its outputs already queued
-                    toolOutputs.forget(cached.getKey());
-                }
-            }
-        }
-        ScopeState resourceState = resources.getIfPresent(resource);
-        if (resourceState != null) {
-            resources.invalidate(resource);
-            resourceState.close();
-        }
+        memoryIds.addAll(dropLoaded(resource));
         String threadKeyPrefix = MemoryKey.of(resource, "").threadStoreKey();
         for (String stored : store.keys()) {
             if (stored.startsWith(threadKeyPrefix)) {
@@ -890,7 +875,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             } catch (MemoryClosedException | MemoryForgottenException e) {
                 // Evicted between lookup and use: the next lookup loads the saved state.
                 if (e instanceof MemoryForgottenException) {
-                    dropForgotten(key.resource()); // the next lookup loads what is stored now: nothing said before
+                    dropLoaded(key.resource()); // the next lookup loads what is stored now: nothing said before
                 }
                 if (attempt == MAX_RETRIES) {
                     throw e;
@@ -907,15 +892,19 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     }
 
     /**
-     * Drops the loaded memories of {@code resource} and its resource state without saving them, after one of them
-     * found its conversation or its state deleted elsewhere ({@link MemoryForgottenException},
-     * {@link ScopeState#forgotten}): what they hold, saved or not, was derived from what was deleted. Their queued tool
-     * outputs are dropped too.
+     * Drops the loaded memories of {@code resource} and its resource state without saving them: it is being forgotten
+     * here, or one of them found its conversation or its state deleted elsewhere ({@link MemoryForgottenException},
+     * {@link ScopeState#forgotten}). What they hold, saved or not, was derived from what is deleted. Their queued tool
+     * outputs are dropped too (a thread may not be in the store yet, saved behind the turn, its outputs queued).
+     *
+     * @return the memory ids of the memories dropped
      */
-    private void dropForgotten(String resource) {
+    private java.util.Set<Object> dropLoaded(String resource) {
+        java.util.Set<Object> memoryIds = new java.util.LinkedHashSet<>();
         for (var cached : memories.asMap().entrySet()) {
             if (cached.getKey().resource().equals(resource)
                     && memories.asMap().remove(cached.getKey(), cached.getValue())) {
+                memoryIds.add(cached.getValue().memoryId());
                 cached.getValue().discard();
                 if (toolOutputs != null) {
                     toolOutputs.forget(cached.getKey());
@@ -927,7 +916,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             resources.asMap().remove(resource, resourceState);
             resourceState.discard();
         }
-        log.debug("Dropped the loaded memories of resource '{}': it was forgotten elsewhere", resource);
+        log.debug("Dropped the loaded memories of resource '{}' without saving them", resource);
+        return memoryIds;
     }
 
     private WorkingMemory load(Object memoryId, MemoryKey key) {

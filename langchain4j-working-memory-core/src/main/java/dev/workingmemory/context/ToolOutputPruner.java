@@ -298,16 +298,6 @@ public final class ToolOutputPruner {
             this.unread = unread;
         }
 
-        /** The lines of the output a unit stands for: its own, the unread ones for a marker's. */
-        private int outputLines(Unit unit) {
-            int lines = unit.size();
-            for (int line = unit.first(); line <= unit.last(); line++) {
-                Integer stands = unread.markers().get(line);
-                lines += stands == null ? 0 : stands - 1;
-            }
-            return lines;
-        }
-
         void listing(List<String> collapsed) {
             List<String> shown = collapsed;
             if (collapsed.size() > limit.headLines() + limit.tailLines() + 1) {
@@ -339,26 +329,24 @@ public final class ToolOutputPruner {
                 used += units.get(--tail).shownLines();
             }
             units.subList(0, head).forEach(this::show);
-            int cut = 0;
-            int cutFrom = -1;
+            int cutFrom = -1; // the first line of the stretch being cut, -1 when none
             for (Unit unit : units.subList(head, tail)) {
                 if (unit.error() && errorLinesKept < limit.maxErrorLines()) {
-                    if (cut > 0) {
-                        out.add(cutMarker(cut, cutFrom, unit.first() - 1));
+                    if (cutFrom >= 0) {
+                        out.add(cutMarker(cutFrom, unit.first() - 1));
                     }
-                    cut = 0;
+                    cutFrom = -1;
                     show(unit);
                     errorLinesKept++;
                 } else {
-                    if (cut == 0) {
+                    if (cutFrom < 0) {
                         cutFrom = unit.first();
                     }
-                    cut += outputLines(unit);
                     errorLinesCut += unit.error() ? 1 : 0;
                 }
             }
-            if (cut > 0) {
-                out.add(cutMarker(cut, cutFrom, units.get(tail - 1).last()));
+            if (cutFrom >= 0) {
+                out.add(cutMarker(cutFrom, units.get(tail - 1).last()));
             }
             units.subList(tail, units.size()).forEach(this::show);
             return true;
@@ -403,15 +391,20 @@ public final class ToolOutputPruner {
          * The marker of the lines {@code first..last} (of the text pruned) cut between the head and the tail, with
          * their numbers in the output, counting from 1, as {@code read_tool_output} reads it.
          */
-        private String cutMarker(int count, int first, int last) {
+        private String cutMarker(int first, int last) {
             int from = unread.outputLine(first);
             int to = unread.outputLine(last) + unread.markers().getOrDefault(last, 1) - 1;
             String numbers = from == to ? "line " + from : "lines " + from + "-" + to;
-            return "[... " + count + (count == 1 ? " line" : " lines") + " cut (" + numbers + ") ...]";
+            return cutMarker(to - from + 1, "lines", " (" + numbers + ")");
         }
 
         private static String cutMarker(int count, String what) {
-            return "[... " + count + " " + (count == 1 ? what.substring(0, what.length() - 1) : what) + " cut ...]";
+            return cutMarker(count, what, "");
+        }
+
+        private static String cutMarker(int count, String what, String where) {
+            return "[... " + count + " " + (count == 1 ? what.substring(0, what.length() - 1) : what) + " cut" + where
+                    + " ...]";
         }
 
         PrunedOutput finish(int originalChars, String hint) {

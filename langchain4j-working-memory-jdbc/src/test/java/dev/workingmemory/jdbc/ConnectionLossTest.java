@@ -33,13 +33,18 @@ class ConnectionLossTest extends DatabaseTest {
 
     @BeforeEach
     void openPool() {
+        pool = pool(1);
+    }
+
+    /** A pool of {@code size} connections, all kept open, named so that the test can end their sessions. */
+    private HikariDataSource pool(int size) {
         PGSimpleDataSource connections = (PGSimpleDataSource) TestDatabase.unpooled(database.url(), database.schema());
         connections.setApplicationName(application);
         HikariConfig config = new HikariConfig();
         config.setDataSource(connections);
-        config.setMaximumPoolSize(1);
-        config.setMinimumIdle(1);
-        pool = new HikariDataSource(config);
+        config.setMaximumPoolSize(size);
+        config.setMinimumIdle(size);
+        return new HikariDataSource(config);
     }
 
     @AfterEach
@@ -95,13 +100,7 @@ class ConnectionLossTest extends DatabaseTest {
     @Test
     void should_go_through_every_pooled_connection_a_restart_closed_to_a_live_one() throws Exception {
         pool.close();
-        PGSimpleDataSource connections = (PGSimpleDataSource) TestDatabase.unpooled(database.url(), database.schema());
-        connections.setApplicationName(application);
-        HikariConfig config = new HikariConfig();
-        config.setDataSource(connections);
-        config.setMaximumPoolSize(10); // Hikari's default
-        config.setMinimumIdle(10);
-        pool = new HikariDataSource(config);
+        pool = pool(10); // Hikari's default size
         JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(pool);
         store.save("k", 0, "{\"v\":1}");
         long deadline = System.nanoTime() + 30_000_000_000L;
