@@ -88,6 +88,30 @@ class PastTurnsTest {
     }
 
     @Test
+    void should_take_as_context_a_neighbour_said_six_hours_apart_and_not_one_a_millisecond_later() {
+        ChatMemory chat = provider(2).get("alice");
+        chat.add(UserMessage.from("First question?"));
+        chat.add(AiMessage.from("First answer."));
+        clock.advance(Duration.ofHours(6));
+        chat.add(UserMessage.from("Second question?"));
+        chat.add(AiMessage.from("Second answer."));
+        clock.advance(Duration.ofHours(6).plusMillis(1));
+        chat.add(UserMessage.from("Third question?"));
+        chat.add(AiMessage.from("Third answer."));
+        chat.add(UserMessage.from("Fourth?"));
+
+        List<Crystal> turns = turns("alice");
+        assertThat(turns).extracting(Crystal::text).containsExactly(
+                "user: First question?\nassistant: First answer.",
+                "user: Second question?\nassistant: Second answer.",
+                "user: Third question?\nassistant: Third answer.");
+        assertThat(turns).extracting(Crystal::context).containsExactly(
+                "user: Second question?",
+                "user: First question?\nassistant: First answer.",
+                "user: Fourth?");
+    }
+
+    @Test
     void should_not_pack_lines_of_two_days_into_one_passage() {
         ChatMemory chat = provider(2).get("alice");
         clock.set("2026-03-12T23:59:50Z");
