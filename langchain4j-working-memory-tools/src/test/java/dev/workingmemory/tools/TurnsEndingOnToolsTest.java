@@ -12,6 +12,7 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.service.Result;
+import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.testing.ScriptedChatModel;
@@ -29,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * Turns that LangChain4j ends on a tool rather than on the model's answer: a tool with
  * {@code ReturnBehavior.IMMEDIATE} (the turn's last message is its result, and the next turn's user message follows
- * it), and a tool loop stopped at {@code maxSequentialToolsInvocations} (the last call is never answered).
+ * it), and a tool loop stopped at {@code maxSequentialToolsInvocations} (it ends on the last result answered).
  */
 class TurnsEndingOnToolsTest {
 
@@ -80,8 +81,9 @@ class TurnsEndingOnToolsTest {
     }
 
     @Test
-    void should_send_no_unanswered_call_after_langchain4j_stopped_a_tool_loop_at_its_limit() {
-        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+    void should_send_whole_tool_pairs_after_langchain4j_stopped_a_tool_loop_at_its_limit() {
+        InMemoryChatMemoryStore stored = new InMemoryChatMemoryStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().chatMemoryStore(stored).build();
         ScriptedChatModel model = ScriptedChatModel.script();
         for (int i = 1; i <= 3; i++) {
             model.thenCallTool("placeOrder", "{\"product\": \"p" + i + "\"}");
@@ -92,6 +94,9 @@ class TurnsEndingOnToolsTest {
 
         assertThatThrownBy(() -> assistant.chat("ann", "Order everything")).isInstanceOf(RuntimeException.class)
                 .hasMessageContaining("2");
+        // LangChain4j 1.19 stops before it adds the answer asking for the call over the limit: the turn ends on the
+        // last result
+        assertThat(stored.getMessages("ann")).last().isInstanceOf(ToolExecutionResultMessage.class);
         assistant.chat("ann", "Are you done?");
 
         List<ChatMessage> sent = model.lastRequest().messages();
