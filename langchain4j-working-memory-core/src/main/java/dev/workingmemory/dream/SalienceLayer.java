@@ -3,11 +3,10 @@ package dev.workingmemory.dream;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.Content;
-import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.layer.AnalyzedText;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -202,14 +201,14 @@ public final class SalienceLayer implements MemoryLayer {
         String text;
         if (message instanceof UserMessage user) {
             source = SalienceSource.USER_MESSAGE;
-            text = userText(user);
+            text = MessageText.of(user);
         } else if (message instanceof AiMessage ai) {
             source = SalienceSource.ASSISTANT_MESSAGE;
             text = ai.text();
         } else if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
             // the memory's own answers are no event of the conversation (read_tool_output's pages repeat old errors)
             source = Boolean.TRUE.equals(result.isError()) ? SalienceSource.TOOL_ERROR : SalienceSource.TOOL_RESULT;
-            text = result.text();
+            text = MessageText.of(result);
         } else {
             return;
         }
@@ -228,19 +227,6 @@ public final class SalienceLayer implements MemoryLayer {
         } else if (waiting == DRAIN_BATCH && !context.runLater(this::drain, Duration.ZERO)) {
             drainHere();
         }
-    }
-
-    private static String userText(UserMessage user) {
-        if (user.contents().size() == 1 && user.contents().get(0) instanceof TextContent only) {
-            return only.text();
-        }
-        StringBuilder out = new StringBuilder();
-        for (Content content : user.contents()) {
-            if (content instanceof TextContent part) {
-                out.append(out.length() > 0 ? "\n" : "").append(part.text());
-            }
-        }
-        return out.toString();
     }
 
     @Override

@@ -8,6 +8,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.workingmemory.event.EntityTracked;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
@@ -171,7 +172,7 @@ public final class EntityMemory implements MemoryLayer {
         if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
             List<Entity> found;
             try {
-                found = config.extractor().extract(result.toolName(), result.text());
+                found = config.extractor().extract(result.toolName(), MessageText.of(result));
             } catch (RuntimeException e) {
                 log.warn("Entity extractor failed on the result of tool '{}'", result.toolName(), e);
                 return;

@@ -3,9 +3,7 @@ package dev.workingmemory.internal;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.Content;
 import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.TokenCountEstimator;
@@ -13,7 +11,8 @@ import dev.langchain4j.model.TokenCountEstimator;
 /**
  * The token estimate used when the provider has no {@link TokenCountEstimator} of the model: a token per four
  * characters of text (rounded up), plus four per message for its role and framing. Close to OpenAI's tokenizers for
- * English prose; code and other languages take more tokens per character.
+ * English prose; code and other languages take more tokens per character. Only text is counted: an image, audio or a
+ * file in a user's message or a tool's result costs what the model's provider makes of it, which this cannot know.
  *
  * <p>Thread-safe (stateless).
  */
@@ -49,11 +48,7 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
         if (message instanceof SystemMessage system) {
             chars = system.text().length();
         } else if (message instanceof UserMessage user) {
-            for (Content content : user.contents()) {
-                if (content instanceof TextContent text) {
-                    chars += text.text().length();
-                }
-            }
+            chars = MessageText.of(user).length();
         } else if (message instanceof AiMessage ai) {
             chars = ai.text() == null ? 0 : ai.text().length();
             if (ai.hasToolExecutionRequests()) {
@@ -62,7 +57,7 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
                 }
             }
         } else if (message instanceof ToolExecutionResultMessage result) {
-            chars = length(result.text());
+            chars = MessageText.of(result).length();
         }
         return (chars + 3) / 4;
     }

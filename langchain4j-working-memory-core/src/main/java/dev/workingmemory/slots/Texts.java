@@ -2,11 +2,10 @@ package dev.workingmemory.slots;
 
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.Content;
-import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.layer.AnalyzedText;
 
 import java.util.ArrayList;
@@ -174,11 +173,10 @@ final class Texts {
      */
     static String of(ChatMessage message) {
         if (message instanceof ToolExecutionResultMessage result) {
-            // not text(): it throws for a result of several or non-text contents (LangChain4j 1.19)
-            return textParts(result.contents());
+            return MessageText.of(result);
         }
         if (message instanceof UserMessage user) {
-            return textParts(user.contents());
+            return MessageText.of(user);
         }
         if (message instanceof AiMessage ai) {
             StringBuilder out = new StringBuilder(ai.text() == null ? "" : ai.text());
@@ -192,26 +190,6 @@ final class Texts {
             return out.toString();
         }
         return "";
-    }
-
-    /** The text parts of a message's contents, one per line; {@code ""} for none. */
-    private static String textParts(List<Content> contents) {
-        if (contents == null) {
-            return "";
-        }
-        if (contents.size() == 1 && contents.get(0) instanceof TextContent only) {
-            return only.text() == null ? "" : only.text();
-        }
-        StringBuilder out = new StringBuilder();
-        for (Content content : contents) {
-            if (content instanceof TextContent text && text.text() != null) {
-                if (out.length() > 0) {
-                    out.append('\n');
-                }
-                out.append(text.text());
-            }
-        }
-        return out.toString();
     }
 
     /** Whether {@code c} can be part of a word or identifier. */

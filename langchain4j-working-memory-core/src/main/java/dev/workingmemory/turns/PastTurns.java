@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
-import dev.langchain4j.data.message.Content;
-import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.crystal.Crystal;
@@ -13,6 +11,7 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.internal.Passages;
 import dev.workingmemory.layer.EvictedMessage;
 import dev.workingmemory.layer.LayerBudget;
@@ -178,17 +177,19 @@ public final class PastTurns implements MemoryLayer {
     Line line(ChatMessage message, Instant added, ZoneId zone) {
         LocalDate day = LocalDate.ofInstant(added, zone);
         if (message instanceof UserMessage user) {
-            String text = userText(user);
+            String text = MessageText.of(user);
             return new Line("user", text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
             return new Line(ANSWER, cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
         }
-        if (message instanceof ToolExecutionResultMessage result && result.text() != null && !result.text().isBlank()
-                && !context.isMemoryToolResult(result)) {
-            return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
-                    oneLine(result.text(), result.text().length() <= TOOL_RESULT_CHARS ? TOOL_RESULT_CHARS
-                            : TOOL_EXCERPT_CHARS), added, day);
+        if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
+            String text = MessageText.of(result);
+            if (!text.isBlank()) {
+                return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
+                        oneLine(text, text.length() <= TOOL_RESULT_CHARS ? TOOL_RESULT_CHARS : TOOL_EXCERPT_CHARS),
+                        added, day);
+            }
         }
         return null;
     }
@@ -271,16 +272,6 @@ public final class PastTurns implements MemoryLayer {
         List<String> passages() {
             return passages;
         }
-    }
-
-    private static String userText(UserMessage user) {
-        StringBuilder text = new StringBuilder();
-        for (Content content : user.contents()) {
-            if (content instanceof TextContent part) {
-                text.append(text.isEmpty() ? "" : " ").append(part.text());
-            }
-        }
-        return text.toString();
     }
 
     /** {@code text} with every run of white space (line breaks included) as one space, cut to {@code max} characters. */

@@ -4,7 +4,9 @@ import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.ImageContent;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
@@ -30,6 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -85,6 +88,27 @@ class ContextPressureTest {
         assertThat(pressure.toolOutput("tool-output-nothing")).isEmpty();
         // the same result keeps its entry: no second copy
         assertThat(sent(chat.messages(), "c1").text()).isEqualTo(pruned.text());
+        memories.close();
+    }
+
+    @Test
+    void should_send_a_large_result_that_holds_an_image_whole_with_its_image() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        chat.add(UserMessage.from("go"));
+        chat.add(AiMessage.from(ToolExecutionRequest.builder().id("c1").name("browse").arguments("{}").build()));
+        ImageContent screen = ImageContent.from(Base64.getEncoder().encodeToString(new byte[2_000]), "image/png");
+        String log = lines(400, "page");
+        chat.add(ToolExecutionResultMessage.builder().id("c1").toolName("browse")
+                .contents(TextContent.from(log), screen).build());
+        toolTurn(chat, "c2", "bash", lines(400, "log")); // a text result as large: pruned, as the test above shows
+
+        List<ChatMessage> sent = chat.messages();
+
+        // what cannot be cut by lines is sent as it came: its text whole, its image with it
+        assertThat(sent(sent, "c1").contents()).containsExactly(TextContent.from(log), screen);
+        assertThat(sent(sent, "c2").text()).containsPattern("cut 3\\d\\d lines");
+        assertThat(memories.memory("dev").contextPressure().history()).hasSize(1);
         memories.close();
     }
 

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.Content;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.MemoryKey;
@@ -27,6 +29,7 @@ import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.dream.DreamLogEntry;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.entity.EntityMemory;
+import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.notes.Note;
 import dev.workingmemory.render.LayerShare;
@@ -321,7 +324,7 @@ final class MemoryViews {
         for (ChatMessage message : request.messages()) {
             ObjectNode item = messages.addObject().put("type", message.type().name().toLowerCase(Locale.ROOT));
             if (message instanceof UserMessage user) {
-                item.put("text", user.hasSingleText() ? user.singleText() : String.valueOf(user.contents()));
+                item.put("text", withOtherParts(MessageText.of(user), user.contents()));
             } else if (message instanceof AiMessage ai) {
                 item.put("text", ai.text());
                 if (ai.hasToolExecutionRequests()) {
@@ -330,13 +333,21 @@ final class MemoryViews {
                             .put("name", call.name()).put("arguments", call.arguments()));
                 }
             } else if (message instanceof ToolExecutionResultMessage result) {
-                item.put("id", result.id()).put("toolName", result.toolName()).put("text", result.text());
+                item.put("id", result.id()).put("toolName", result.toolName())
+                        .put("text", withOtherParts(MessageText.of(result), result.contents()));
             } else if (message instanceof SystemMessage system) {
                 item.put("text", system.text());
             } else {
                 item.put("text", message.toString());
             }
         }
+    }
+
+    /** The text parts, and how many parts are not text (an image, audio, a file): the page shows no image data. */
+    private static String withOtherParts(String text, List<Content> contents) {
+        long others = contents == null ? 0 : contents.stream().filter(part -> !(part instanceof TextContent)).count();
+        return others == 0 ? text : text + (text.isEmpty() ? "" : "\n") + "[" + others + " part"
+                + (others == 1 ? "" : "s") + " other than text]";
     }
 
     private static void pressure(ObjectNode node, ContextPressure pressure) {

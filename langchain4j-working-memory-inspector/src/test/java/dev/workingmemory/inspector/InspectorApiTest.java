@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ImageContent;
+import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
@@ -25,6 +27,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -136,6 +139,26 @@ class InspectorApiTest {
         String name = thread.path("toolOutputs").get(0).path("name").asText();
         JsonNode output = json("api/tool-output?resource=alice&thread=default&name=" + encode(name));
         assertThat(output.path("text").asText()).contains("test line 1\n", "test line 200\n", "test line 400");
+    }
+
+    @Test
+    void should_show_the_text_of_messages_with_images_and_not_their_data() throws Exception {
+        String png = Base64.getEncoder().encodeToString(new byte[3_000]);
+        ChatMemory chat = scenario.provider.get("pictures");
+        chat.add(UserMessage.from(
+                TextContent.from("What is on this screen?"),
+                ImageContent.from(png, "image/png")));
+        chat.add(AiMessage.from(ToolExecutionRequest.builder()
+                .id("s1").name("screenshot").arguments("{}").build()));
+        chat.add(ToolExecutionResultMessage.builder().id("s1").toolName("screenshot")
+                .contents(TextContent.from("Screen of the pricing page"),
+                        ImageContent.from(png, "image/png")).build());
+        chat.messages();
+
+        String messages = json("api/thread?resource=pictures&thread=default").path("request").path("messages")
+                .toString();
+        assertThat(messages).contains("What is on this screen?\\n[1 part other than text]")
+                .contains("Screen of the pricing page\\n[1 part other than text]").doesNotContain(png.substring(0, 40));
     }
 
     @Test
