@@ -30,18 +30,15 @@ public final class MessageText {
         return of(user.contents());
     }
 
-    /** @return whether the result holds something other than text (an image, audio, a file) */
-    public static boolean hasOtherThanText(ToolExecutionResultMessage result) {
-        List<Content> contents = result.contents();
-        if (contents == null) {
-            return false;
-        }
-        for (Content content : contents) {
-            if (!(content instanceof TextContent)) {
-                return true;
+    /** @return how many of {@code contents} are not text (an image, audio, a file); 0 for null */
+    public static int partsOtherThanText(List<Content> contents) {
+        int others = 0;
+        if (contents != null) {
+            for (Content content : contents) {
+                others += content instanceof TextContent ? 0 : 1;
             }
         }
-        return false;
+        return others;
     }
 
     private static String of(List<Content> contents) {

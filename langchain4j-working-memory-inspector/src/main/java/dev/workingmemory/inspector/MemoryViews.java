@@ -7,7 +7,6 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.Content;
 import dev.langchain4j.data.message.SystemMessage;
-import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.MemoryKey;
@@ -345,7 +344,7 @@ final class MemoryViews {
 
     /** The text parts, and how many parts are not text (an image, audio, a file): the page shows no image data. */
     private static String withOtherParts(String text, List<Content> contents) {
-        long others = contents == null ? 0 : contents.stream().filter(part -> !(part instanceof TextContent)).count();
+        int others = MessageText.partsOtherThanText(contents);
         return others == 0 ? text : text + (text.isEmpty() ? "" : "\n") + "[" + others + " part"
                 + (others == 1 ? "" : "s") + " other than text]";
     }
