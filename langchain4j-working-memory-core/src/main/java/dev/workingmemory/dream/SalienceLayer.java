@@ -201,7 +201,7 @@ public final class SalienceLayer implements MemoryLayer {
         String text;
         if (message instanceof UserMessage user) {
             source = SalienceSource.USER_MESSAGE;
-            text = MessageText.of(user);
+            text = MessageText.said(user);
         } else if (message instanceof AiMessage ai) {
             source = SalienceSource.ASSISTANT_MESSAGE;
             text = ai.text();

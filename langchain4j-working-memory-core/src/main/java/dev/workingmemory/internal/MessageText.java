@@ -17,6 +17,11 @@ import java.util.List;
  */
 public final class MessageText {
 
+    /** The starts of what {@code AiServices} appends to a user's text (LangChain4j 1.19's own templates). */
+    private static final List<String> APPENDED = List.of(
+            "\nYou must answer strictly ", // ServiceOutputParser, before every output format
+            "\n\nAnswer using the following information:\n"); // DefaultContentInjector's default prompt
+
     private MessageText() {
     }
 
@@ -28,6 +33,26 @@ public final class MessageText {
     /** @return the message's text parts, one per line; {@code ""} when it has none */
     public static String of(UserMessage user) {
         return of(user.contents());
+    }
+
+    /**
+     * What the user said: the message's text parts without what {@code AiServices} appends to them, which is
+     * LangChain4j's own text, the same in every message (the output format of a method that returns a type, "\nYou must
+     * answer strictly …"; the retrieved contents of the default content injector, "\n\nAnswer using the following
+     * information:\n…"). Cut at the first of those; the message sent to the model keeps them.
+     *
+     * @return the text, {@code ""} when it has none
+     */
+    public static String said(UserMessage user) {
+        String text = of(user);
+        int end = text.length();
+        for (String appended : APPENDED) {
+            int at = text.indexOf(appended);
+            if (at >= 0 && at < end) {
+                end = at;
+            }
+        }
+        return end == text.length() ? text : text.substring(0, end);
     }
 
     /** @return how many of {@code contents} are not text (an image, audio, a file); 0 for null */

@@ -168,15 +168,15 @@ final class Texts {
     }
 
     /**
-     * The text a message carries: a user's text parts, the model's text and the arguments of the tools it calls, a
-     * tool's result. {@code ""} for anything else.
+     * The text a message carries: what a user said ({@link MessageText#said}), the model's text and the arguments of
+     * the tools it calls, a tool's result. {@code ""} for anything else.
      */
     static String of(ChatMessage message) {
         if (message instanceof ToolExecutionResultMessage result) {
             return MessageText.of(result);
         }
         if (message instanceof UserMessage user) {
-            return MessageText.of(user);
+            return MessageText.said(user);
         }
         if (message instanceof AiMessage ai) {
             StringBuilder out = new StringBuilder(ai.text() == null ? "" : ai.text());

@@ -177,7 +177,7 @@ public final class PastTurns implements MemoryLayer {
     Line line(ChatMessage message, Instant added, ZoneId zone) {
         LocalDate day = LocalDate.ofInstant(added, zone);
         if (message instanceof UserMessage user) {
-            String text = MessageText.of(user);
+            String text = MessageText.said(user);
             return new Line("user", text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
