@@ -54,6 +54,7 @@ import dev.workingmemory.internal.ProviderCrystals;
 import dev.workingmemory.internal.SaveScheduler;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.StoreCheck;
+import dev.workingmemory.internal.TextPartsEstimator;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayerFactory;
@@ -194,12 +195,12 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         this.store = builder.store != null ? builder.store : new InMemoryWorkingMemoryStore();
         this.maxTokens = builder.maxTokens;
-        this.tokenCountEstimator = builder.tokenCountEstimator;
+        this.tokenCountEstimator = builder.tokenCountEstimator == null ? null
+                : TextPartsEstimator.of(builder.tokenCountEstimator);
         this.maxMessages = builder.maxTokens == null && builder.maxMessages == null ? Integer.valueOf(20) : builder.maxMessages;
         int blockChars = builder.blockChars != null ? builder.blockChars : BlockBudget.forContextWindow(builder.contextWindow);
         this.renderer = new BlockRenderer(blockChars);
-        TokenCountEstimator estimator = builder.tokenCountEstimator != null
-                ? builder.tokenCountEstimator : CharsPerTokenEstimator.INSTANCE;
+        TokenCountEstimator estimator = tokenCountEstimator != null ? tokenCountEstimator : CharsPerTokenEstimator.INSTANCE;
         builder.checkCrystalOptions();
         this.listeners = Listeners.of(builder.listeners);
         if (builder.withoutCrystals) {

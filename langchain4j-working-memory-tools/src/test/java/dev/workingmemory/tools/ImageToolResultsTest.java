@@ -8,6 +8,7 @@ import dev.langchain4j.data.message.ImageContent;
 import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.openai.OpenAiTokenCountEstimator;
 import dev.langchain4j.service.AiServices;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -48,6 +49,36 @@ class ImageToolResultsTest {
         public List<Content> showPage() {
             return List.of(TextContent.from("{\"page\": {\"id\": \"page-9\", \"title\": \"Pricing\"}}"),
                     ImageContent.from(PNG, "image/png"));
+        }
+    }
+
+    /**
+     * LangChain4j's own {@code OpenAiTokenCountEstimator} calls {@code text()} on a tool result, which throws for one
+     * with an image: such a message is counted by its text parts, and the window bounded by tokens still takes it.
+     */
+    @Test
+    void should_count_a_result_with_an_image_when_the_models_estimator_cannot() {
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("showPage", "{}")
+                .thenAnswer("The pricing page shows three plans.")
+                .thenAnswer("Noted.");
+        OpenAiTokenCountEstimator estimator = new OpenAiTokenCountEstimator("gpt-4o-mini");
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxTokens(4_000, estimator)
+                .contextWindow(8_000).build()) {
+            List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
+            tools.add(new Screens());
+            ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
+                    .chatMemoryProvider(memories).tools(tools).build();
+
+            assertThat(assistant.chat("ann", "How does the pricing page look?"))
+                    .isEqualTo("The pricing page shows three plans.");
+            assertThat(assistant.chat("ann", "Thanks")).isEqualTo("Noted.");
+
+            WorkingMemory memory = memories.memory("ann");
+            assertThat(memory.contextPressure().history()).hasSize(model.requests().size());
+            String text = "{\"page\": {\"id\": \"page-9\", \"title\": \"Pricing\"}}";
+            // the inspector's view of the request counts it too
+            assertThat(memory.lastRequest().orElseThrow().tokens()).isGreaterThan(estimator.estimateTokenCountInText(text));
         }
     }
 
