@@ -52,6 +52,14 @@ class ImageToolResultsTest {
         }
     }
 
+    /** An assistant with the memory's tools and {@link Screens}. */
+    private static ToolTesting.Assistant assistant(ScriptedChatModel model, WorkingMemoryProvider memories) {
+        List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
+        tools.add(new Screens());
+        return AiServices.builder(ToolTesting.Assistant.class).chatModel(model).chatMemoryProvider(memories).tools(tools)
+                .build();
+    }
+
     /**
      * LangChain4j's own {@code OpenAiTokenCountEstimator} calls {@code text()} on a tool result, which throws for one
      * with an image: such a message is counted by its text parts, and the window bounded by tokens still takes it.
@@ -65,10 +73,7 @@ class ImageToolResultsTest {
         OpenAiTokenCountEstimator estimator = new OpenAiTokenCountEstimator("gpt-4o-mini");
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxTokens(4_000, estimator)
                 .contextWindow(8_000).build()) {
-            List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
-            tools.add(new Screens());
-            ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
-                    .chatMemoryProvider(memories).tools(tools).build();
+            ToolTesting.Assistant assistant = assistant(model, memories);
 
             assertThat(assistant.chat("ann", "How does the pricing page look?"))
                     .isEqualTo("The pricing page shows three plans.");
@@ -93,10 +98,7 @@ class ImageToolResultsTest {
         }
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir))
                 .maxMessages(6).build()) {
-            List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
-            tools.add(new Screens());
-            ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
-                    .chatMemoryProvider(memories).tools(tools).build();
+            ToolTesting.Assistant assistant = assistant(model, memories);
 
             assertThat(assistant.chat("ann", "How does the pricing page look?"))
                     .isEqualTo("The pricing page shows three plans.");
