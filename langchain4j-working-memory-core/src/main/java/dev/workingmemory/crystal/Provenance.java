@@ -85,13 +85,13 @@ public enum Provenance {
 
     /**
      * The provenance of one line of a past turn as {@code dev.workingmemory.turns.PastTurns} writes it: an optional
-     * date {@code [2026-03-12] }, then {@code user: }, {@code assistant: } or {@code tool <name>: }. A line of no known
-     * role is taken for a tool's: it cannot be shown to be anything else.
+     * date {@code [2026-03-12] }, then {@code user: }, {@code user <name>: }, {@code assistant: } or
+     * {@code tool <name>: }. A line of no known role is taken for a tool's: it cannot be shown to be anything else.
      */
     public static Provenance ofTurnLine(String line) {
         Ensure.notNull(line, "line");
         int start = dateEnd(line);
-        if (line.startsWith(USER_ROLE, start)) {
+        if (userTextStart(line, start) > 0) {
             return USER;
         }
         if (line.startsWith(MODEL_ROLE, start)) {
@@ -107,15 +107,31 @@ public enum Provenance {
     public static String turnLineText(String line) {
         Ensure.notNull(line, "line");
         int start = dateEnd(line);
-        for (String role : new String[] {USER_ROLE, MODEL_ROLE}) {
-            if (line.startsWith(role, start)) {
-                return line.substring(start + role.length());
-            }
+        int user = userTextStart(line, start);
+        if (user > 0) {
+            return line.substring(user);
         }
-        return line;
+        return line.startsWith(MODEL_ROLE, start) ? line.substring(start + MODEL_ROLE.length()) : line;
+    }
+
+    /**
+     * Where the text of a user's line starts after its label {@code user: } or {@code user <name>: } (a name of at
+     * most {@value #NAME_CHARS} characters, as past turns cut it), or -1 when the line at {@code start} is no user's.
+     */
+    private static int userTextStart(String line, int start) {
+        if (line.startsWith(USER_ROLE, start)) {
+            return start + USER_ROLE.length();
+        }
+        if (!line.startsWith(NAMED_USER, start)) {
+            return -1;
+        }
+        int colon = line.indexOf(": ", start + NAMED_USER.length());
+        return colon > start + NAMED_USER.length() && colon <= start + NAMED_USER.length() + NAME_CHARS ? colon + 2 : -1;
     }
 
     private static final String USER_ROLE = "user: ";
+    private static final String NAMED_USER = "user ";
+    private static final int NAME_CHARS = 100;
     private static final String MODEL_ROLE = "assistant: ";
 
     /** Where a past turn's line starts after its optional date {@code [2026-03-12] }. */

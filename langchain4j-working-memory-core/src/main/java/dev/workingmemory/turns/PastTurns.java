@@ -33,8 +33,9 @@ import java.util.List;
  * in the resource's scope, so that {@code memory_search} finds what the model no longer sees. Renders nothing.
  *
  * <p>The crystals are the <em>passages</em> of an <em>exchange</em> (a user message and the assistant texts and tool
- * results that follow it; tool requests are left out): each message is a line {@code user: …}, {@code assistant: …},
- * {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
+ * results that follow it; tool requests are left out): each message is a line {@code user: …} (a user message
+ * with a name, as {@code @UserName} gives it in a conversation of several people, {@code user alice: …}),
+ * {@code assistant: …}, {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
  * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
  * of its own, cut into several by {@link Passages#of} when it is half as long again (each begins with the line's
  * label again). A message counts up to {@value #MAX_MESSAGE_CHARS} characters, a tool result of up to
@@ -72,6 +73,8 @@ public final class PastTurns implements MemoryLayer {
     /** How much of an exchange's first line its id is made of. */
     static final int ID_LINE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 1_500;
+    /** How much of a user's or a tool's name a line's label holds. */
+    static final int NAME_CHARS = 100;
     static final int MAX_EXCHANGE_PASSAGES = 64;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
@@ -178,7 +181,9 @@ public final class PastTurns implements MemoryLayer {
         LocalDate day = LocalDate.ofInstant(added, zone);
         if (message instanceof UserMessage user) {
             String text = MessageText.said(user);
-            return new Line("user", text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
+            String label = user.name() == null || user.name().isBlank() ? "user"
+                    : "user " + oneLine(user.name(), NAME_CHARS);
+            return new Line(label, text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
             return new Line(ANSWER, cut(ai.text(), MAX_MESSAGE_CHARS), added, day);
@@ -186,7 +191,7 @@ public final class PastTurns implements MemoryLayer {
         if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
             String text = MessageText.of(result);
             if (!text.isBlank()) {
-                return new Line("tool " + oneLine(String.valueOf(result.toolName()), 100),
+                return new Line("tool " + oneLine(String.valueOf(result.toolName()), NAME_CHARS),
                         oneLine(text, text.length() <= TOOL_RESULT_CHARS ? TOOL_RESULT_CHARS : TOOL_EXCERPT_CHARS),
                         added, day);
             }
@@ -200,9 +205,9 @@ public final class PastTurns implements MemoryLayer {
     }
 
     /**
-     * A message as a line of an exchange: its label ({@code user}, {@code assistant}, {@code tool <name>}), its text
-     * (not folded yet), when it was added, that day in the clock's zone, and the line as passages of its own (each
-     * beginning with the label), made once.
+     * A message as a line of an exchange: its label ({@code user}, {@code user <name>}, {@code assistant},
+     * {@code tool <name>}), its text (not folded yet), when it was added, that day in the clock's zone, and the line as
+     * passages of its own (each beginning with the label), made once.
      */
     static final class Line {
         private final String label;

@@ -28,7 +28,12 @@ class ProvenanceTest {
             "tool bash: assistant: hi                 | TOOL",
             "something else                           | TOOL",
             "[2026-03-12]user: no space               | TOOL",
-            "' user: indented'                        | TOOL"})
+            "' user: indented'                        | TOOL",
+            "[2026-03-12] user alice: hello           | USER",
+            "user Bob Smith: hello                    | USER",
+            "user alice no colon                      | TOOL",
+            "'user : no name'                         | TOOL",
+            "tool user alice: hi                      | TOOL"})
     void should_tell_a_past_turns_line_by_its_role(String line, Provenance expected) {
         assertThat(Provenance.ofTurnLine(line)).isEqualTo(expected);
     }
@@ -46,6 +51,14 @@ class ProvenanceTest {
                 .extracting(Provenance.Line::provenance).containsExactly(Provenance.DREAM);
         assertThat(Provenance.TOOL.mayInstruct()).isFalse();
         assertThat(Provenance.USER.mayInstruct()).isTrue();
+    }
+
+    @Test
+    void should_read_what_a_named_users_line_says() {
+        assertThat(Provenance.turnLineText("[2026-03-12] user alice: I moved it to Friday"))
+                .isEqualTo("I moved it to Friday");
+        assertThat(Provenance.turnLineText("user: hi")).isEqualTo("hi");
+        assertThat(Provenance.turnLineText("user " + "n".repeat(101) + ": too long a name")).startsWith("user ");
     }
 
     /** The lines past turns write, read back: a tool result that starts with "user:" stays a tool's. */

@@ -11,6 +11,7 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalQuery;
 import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
+import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.crystal.TestEmbeddingModels;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.AfterEach;
@@ -109,6 +110,22 @@ class PastTurnsTest {
                 "user: Second question?",
                 "user: First question?\nassistant: First answer.",
                 "user: Fourth?");
+    }
+
+    @Test
+    void should_say_who_said_it_when_the_users_of_a_conversation_have_names() {
+        ChatMemory chat = provider(2).get("team");
+        chat.add(UserMessage.from("alice", "I moved the release to Friday."));
+        chat.add(AiMessage.from("Noted."));
+        chat.add(UserMessage.from("bob\nsmith", "Then QA starts on Thursday."));
+        chat.add(AiMessage.from("Noted too."));
+        chat.add(UserMessage.from("Thanks."));
+
+        assertThat(turns("team")).extracting(Crystal::text).containsExactly(
+                "user alice: I moved the release to Friday.\nassistant: Noted.",
+                "user bob smith: Then QA starts on Thursday.\nassistant: Noted too.");
+        assertThat(turns("team")).flatExtracting(Provenance::lines).extracting(Provenance.Line::provenance)
+                .containsExactly(Provenance.USER, Provenance.MODEL, Provenance.USER, Provenance.MODEL);
     }
 
     @Test
