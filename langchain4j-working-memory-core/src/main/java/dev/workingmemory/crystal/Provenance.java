@@ -125,13 +125,16 @@ public enum Provenance {
         if (!line.startsWith(NAMED_USER, start)) {
             return -1;
         }
-        int colon = line.indexOf(": ", start + NAMED_USER.length());
-        return colon > start + NAMED_USER.length() && colon <= start + NAMED_USER.length() + NAME_CHARS ? colon + 2 : -1;
+        int name = start + NAMED_USER.length();
+        int colon = line.indexOf(": ", name);
+        return colon > name && colon <= name + NAME_CHARS ? colon + 2 : -1;
     }
+
+    /** The longest name a past turn's label holds: {@code user <name>: }, {@code tool <name>: }. */
+    public static final int NAME_CHARS = 100;
 
     private static final String USER_ROLE = "user: ";
     private static final String NAMED_USER = "user ";
-    private static final int NAME_CHARS = 100;
     private static final String MODEL_ROLE = "assistant: ";
 
     /** Where a past turn's line starts after its optional date {@code [2026-03-12] }. */

@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
+import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.MessageText;
@@ -73,8 +74,6 @@ public final class PastTurns implements MemoryLayer {
     /** How much of an exchange's first line its id is made of. */
     static final int ID_LINE_CHARS = 200;
     static final int MAX_MESSAGE_CHARS = 1_500;
-    /** How much of a user's or a tool's name a line's label holds. */
-    static final int NAME_CHARS = 100;
     static final int MAX_EXCHANGE_PASSAGES = 64;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
@@ -182,7 +181,7 @@ public final class PastTurns implements MemoryLayer {
         if (message instanceof UserMessage user) {
             String text = MessageText.said(user);
             String label = user.name() == null || user.name().isBlank() ? "user"
-                    : "user " + oneLine(user.name(), NAME_CHARS);
+                    : "user " + oneLine(user.name(), Provenance.NAME_CHARS);
             return new Line(label, text.isBlank() ? "(no text)" : cut(text, MAX_MESSAGE_CHARS), added, day);
         }
         if (message instanceof AiMessage ai && ai.text() != null && !ai.text().isBlank()) {
@@ -191,7 +190,7 @@ public final class PastTurns implements MemoryLayer {
         if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
             String text = MessageText.of(result);
             if (!text.isBlank()) {
-                return new Line("tool " + oneLine(String.valueOf(result.toolName()), NAME_CHARS),
+                return new Line("tool " + oneLine(String.valueOf(result.toolName()), Provenance.NAME_CHARS),
                         oneLine(text, text.length() <= TOOL_RESULT_CHARS ? TOOL_RESULT_CHARS : TOOL_EXCERPT_CHARS),
                         added, day);
             }
