@@ -2,6 +2,8 @@ package dev.workingmemory;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.internal.JsonSchemaElementUtils;
@@ -13,8 +15,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
@@ -36,7 +36,7 @@ final class ToolSpecificationListener implements ChatModelListener {
     private final Supplier<? extends Iterable<WorkingMemory>> memories;
     private final TokenCountEstimator estimator;
     /** The tokens of each tool seen: an agent sends the same tools on every call. */
-    private final Map<ToolSpecification, Integer> tokens = new ConcurrentHashMap<>();
+    private final Cache<ToolSpecification, Integer> tokens = Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
 
     ToolSpecificationListener(Supplier<? extends Iterable<WorkingMemory>> memories, TokenCountEstimator estimator) {
         this.memories = memories;
@@ -66,12 +66,9 @@ final class ToolSpecificationListener implements ChatModelListener {
         if (tools == null || tools.isEmpty()) {
             return 0;
         }
-        if (tokens.size() > MAX_CACHED) {
-            tokens.clear();
-        }
         int sum = 0;
         for (ToolSpecification tool : tools) {
-            sum += tokens.computeIfAbsent(tool, this::estimate);
+            sum += tokens.get(tool, this::estimate);
         }
         return sum;
     }

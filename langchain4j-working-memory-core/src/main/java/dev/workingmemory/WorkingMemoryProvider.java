@@ -8,6 +8,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.memory.chat.ChatMemoryProvider;
 import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.ChatModel;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
@@ -625,7 +626,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private void forget(Object memoryId, MemoryKey key) {
         String resource = key.resource();
         store.putDocument(key.resourceStoreKey(), FORGETTING, clock.instant().toString());
-        java.util.Set<Object> memoryIds = new java.util.LinkedHashSet<>();
+        Set<Object> memoryIds = new LinkedHashSet<>();
         memoryIds.add(memoryId);
         memoryIds.addAll(dropLoaded(resource));
         String threadKeyPrefix = MemoryKey.of(resource, "").threadStoreKey();
@@ -743,7 +744,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      * measures the messages and the block only: give a {@link Builder#contextWindow} that leaves room for the tools.
      * The same listener each time; it never fails the model's call.
      */
-    public dev.langchain4j.model.chat.listener.ChatModelListener chatModelListener() {
+    public ChatModelListener chatModelListener() {
         return toolSpecificationListener;
     }
 
@@ -900,8 +901,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      *
      * @return the memory ids of the memories dropped
      */
-    private java.util.Set<Object> dropLoaded(String resource) {
-        java.util.Set<Object> memoryIds = new java.util.LinkedHashSet<>();
+    private Set<Object> dropLoaded(String resource) {
+        Set<Object> memoryIds = new LinkedHashSet<>();
         for (var cached : memories.asMap().entrySet()) {
             if (cached.getKey().resource().equals(resource)
                     && memories.asMap().remove(cached.getKey(), cached.getValue())) {

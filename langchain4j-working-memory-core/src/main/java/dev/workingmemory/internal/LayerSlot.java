@@ -8,6 +8,7 @@ import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -116,7 +117,7 @@ public final class LayerSlot implements LayerContext {
     }
 
     @Override
-    public java.util.List<String> reliefs() {
+    public List<String> reliefs() {
         readsOtherLayers = true;
         return scope.reliefs(this);
     }

@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.StringJoiner;
@@ -66,6 +67,8 @@ public final class ScopeState {
     private final SaveScheduler saver;
     private final StoreCheck storeCheck;
     private final List<LayerSlot> slots;
+    /** The same slots in block order ({@link MemoryLayer#order()}), for {@link #reliefs}. */
+    private final List<LayerSlot> inBlockOrder;
     private final OperationJournal journal;
     /** Incremented on every change of any layer; read without the lock to validate render caches. */
     private final AtomicLong version = new AtomicLong();
@@ -122,6 +125,9 @@ public final class ScopeState {
             created.add(slot);
         }
         this.slots = Collections.unmodifiableList(created);
+        List<LayerSlot> ordered = new ArrayList<>(created);
+        ordered.sort(Comparator.comparingInt(slot -> slot.layer().order()));
+        this.inBlockOrder = List.copyOf(ordered);
         Optional<Snapshot> stored;
         try {
             stored = store.load(storeKey);
@@ -160,12 +166,9 @@ public final class ScopeState {
 
     /** The non-empty {@link MemoryLayer#relief() reliefs} of this scope's layers but {@code asking}'s, in block order. */
     List<String> reliefs(LayerSlot asking) {
-        List<LayerSlot> others = new ArrayList<>(slots);
-        others.remove(asking);
-        others.sort(java.util.Comparator.comparingInt(slot -> slot.layer().order()));
         List<String> reliefs = new ArrayList<>();
-        for (LayerSlot slot : others) {
-            String relief = slot.layer().relief();
+        for (LayerSlot slot : inBlockOrder) {
+            String relief = slot == asking ? "" : slot.layer().relief();
             if (!relief.isEmpty()) {
                 reliefs.add(relief);
             }

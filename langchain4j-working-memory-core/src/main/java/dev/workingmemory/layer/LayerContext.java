@@ -5,6 +5,7 @@ import dev.workingmemory.MemoryKey;
 import dev.workingmemory.event.WorkingMemoryListener;
 
 import java.time.Clock;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
@@ -80,8 +81,8 @@ public interface LayerContext {
      * Call it from {@link MemoryLayer#render}: a layer that reads them is rendered again whenever a layer of its scope
      * changes, not only when it changes itself. The default: none.
      */
-    default java.util.List<String> reliefs() {
-        return java.util.List.of();
+    default List<String> reliefs() {
+        return List.of();
     }
 
     /**
