@@ -16,9 +16,22 @@ import java.util.concurrent.ConcurrentHashMap;
  * the set follows the tools module without a second list; register your own tools here when they answer from the
  * memory too.
  *
+ * <p>The names are also what the memory's texts may name to a model whose requests the provider's
+ * {@link WorkingMemoryProvider#chatModelListener() model listener} has not seen yet
+ * ({@link dev.workingmemory.layer.LayerContext#offersTool}): a tool no bean was made for is never suggested.
+ *
  * <p>Thread-safe: names are only ever added.
  */
 public final class MemoryToolNames {
+
+    /** Searches the long-term memory; named by the notes and the state the memory shows (tools module: the same). */
+    public static final String MEMORY_SEARCH = "memory_search";
+    /** Writes a core memory block; named by context pressure's advice. */
+    public static final String CORE_MEMORY_UPDATE = "core_memory_update";
+    /** Empties one session slot; named by context pressure's advice. */
+    public static final String WORKING_MEMORY_CLEAR_SLOT = "working_memory_clear_slot";
+    /** Removes one session item; named by context pressure's advice. */
+    public static final String WORKING_MEMORY_REMOVE = "working_memory_remove";
 
     private final Set<String> names = ConcurrentHashMap.newKeySet();
 
@@ -38,6 +51,11 @@ public final class MemoryToolNames {
     /** Whether {@code message} is the result of a registered tool. */
     public boolean isResultOf(ChatMessage message) {
         return message instanceof ToolExecutionResultMessage result && contains(result.toolName());
+    }
+
+    /** How many names are registered: it only grows, so a change of it means a new tool. */
+    public int count() {
+        return names.size();
     }
 
     /** The names registered so far. */

@@ -14,16 +14,19 @@ import dev.langchain4j.model.chat.request.ChatRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Tells each memory how many tokens the tool specifications sent with its requests take: the memory never sees them
+ * Tells each memory which tools are sent with its requests, and how many tokens they take: the memory never sees them
  * ({@code AiServices} adds them to the request after {@code messages()}), yet the model counts them against its
- * context window. On each request a model makes, the memory whose last {@code messages()} the request starts with
- * (the same message object) learns the estimated tokens of the request's tools; context pressure counts them from
- * its next measure on ({@link dev.workingmemory.layer.RequestDraft#toolTokens()}). A request of no memory of this
- * provider is ignored.
+ * context window, and may only call those. On each request a model makes, the memory whose last {@code messages()}
+ * the request starts with (the same message object) learns the names and estimated tokens of the request's tools;
+ * context pressure counts them from its next measure on ({@link dev.workingmemory.layer.RequestDraft#toolTokens()}),
+ * and the layers' texts name no other tool ({@link dev.workingmemory.layer.LayerContext#offersTool}). A request of no
+ * memory of this provider is ignored.
  *
  * <p>Thread-safe: a model calls it from any thread.
  */
@@ -53,7 +56,9 @@ final class ToolSpecificationListener implements ChatModelListener {
             }
             for (WorkingMemory memory : memories.get()) {
                 if (memory.sentFirst(messages.get(0))) {
-                    memory.toolSpecificationsSent(tokensOf(request.toolSpecifications()));
+                    List<ToolSpecification> tools = request.toolSpecifications() == null ? List.of()
+                            : request.toolSpecifications();
+                    memory.toolSpecificationsSent(tokensOf(tools), namesOf(tools));
                     return;
                 }
             }
@@ -62,8 +67,16 @@ final class ToolSpecificationListener implements ChatModelListener {
         }
     }
 
+    private static Set<String> namesOf(List<ToolSpecification> tools) {
+        Set<String> names = new HashSet<>();
+        for (ToolSpecification tool : tools) {
+            names.add(tool.name());
+        }
+        return names;
+    }
+
     private int tokensOf(List<ToolSpecification> tools) {
-        if (tools == null || tools.isEmpty()) {
+        if (tools.isEmpty()) {
             return 0;
         }
         int sum = 0;

@@ -339,9 +339,14 @@ public final class WorkingMemory {
                 : !sent.messages().isEmpty() && sent.messages().get(0) == first;
     }
 
-    /** The tokens of the tool specifications a model received with this memory's last request. */
-    void toolSpecificationsSent(int tokens) {
+    /**
+     * The tool specifications a model received with this memory's last request: their tokens, and their names, which
+     * the layers' texts may name ({@link dev.workingmemory.layer.LayerContext#offersTool}).
+     */
+    void toolSpecificationsSent(int tokens, Set<String> toolNames) {
         toolTokens = tokens;
+        thread.toolsOffered(key, toolNames);
+        resource.toolsOffered(key, toolNames);
     }
 
     /** Lets every shaper shape the request, then renders the block again if a layer changed meanwhile. */
@@ -377,11 +382,13 @@ public final class WorkingMemory {
     /** Saves the unsaved layer state (messages are kept as they change) and refuses further use. */
     void close() {
         thread.close();
+        resource.toolsWithdrawn(key);
     }
 
     /** Refuses further use without saving anything: the memory is being deleted. */
     void discard() {
         thread.discard();
+        resource.toolsWithdrawn(key);
     }
 
     ScopeState threadState() {

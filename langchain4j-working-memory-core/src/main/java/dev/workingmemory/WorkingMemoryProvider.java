@@ -742,9 +742,13 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      * take, which {@code ChatMemory} never sees and the model counts against its context window, so that context
      * pressure counts them (an agent with the memory's tools sends about 2,500 tokens of them). Without it pressure
      * measures the messages and the block only: give a {@link Builder#contextWindow} that leaves room for the tools.
-     * The same listener each time; it never fails the model's call.
+     * It also tells each memory the names of those tools, so that the texts the memory adds (a pruned output's pointer,
+     * the notes' and the state's search hints, pressure's advice) name only tools the model has: once this method was
+     * called, a memory names none of its tools until the listener saw a request of it. The same listener each time; it
+     * never fails the model's call.
      */
     public ChatModelListener chatModelListener() {
+        messageRules.modelTools().listenerTaken();
         return toolSpecificationListener;
     }
 

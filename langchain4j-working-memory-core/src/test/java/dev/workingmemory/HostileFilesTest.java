@@ -82,6 +82,7 @@ class HostileFilesTest {
                 .embeddingModel(embeddingModel)
                 .dreams(DreamConfig.builder().scheduled(false).build())
                 .build();
+        provider.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT); // pruned results name their entry
         providers.add(provider);
         return provider;
     }

@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.crystal.MemoryHit;
 import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.render.LayerShare;
@@ -67,6 +68,7 @@ class InspectionAccessorsTest {
     @Test
     void should_keep_the_request_as_sent_when_the_window_changes_afterwards() {
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build()) {
+            memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT);
             ChatMemory chat = memories.get("dev");
             chat.add(UserMessage.from("run the tests"));
             chat.add(AiMessage.from(ToolExecutionRequest.builder().id("c1").name("bash").arguments("{}").build()));

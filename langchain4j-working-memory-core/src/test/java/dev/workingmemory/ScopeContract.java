@@ -97,8 +97,13 @@ public interface ScopeContract {
                 .collect(Collectors.joining("\n"));
     }
 
-    /** A tool call and its result in the window, then the request that prunes (and caches) the result. */
-    private static String toolTurn(ChatMemory chat, String callId, String output) {
+    /**
+     * A tool call and its result in the window, then the request that prunes (and caches) the result, which names the
+     * entry to a model that has {@code read_tool_output}.
+     */
+    private static String toolTurn(WorkingMemoryProvider memories, String id, String callId, String output) {
+        memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT);
+        ChatMemory chat = memories.get(id);
         chat.add(UserMessage.from("Fetch the keeper's log please"));
         chat.add(AiMessage.from(ToolExecutionRequest.builder().id(callId).name("fetch_log").arguments("{}").build()));
         chat.add(ToolExecutionResultMessage.from(callId, "fetch_log", output));
@@ -117,8 +122,8 @@ public interface ScopeContract {
         memory.notes().note(codeword(user) + " is the private note", 0.5, null);
         assertThat(memories.dream(id).committed()).as("the first dream of %s", id).isTrue();
         ChatMemory chat = memories.get(id);
-        toolTurn(chat, "call_0", SHARED_OUTPUT); // TOOL_OUTPUT, the same name for every user
-        String entry = toolTurn(chat, "call_1", privateOutput(user));
+        toolTurn(memories, id, "call_0", SHARED_OUTPUT); // TOOL_OUTPUT, the same name for every user
+        String entry = toolTurn(memories, id, "call_1", privateOutput(user));
         for (int turn = 0; turn < 3; turn++) { // TURN: the tool turns and these leave the window of 4
             chat.add(UserMessage.from("Tell me about the lighthouse keeper, part " + turn));
             chat.add(AiMessage.from("The keeper trimmed the wicks every night, part " + turn));
@@ -272,9 +277,9 @@ public interface ScopeContract {
                 .collect(Collectors.joining("\n"));
         try (WorkingMemoryProvider memories = builder(clock).maxMessages(20).build()) {
             CrystalStore crystals = memories.crystalStore().orElseThrow();
-            toolTurn(memories.get(attacker), "call_0", injected);
+            toolTurn(memories, attacker, "call_0", injected);
             for (int i = 0; i < 3; i++) {
-                toolTurn(memories.get(victim), "call_" + i, SHARED_OUTPUT.replace("lighthouse", "output" + i + " lighthouse"));
+                toolTurn(memories, victim, "call_" + i, SHARED_OUTPUT.replace("lighthouse", "output" + i + " lighthouse"));
             }
             awaitOutputs(crystals, attacker, 1);
             awaitOutputs(crystals, victim, 3);
@@ -300,8 +305,8 @@ public interface ScopeContract {
         SettableClock clock = new SettableClock(NOW.toString());
         try (WorkingMemoryProvider memories = builder(clock).maxMessages(20).build()) {
             CrystalStore crystals = memories.crystalStore().orElseThrow();
-            String bobs = toolTurn(memories.get("bob"), "call_0", SHARED_OUTPUT);
-            String alices = toolTurn(memories.get("alice"), "call_0", SHARED_OUTPUT);
+            String bobs = toolTurn(memories, "bob", "call_0", SHARED_OUTPUT);
+            String alices = toolTurn(memories, "alice", "call_0", SHARED_OUTPUT);
             assertThat(alices).as("the same entry name: one call id, tool, text and second").isEqualTo(bobs);
             awaitOutputs(crystals, "bob", 1);
             awaitOutputs(crystals, "alice", 1);

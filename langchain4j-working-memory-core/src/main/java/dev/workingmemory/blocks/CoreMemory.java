@@ -3,6 +3,7 @@ package dev.workingmemory.blocks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -149,11 +150,12 @@ public final class CoreMemory implements MemoryLayer {
         return config.budget();
     }
 
-    /** Compressing its blocks, once one holds anything. */
+    /** Compressing its blocks, once one holds anything and the model has the tool. */
     @Override
     public String relief() {
         return contents.values().stream().anyMatch(content -> !content.isEmpty())
-                ? "compress core memory blocks (core_memory_update)" : "";
+                && context.offersTool(MemoryToolNames.CORE_MEMORY_UPDATE)
+                ? "compress core memory blocks (" + MemoryToolNames.CORE_MEMORY_UPDATE + ")" : "";
     }
 
     @Override

@@ -37,7 +37,8 @@ import java.util.Set;
  * Context pressure (seed 003, tiers 3 and 4): measures every request against the model's context window, prunes the
  * tool results in it in the mode of the level, intervenes at {@link PressureLevel#HIGH} without a model call, and
  * renders {@code <pressure level="moderate" percent="82">…advice…</pressure>} at moderate and high. The advice names
- * the tools that free space in the other layers of the thread that hold something ({@link LayerContext#reliefs()}).
+ * the tools that free space in the other layers of the thread that hold something ({@link LayerContext#reliefs()}) and
+ * that the model has.
  *
  * <p><b>Measuring.</b> A request's pressure is its estimated tokens (system message with the block, then the window,
  * tool results pruned in {@link PruningMode#NORMAL} mode) against {@link RequestDraft#contextWindow()}. Measuring with
@@ -52,7 +53,8 @@ import java.util.Set;
  * {@link ToolOutputPruner} in the level's mode (normal, aggressive, hyper: line thresholds 50, 30, 15 and the character
  * threshold of long lines by default); a smaller one is sent whole. What the model sees keeps the tool call's id and tool name; the
  * message store keeps the full result; the full text is kept in the {@link ToolOutputCache} and the pruned text ends
- * with how many lines were cut and the call that reads it back: {@code read_tool_output("tool-output-…")}. The
+ * with how many lines were cut and, when the model has the tool ({@link LayerContext#offersTool}), the call that reads
+ * it back: {@code read_tool_output("tool-output-…")}. The
  * results of the memory's own tools ({@link LayerContext#isMemoryToolResult}) and of
  * {@link ContextPressureConfig#unprunedTools()} are never pruned nor shortened.
  *
@@ -517,6 +519,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         private final boolean prunable;
         private boolean shortened;
         private int lines = -1;
+        /** Whether the versions made so far name {@code read_tool_output}: the model had it. */
+        private boolean pointsToReader;
 
         Pruned(ToolExecutionResultMessage original) {
             this.original = original;
@@ -526,14 +530,14 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
 
         ToolExecutionResultMessage in(PruningMode mode) {
+            followReader();
             return versions.computeIfAbsent(mode, m -> {
                 PrunedOutput output = config.pruner().prune(original.text(), m, null, context.maxAnalyzedChars());
                 lines = output.originalLines();
                 if (!output.pruned()) {
                     return original;
                 }
-                ToolExecutionResultMessage copy = copy(output.text() + " The full output is kept: " + READ_TOOL_OUTPUT
-                        + "(\"" + entry() + "\") reads it.");
+                ToolExecutionResultMessage copy = copy(output.text() + pointer(" The full output is kept: "));
                 context.events().onOutputPruned(new OutputPruned(context.key(), original.toolName(), m.name(),
                         original.text().length(), copy.text().length()));
                 return copy;
@@ -541,14 +545,33 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
 
         ToolExecutionResultMessage reference() {
+            followReader();
             if (reference == null) {
                 String text = original.text();
                 int count = lines >= 0 ? lines : LineIndex.count(text);
                 reference = copy("[Output of " + original.toolName() + " (" + count + " lines, " + text.length()
-                        + " chars) moved out of the context under pressure. " + READ_TOOL_OUTPUT + "(\"" + entry()
-                        + "\") reads it.]");
+                        + " chars) moved out of the context under pressure." + pointer(" ") + "]");
             }
             return reference;
+        }
+
+        /** Forgets the versions made when the model had {@code read_tool_output} and now has not, or the other way. */
+        private void followReader() {
+            boolean readable = context.offersTool(READ_TOOL_OUTPUT);
+            if (readable != pointsToReader) {
+                versions.clear();
+                reference = null;
+                pointsToReader = readable;
+            }
+        }
+
+        /**
+         * {@code lead} and the call that reads the whole output back, when the model has that tool; "" else (the
+         * output is kept all the same: memory_search and the inspector find it).
+         */
+        private String pointer(String lead) {
+            String entry = entry();
+            return pointsToReader ? lead + READ_TOOL_OUTPUT + "(\"" + entry + "\") reads it." : "";
         }
 
         private String entry() {

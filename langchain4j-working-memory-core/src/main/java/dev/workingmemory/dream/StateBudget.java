@@ -20,6 +20,8 @@ public final class StateBudget {
 
     /** The last line of a state cut to its budget (seed 000). */
     public static final String TRUNCATION_MARKER = "[Full working memory available via memory_search]";
+    /** The last line of a state cut to its budget, shown to a model that has no {@code memory_search}. */
+    public static final String CUT_MARKER = "[Working memory cut to its budget]";
 
     private StateBudget() {
     }
@@ -36,15 +38,21 @@ public final class StateBudget {
      * {@code ""} when the marker does not fit.
      */
     public static String fit(String text, int maxChars) {
+        return fit(text, maxChars, TRUNCATION_MARKER);
+    }
+
+    /** {@link #fit(String, int)} ending a cut state with {@code marker}. */
+    public static String fit(String text, int maxChars, String marker) {
         Ensure.notNull(text, "text");
         Ensure.notNegative(maxChars, "maxChars");
+        Ensure.notBlank(marker, "marker");
         if (text.length() <= maxChars) {
             return text;
         }
-        if (TRUNCATION_MARKER.length() > maxChars) {
+        if (marker.length() > maxChars) {
             return "";
         }
-        int room = maxChars - TRUNCATION_MARKER.length() - 2; // "\n\n" before the marker
+        int room = maxChars - marker.length() - 2; // "\n\n" before the marker
         List<String> kept = new ArrayList<>();
         int used = 0;
         for (String line : StateLines.lines(text)) {
@@ -58,7 +66,7 @@ public final class StateBudget {
         while (!kept.isEmpty() && (kept.get(kept.size() - 1).isBlank() || isHeading(kept.get(kept.size() - 1)))) {
             kept.remove(kept.size() - 1);
         }
-        return kept.isEmpty() ? TRUNCATION_MARKER : String.join("\n", kept) + "\n\n" + TRUNCATION_MARKER;
+        return kept.isEmpty() ? marker : String.join("\n", kept) + "\n\n" + marker;
     }
 
     private static boolean isHeading(String line) {

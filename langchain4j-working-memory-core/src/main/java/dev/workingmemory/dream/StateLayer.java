@@ -2,6 +2,7 @@ package dev.workingmemory.dream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -10,6 +11,8 @@ import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
 import dev.workingmemory.render.BlockText;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -35,6 +38,8 @@ public final class StateLayer implements MemoryLayer {
     public static final String NAME = "state";
     static final int RECHECK_SECONDS = 10;
     private static final String CLOSE_TAG = "</" + NAME + ">";
+    /** The pointers' label for a model without {@code memory_search}: the topics stay, the call is not suggested. */
+    static final String TOPICS_LABEL = "_Topics of earlier conversations:_";
 
     private final LayerContext context;
     private final DreamEngine engine;
@@ -109,8 +114,33 @@ public final class StateLayer implements MemoryLayer {
             return "";
         }
         int room = maxChars - openTag.length() - CLOSE_TAG.length() - 2;
-        String body = StateBudget.fit(BlockText.escape(text.strip()), Math.max(0, room));
+        String body = context.offersTool(MemoryToolNames.MEMORY_SEARCH)
+                ? StateBudget.fit(BlockText.escape(text.strip()), Math.max(0, room))
+                : StateBudget.fit(BlockText.escape(withoutSearch(text).strip()), Math.max(0, room),
+                        StateBudget.CUT_MARKER);
         return body.isEmpty() ? "" : openTag + "\n" + body + "\n" + CLOSE_TAG;
+    }
+
+    /**
+     * The state as a model without {@code memory_search} reads it: a template label that names the tool (the seed's
+     * pointers) and the seed's cut marker say what they list without suggesting the call. Other text a dream wrote is
+     * left as it is.
+     */
+    private static String withoutSearch(String state) {
+        if (!state.contains(MemoryToolNames.MEMORY_SEARCH)) {
+            return state;
+        }
+        List<String> lines = new ArrayList<>();
+        for (String line : StateLines.lines(state)) {
+            if (line.strip().equals(StateBudget.TRUNCATION_MARKER)) {
+                lines.add(StateBudget.CUT_MARKER);
+            } else if (StateLines.isLabel(line) && line.contains(MemoryToolNames.MEMORY_SEARCH)) {
+                lines.add(TOPICS_LABEL);
+            } else {
+                lines.add(line);
+            }
+        }
+        return String.join("\n", lines);
     }
 
     @Override

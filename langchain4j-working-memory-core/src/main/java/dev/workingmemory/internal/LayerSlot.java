@@ -29,6 +29,10 @@ public final class LayerSlot implements LayerContext {
     private String snapshotMember;
     /** Whether the layer's rendering reads other layers ({@link #reliefs()}): then it is cached per scope version. */
     private boolean readsOtherLayers;
+    /** Whether the layer's rendering asks which tools are {@link #offersTool offered}: then it is cached per answer too. */
+    private boolean readsTools;
+    /** Inside the layer's {@link MemoryLayer#render}: what it reads then decides how its rendering is cached. */
+    private boolean rendering;
 
     LayerSlot(ScopeState scope, MemoryKey key, Clock clock, MemoryLayerFactory factory) {
         this.scope = scope;
@@ -123,6 +127,14 @@ public final class LayerSlot implements LayerContext {
     }
 
     @Override
+    public boolean offersTool(String toolName) {
+        if (rendering) {
+            readsTools = true; // asked from relief() instead, the layer that reads the reliefs renders again
+        }
+        return scope.offersTool(toolName);
+    }
+
+    @Override
     public int maxAnalyzedChars() {
         return scope.messageRules().maxAnalyzedChars();
     }
@@ -138,12 +150,12 @@ public final class LayerSlot implements LayerContext {
 
     /** Renders at the layer's own maximum, cached until the layer changes. Called holding the scope's lock. */
     String renderAtMax() {
-        return atMax.get(renderVersion(), layer.budget().maxChars(), layer);
+        return atMax.get(renderVersion(), toolsVersion(), layer.budget().maxChars(), this);
     }
 
     /** Renders within {@code maxChars}, cached until the layer changes. Called holding the scope's lock. */
     String renderWithin(int maxChars) {
-        return cut.get(renderVersion(), maxChars, layer);
+        return cut.get(renderVersion(), toolsVersion(), maxChars, this);
     }
 
     /** The layer's version, or (negated, so the two never meet) its scope's when its rendering reads other layers. */
@@ -151,15 +163,31 @@ public final class LayerSlot implements LayerContext {
         return readsOtherLayers ? -1 - scope.version() : version;
     }
 
+    /** What the tools offered to the scope's memories were when its rendering asked, or 0 when it does not ask. */
+    private long toolsVersion() {
+        return readsTools ? scope.toolsVersion() : 0;
+    }
+
+    private String render(int maxChars) {
+        rendering = true;
+        try {
+            return layer.render(maxChars);
+        } finally {
+            rendering = false;
+        }
+    }
+
     private static final class RenderCache {
         private long version = -1;
+        private long toolsVersion = -1;
         private int limit = -1;
         private String text;
 
-        String get(long currentVersion, int maxChars, MemoryLayer layer) {
-            if (text == null || version != currentVersion || limit != maxChars) {
-                text = layer.render(maxChars);
+        String get(long currentVersion, long currentToolsVersion, int maxChars, LayerSlot slot) {
+            if (text == null || version != currentVersion || toolsVersion != currentToolsVersion || limit != maxChars) {
+                text = slot.render(maxChars);
                 version = currentVersion;
+                toolsVersion = currentToolsVersion;
                 limit = maxChars;
             }
             return text;

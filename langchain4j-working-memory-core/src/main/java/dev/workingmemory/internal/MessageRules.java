@@ -10,14 +10,22 @@ import dev.workingmemory.MemoryToolNames;
  *
  * @param memoryTools      the memory's own tools, or null for none
  * @param maxAnalyzedChars the most characters of one message analysed on the request path
+ * @param modelTools       what the provider knows of the tools its models are offered
  */
-public record MessageRules(MemoryToolNames memoryTools, int maxAnalyzedChars) {
+public record MessageRules(MemoryToolNames memoryTools, int maxAnalyzedChars, ModelTools modelTools) {
 
     public MessageRules {
         Ensure.positive(maxAnalyzedChars, "maxAnalyzedChars");
+        Ensure.notNull(modelTools, "modelTools");
+    }
+
+    public MessageRules(MemoryToolNames memoryTools, int maxAnalyzedChars) {
+        this(memoryTools, maxAnalyzedChars, new ModelTools(memoryTools));
     }
 
     boolean isMemoryToolResult(ChatMessage message) {
         return memoryTools != null && memoryTools.isResultOf(message);
     }
+
+
 }

@@ -25,8 +25,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.StringJoiner;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -94,6 +97,13 @@ public final class ScopeState {
     /** {@link #listeners} deaf while the journal is replayed: the replayed writes reported their events already. */
     private final Listeners events;
     private final MessageRules messageRules;
+    /**
+     * The names of the tools each memory of this scope (one for a thread, those of its threads for a resource) was
+     * offered with its last request, as the provider's model listener saw it; a memory it has not seen is absent.
+     */
+    private final Map<MemoryKey, Set<String>> offeredTools = new ConcurrentHashMap<>();
+    /** Incremented whenever {@link #offeredTools} changes. */
+    private final AtomicLong toolChanges = new AtomicLong();
 
     public ScopeState(LayerScope scope, MemoryKey key, String storeKey, WorkingMemoryStore store,
                       List<MemoryLayerFactory> factories, Clock clock, SaveScheduler saver, StoreCheck storeCheck) {
@@ -176,9 +186,53 @@ public final class ScopeState {
         return reliefs;
     }
 
-    /** Changes whenever a layer of this scope changes, also by a reload. */
+    /**
+     * Changes whenever a layer of this scope changes, also by a reload, and whenever what {@link #offersTool} answers
+     * may have changed. Only ever grows.
+     */
     public long version() {
-        return version.get();
+        return version.get() + messageRules.modelTools().generation();
+    }
+
+    /** Changes whenever what {@link #offersTool} answers may have changed. Only ever grows. */
+    long toolsVersion() {
+        return toolChanges.get() + messageRules.modelTools().generation();
+    }
+
+    /**
+     * Notes the tools a model was offered with a request of {@code memory} (a memory of this scope), so that a layer
+     * names no other ({@link LayerContext#offersTool}). Takes no lock: a model listener calls it.
+     */
+    public void toolsOffered(MemoryKey memory, Set<String> toolNames) {
+        Set<String> names = Set.copyOf(toolNames);
+        if (!names.equals(offeredTools.put(memory, names))) {
+            toolChanges.incrementAndGet(); // layers that named tools render again
+            version.incrementAndGet();
+        }
+    }
+
+    /** Forgets the tools of {@code memory}, which is closed. Takes no lock. */
+    public void toolsWithdrawn(MemoryKey memory) {
+        if (offeredTools.remove(memory) != null) {
+            toolChanges.incrementAndGet();
+            version.incrementAndGet();
+        }
+    }
+
+    /**
+     * Whether every memory of this scope was offered {@code toolName} with its last request the model listener saw;
+     * for a scope none of whose requests it saw, what the provider assumes ({@link ModelTools}).
+     */
+    boolean offersTool(String toolName) {
+        if (offeredTools.isEmpty()) {
+            return messageRules.modelTools().offeredUnseen(toolName);
+        }
+        for (Set<String> offered : offeredTools.values()) {
+            if (!offered.contains(toolName)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Runs {@code action} holding the lock. Throws {@link MemoryClosedException} once the scope is closed. */

@@ -96,6 +96,20 @@ public interface LayerContext {
     }
 
     /**
+     * Whether the model of this layer's memory is offered the tool {@code toolName}, so that a text the model reads may
+     * tell it to call the tool: a model that calls a tool it was not given makes {@code AiServices} abort the call. The
+     * memory knows it exactly once the provider's {@code chatModelListener()} saw a request of the memory (the tools of
+     * its last request). Until then none is offered when the application took that listener, else (a model without the
+     * listener) the memory's registered tools are ({@link dev.workingmemory.MemoryToolNames}:
+     * the tools module's beans made for the provider). A resource-scoped layer is shared by the resource's memories: the tool must be offered to each of them
+     * that the listener saw. A layer that asks from {@link MemoryLayer#render} or {@link MemoryLayer#relief} is rendered
+     * again when the answer may have changed. The default: true.
+     */
+    default boolean offersTool(String toolName) {
+        return true;
+    }
+
+    /**
      * Runs {@code task} off the request path, on the provider's saver thread, after {@code delay} (zero: as soon as
      * that thread is free): derived work a layer need not do inside {@code add} or {@code messages()}, such as scoring
      * a message. The task takes the lock itself ({@link #read}, {@link #write}), must not throw, and may find the

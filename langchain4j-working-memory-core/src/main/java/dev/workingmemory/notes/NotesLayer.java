@@ -2,6 +2,7 @@ package dev.workingmemory.notes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.event.NoteAppended;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
@@ -259,8 +260,11 @@ public final class NotesLayer implements MemoryLayer {
         return out.append('\n').append(CLOSE_TAG).toString();
     }
 
-    private static String moreLine(int count) {
-        return "\n(" + count + " older note" + (count == 1 ? "" : "s") + " not shown: memory_search finds them)";
+    /** How many are not shown, and the tool that finds them when the model has it. */
+    private String moreLine(int count) {
+        return "\n(" + count + " older note" + (count == 1 ? "" : "s") + " not shown"
+                + (context.offersTool(MemoryToolNames.MEMORY_SEARCH) ? ": " + MemoryToolNames.MEMORY_SEARCH
+                + " finds them)" : ")");
     }
 
     /** The notes live in the store's notes log, not in the snapshot. */

@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -532,15 +533,23 @@ public final class SessionSlots implements MemoryLayer {
         return config.budget();
     }
 
-    /** Clearing errors and removing items, once the session holds them (extracted or added by the model). */
+    /**
+     * Clearing errors and removing items, once the session holds them (extracted or added by the model), with the tools
+     * the model has.
+     */
     @Override
     public String relief() {
         List<String> errors = slots.get("error");
         boolean anyItem = !pool.isEmpty() || slots.values().stream().anyMatch(items -> !items.isEmpty());
-        if (errors != null && !errors.isEmpty()) {
-            return "clear resolved errors (working_memory_clear_slot) and stale session items (working_memory_remove)";
+        List<String> clauses = new ArrayList<>(2);
+        if (errors != null && !errors.isEmpty() && context.offersTool(MemoryToolNames.WORKING_MEMORY_CLEAR_SLOT)) {
+            clauses.add("clear resolved errors (" + MemoryToolNames.WORKING_MEMORY_CLEAR_SLOT + ")");
         }
-        return anyItem ? "remove stale session items (working_memory_remove)" : "";
+        if (anyItem && context.offersTool(MemoryToolNames.WORKING_MEMORY_REMOVE)) {
+            clauses.add((clauses.isEmpty() ? "remove " : "") + "stale session items ("
+                    + MemoryToolNames.WORKING_MEMORY_REMOVE + ")");
+        }
+        return String.join(" and ", clauses);
     }
 
     @Override

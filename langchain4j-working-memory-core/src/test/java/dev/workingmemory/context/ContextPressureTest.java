@@ -2,6 +2,7 @@ package dev.workingmemory.context;
 
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ImageContent;
@@ -10,10 +11,13 @@ import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.ModelProvider;
+import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.Crystal;
@@ -33,6 +37,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -41,6 +46,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -73,6 +79,7 @@ class ContextPressureTest {
     @Test
     void should_send_a_pruned_copy_with_the_same_id_and_keep_the_full_result_stored() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT); // the tools module does this
         ChatMemory chat = memories.get("dev");
         String output = lines(400, "log");
         toolTurn(chat, "c1", "bash", output);
@@ -136,6 +143,7 @@ class ContextPressureTest {
     @Test
     void should_cut_a_long_single_line_output_by_the_character_threshold() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT);
         ChatMemory chat = memories.get("dev");
         String minified = "{\"items\":[" + IntStream.range(0, 2_000).mapToObj(i -> "{\"id\":" + i + "}")
                 .collect(Collectors.joining(",")) + "]}";
@@ -228,6 +236,8 @@ class ContextPressureTest {
     @Test
     void should_advise_only_tools_for_what_the_memory_holds() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(1_000).maxMessages(100).build();
+        List.of(MemoryToolNames.CORE_MEMORY_UPDATE, MemoryToolNames.WORKING_MEMORY_CLEAR_SLOT,
+                MemoryToolNames.WORKING_MEMORY_REMOVE).forEach(memories.memoryToolNames()::register);
         ChatMemory chat = memories.get("ann");
         for (int i = 0; chat.messages().stream().noneMatch(m -> pressureOf(m) != null) && i < 40; i++) {
             chat.add(UserMessage.from("Tell me more about the lake trip, day " + i + ": " + "we walked and talked ".repeat(8)));
@@ -250,7 +260,41 @@ class ContextPressureTest {
         memory.sessionSlots().clear();
         assertThat(pressureOf(memory.render())).contains("core_memory_update").doesNotContain("working_memory_");
         assertThat(pressure(chat)).contains("core_memory_update").doesNotContain("working_memory_");
+
+        // the model listener saw a request of this memory without the memory's tools: none is advised any more
+        offer(memories, chat.messages(), "get_weather");
+        assertThat(pressure(chat)).startsWith("<pressure level=").doesNotContain("To free space", "core_memory_update");
         memories.close();
+    }
+
+    @Test
+    void should_point_to_read_tool_output_only_when_the_model_has_it() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        ChatMemory chat = memories.get("dev");
+        toolTurn(chat, "c1", "bash", lines(400, "log"));
+
+        // no bean of the tools module was made for this provider and no model listener saw a request: a model that
+        // called read_tool_output would make AiServices abort the call
+        assertThat(sent(chat.messages(), "c1").text()).contains("[Pruned tool output: 400 lines")
+                .doesNotContain("read_tool_output");
+        memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT);
+        assertThat(sent(chat.messages(), "c1").text()).contains("read_tool_output(\"tool-output-");
+
+        // once the listener saw a request of this memory, the tools of its last request are what counts
+        offer(memories, chat.messages(), "bash");
+        assertThat(sent(chat.messages(), "c1").text()).contains("[Pruned tool output: 400 lines")
+                .doesNotContain("read_tool_output");
+        offer(memories, chat.messages(), "bash", ContextPressure.READ_TOOL_OUTPUT);
+        assertThat(sent(chat.messages(), "c1").text()).contains("read_tool_output(\"tool-output-");
+        memories.close();
+    }
+
+    /** What the provider's model listener hears when a model is sent {@code request} with {@code tools}. */
+    private static void offer(WorkingMemoryProvider memories, List<ChatMessage> request, String... tools) {
+        List<ToolSpecification> specifications = Stream.of(tools)
+                .map(name -> ToolSpecification.builder().name(name).description("A tool").build()).toList();
+        memories.chatModelListener().onRequest(new ChatModelRequestContext(ChatRequest.builder().messages(request)
+                .toolSpecifications(specifications).build(), ModelProvider.OTHER, new HashMap<>()));
     }
 
     private static String pressure(ChatMemory chat) {

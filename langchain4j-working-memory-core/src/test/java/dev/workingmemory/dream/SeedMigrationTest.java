@@ -1,6 +1,7 @@
 package dev.workingmemory.dream;
 
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.MemoryHit;
@@ -49,6 +50,28 @@ class SeedMigrationTest {
     }
 
     @Test
+    void should_show_the_seeds_search_hint_only_to_a_model_that_has_memory_search() {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        store.putDocument(KEY, "MEMORY.md", """
+                # Notes about Douglas
+
+                ## Crystal Pointers
+
+                _Use memory_search if user asks about these topics:_
+                - The lake trip in May (lake trip May)
+                """);
+        try (WorkingMemoryProvider memories = provider(store)) {
+            assertThat(memories.memory(USER).render())
+                    .contains("_Topics of earlier conversations:_\n- The lake trip in May (lake trip May)")
+                    .doesNotContain("memory_search");
+
+            memories.memoryToolNames().register(MemoryToolNames.MEMORY_SEARCH);
+            assertThat(memories.memory(USER).render())
+                    .contains("_Use memory_search if user asks about these topics:_\n- The lake trip in May");
+        }
+    }
+
+    @Test
     void should_migrate_a_hand_written_memory_md_once_and_keep_it_above_the_first_dream(@TempDir Path root) {
         String original = handWritten();
         assertThat(original.split("\\s+")).hasSizeGreaterThanOrEqualTo(6_000);
@@ -69,7 +92,11 @@ class SeedMigrationTest {
             assertThat(hits).isNotEmpty();
             assertThat(hits.get(0).kind()).isEqualTo(CrystalKind.MIGRATED);
             assertThat(hits.get(0).text()).contains("quokka37").hasSizeLessThanOrEqualTo(1_600);
-            assertThat(block).contains("<state>\n# My notes about Douglas", StateBudget.TRUNCATION_MARKER);
+            // no memory_search was made for this provider: the cut state does not tell the model to call it
+            assertThat(block).contains("<state>\n# My notes about Douglas", StateBudget.CUT_MARKER)
+                    .doesNotContain("memory_search");
+            memories.memoryToolNames().register(MemoryToolNames.MEMORY_SEARCH); // as the tools module's bean does
+            assertThat(memories.memory(USER).render()).contains(StateBudget.TRUNCATION_MARKER);
         }
 
         // a crash after the backup and the crystals, before the flag: the migration runs again, to the same result

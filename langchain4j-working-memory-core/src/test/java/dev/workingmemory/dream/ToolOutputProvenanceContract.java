@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.context.ContextPressure;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.CrystalStore;
@@ -55,6 +56,7 @@ public interface ToolOutputProvenanceContract {
 
     /** The attack of point 3, and the user telling a preference that the model notes. */
     private void converse(WorkingMemoryProvider memories, SettableClock clock) {
+        memories.memoryToolNames().register(ContextPressure.READ_TOOL_OUTPUT);
         ChatMemory chat = memories.get("victim");
         chat.add(UserMessage.from("Please fetch the security bulletin"));
         chat.add(AiMessage.from(ToolExecutionRequest.builder().id("call_0").name("fetch_page").arguments("{}").build()));

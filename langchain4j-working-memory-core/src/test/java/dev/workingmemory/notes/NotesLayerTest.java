@@ -1,6 +1,12 @@
 package dev.workingmemory.notes;
 
+import dev.langchain4j.agent.tool.ToolSpecification;
+import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.model.ModelProvider;
+import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
+import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.workingmemory.MemoryKey;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
@@ -17,10 +23,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -120,8 +128,46 @@ class NotesLayerTest {
 
         String block = memories.memory("alice").render();
 
-        assertThat(block).contains("fact number 9").doesNotContain("fact number 0")
+        // no memory_search was made for this provider: the model is not told to call it
+        assertThat(block).contains("fact number 9").doesNotContain("fact number 0", "memory_search")
+                .containsPattern("\\(\\d older notes not shown\\)");
+        memories.memoryToolNames().register(MemoryToolNames.MEMORY_SEARCH); // as the tools module's bean does
+        assertThat(memories.memory("alice").render())
                 .containsPattern("\\(\\d older notes not shown: memory_search finds them\\)");
+    }
+
+    /**
+     * The notes are the user's, shown to each of its threads: "memory_search finds them" only while every thread the
+     * model listener saw was given memory_search.
+     */
+    @Test
+    void should_name_memory_search_to_a_users_threads_only_when_each_has_it() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().clock(ticking())
+                .notes(NotesConfig.builder().budget(dev.workingmemory.layer.LayerBudget.of(0, 300)).build()).build();
+        MemoryKey chat = MemoryKey.of("alice", "chat");
+        MemoryKey batch = MemoryKey.of("alice", "batch");
+        for (int i = 0; i < 10; i++) {
+            memories.memory(chat).notes().note("fact number " + i + " " + "x".repeat(40), null, null);
+        }
+        offer(memories, chat, MemoryToolNames.MEMORY_SEARCH, "get_weather");
+        assertThat(memories.memory(chat).render()).contains("memory_search finds them");
+
+        offer(memories, batch, "get_weather"); // a batch agent of the same user without the memory's tools
+        assertThat(memories.memory(chat).render()).contains("older notes not shown)").doesNotContain("memory_search");
+        assertThat(memories.memory(batch).render()).contains("older notes not shown)").doesNotContain("memory_search");
+
+        memories.delete(batch); // gone: only the chat's tools count again
+        assertThat(memories.memory(chat).render()).contains("memory_search finds them");
+        memories.close();
+    }
+
+    /** What the provider's model listener hears when {@code key}'s model is sent its messages with {@code tools}. */
+    private static void offer(WorkingMemoryProvider memories, MemoryKey key, String... tools) {
+        List<ToolSpecification> specifications = Stream.of(tools)
+                .map(name -> ToolSpecification.builder().name(name).description("A tool").build()).toList();
+        List<ChatMessage> sent = memories.get(key).messages();
+        memories.chatModelListener().onRequest(new ChatModelRequestContext(ChatRequest.builder().messages(sent)
+                .toolSpecifications(specifications).build(), ModelProvider.OTHER, new HashMap<>()));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.workingmemory.tools;
 import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolMemoryId;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.slots.SessionItem;
@@ -30,8 +31,8 @@ public final class SlotTools {
 
     public static final String WORKING_MEMORY_ADD = "working_memory_add";
     public static final String WORKING_MEMORY_CLEAR = "working_memory_clear";
-    public static final String WORKING_MEMORY_CLEAR_SLOT = "working_memory_clear_slot";
-    public static final String WORKING_MEMORY_REMOVE = "working_memory_remove";
+    public static final String WORKING_MEMORY_CLEAR_SLOT = MemoryToolNames.WORKING_MEMORY_CLEAR_SLOT;
+    public static final String WORKING_MEMORY_REMOVE = MemoryToolNames.WORKING_MEMORY_REMOVE;
 
     private static final String CONTENT_FIX = "Pass content as a plain string of one short line, like {\"slot\": \"decision\","
             + " \"content\": \"Use PostgreSQL for orders\"}.";

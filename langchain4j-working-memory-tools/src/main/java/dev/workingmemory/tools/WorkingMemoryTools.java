@@ -8,6 +8,7 @@ import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolErrorContext;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
+import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
 import org.slf4j.Logger;
@@ -51,13 +52,13 @@ public final class WorkingMemoryTools {
     /** Updates the scratchpad (seed 002). */
     public static final String UPDATE_WORKING_MEMORY = "updateWorkingMemory";
     /** Replaces or appends to a core memory block (seed 003). */
-    public static final String CORE_MEMORY_UPDATE = "core_memory_update";
+    public static final String CORE_MEMORY_UPDATE = MemoryToolNames.CORE_MEMORY_UPDATE;
     /** Reads all core memory blocks with their sizes (seed 003). */
     public static final String CORE_MEMORY_READ = "core_memory_read";
     /** Takes a note that survives the conversation and is searchable at once (seed 000). */
     public static final String WORKING_MEMORY_NOTE = "working_memory_note";
     /** Searches the long-term memory: notes and past turns, by meaning and keyword (seed 000). */
-    public static final String MEMORY_SEARCH = "memory_search";
+    public static final String MEMORY_SEARCH = MemoryToolNames.MEMORY_SEARCH;
     /** Reports what each layer holds against its limits and the block's budget use (seed 004). */
     public static final String WORKING_MEMORY_STATS = "working_memory_stats";
 
