@@ -743,12 +743,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
      * pressure counts them (an agent with the memory's tools sends about 2,500 tokens of them). Without it pressure
      * measures the messages and the block only: give a {@link Builder#contextWindow} that leaves room for the tools.
      * It also tells each memory the names of those tools, so that the texts the memory adds (a pruned output's pointer,
-     * the notes' and the state's search hints, pressure's advice) name only tools the model has: once this method was
-     * called, a memory names none of its tools until the listener saw a request of it. The same listener each time; it
-     * never fails the model's call.
+     * the notes' and the state's search hints, pressure's advice) name only tools the model has: those of the memory's
+     * last request; for a memory it has not seen a request of yet, those that every request it saw carried. The same
+     * listener each time; it never fails the model's call.
      */
     public ChatModelListener chatModelListener() {
-        messageRules.modelTools().listenerTaken();
         return toolSpecificationListener;
     }
 

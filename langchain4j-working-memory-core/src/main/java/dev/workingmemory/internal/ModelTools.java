@@ -2,36 +2,55 @@ package dev.workingmemory.internal;
 
 import dev.workingmemory.MemoryToolNames;
 
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+
 /**
  * What a provider knows of the tools its models are offered, for a memory whose requests its model listener has not
- * seen ({@link ScopeState#offersTool}): nothing once the application took the listener (it will see this memory's
- * requests, and a tool named meanwhile might be missing), else the memory's registered tools (the tools module's beans
- * made for the provider).
+ * seen yet ({@link ScopeState#offersTool}): the tools that every request the listener matched to a memory carried (an
+ * application whose agents all have the memory's tools gets them named from a conversation's first request; one whose
+ * agents differ, only what all of them have), and before it matched any, or without it, the memory's registered tools
+ * (the tools module's beans made for the provider).
  *
  * <p>Thread-safe.
  */
 public final class ModelTools {
 
     private final MemoryToolNames registered;
-    private volatile boolean listening;
+    /** The tools of every request the listener matched to a memory; null before the first. */
+    private volatile Set<String> common;
+    private final AtomicLong commonChanges = new AtomicLong();
 
     /** @param registered the memory's registered tools, or null for none */
     public ModelTools(MemoryToolNames registered) {
         this.registered = registered;
     }
 
-    /** The application took the provider's model listener: from now on each memory's own requests tell its tools. */
-    public void listenerTaken() {
-        listening = true;
+    /** The listener saw a memory's request carry {@code toolNames}. */
+    void seen(Set<String> toolNames) {
+        Set<String> before = common;
+        if (before != null && toolNames.containsAll(before)) {
+            return; // the usual case: the same agent's tools again
+        }
+        synchronized (this) {
+            Set<String> next = new HashSet<>(common == null ? toolNames : common);
+            next.retainAll(toolNames);
+            if (!next.equals(common)) {
+                common = Set.copyOf(next);
+                commonChanges.incrementAndGet();
+            }
+        }
     }
 
     /** Whether a layer may name {@code toolName} to a memory whose requests the listener has not seen. */
     boolean offeredUnseen(String toolName) {
-        return !listening && registered != null && registered.contains(toolName);
+        Set<String> known = common;
+        return known != null ? known.contains(toolName) : registered != null && registered.contains(toolName);
     }
 
     /** Changes whenever {@link #offeredUnseen} may answer otherwise; only ever grows. */
     long generation() {
-        return (registered == null ? 0 : registered.count()) + (listening ? 1 : 0);
+        return (registered == null ? 0 : registered.count()) + commonChanges.get();
     }
 }

@@ -205,6 +205,7 @@ public final class ScopeState {
      */
     public void toolsOffered(MemoryKey memory, Set<String> toolNames) {
         Set<String> names = Set.copyOf(toolNames);
+        messageRules.modelTools().seen(names);
         if (!names.equals(offeredTools.put(memory, names))) {
             toolChanges.incrementAndGet(); // layers that named tools render again
             version.incrementAndGet();

@@ -99,9 +99,9 @@ public interface LayerContext {
      * Whether the model of this layer's memory is offered the tool {@code toolName}, so that a text the model reads may
      * tell it to call the tool: a model that calls a tool it was not given makes {@code AiServices} abort the call. The
      * memory knows it exactly once the provider's {@code chatModelListener()} saw a request of the memory (the tools of
-     * its last request). Until then none is offered when the application took that listener, else (a model without the
-     * listener) the memory's registered tools are ({@link dev.workingmemory.MemoryToolNames}:
-     * the tools module's beans made for the provider). A resource-scoped layer is shared by the resource's memories: the tool must be offered to each of them
+     * its last request). Until then the tools offered are those that every request it saw of the provider's memories
+     * carried, and before it saw any (or for a model without the listener) the memory's registered tools
+     * ({@link dev.workingmemory.MemoryToolNames}: the tools module's beans made for the provider). A resource-scoped layer is shared by the resource's memories: the tool must be offered to each of them
      * that the listener saw. A layer that asks from {@link MemoryLayer#render} or {@link MemoryLayer#relief} is rendered
      * again when the answer may have changed. The default: true.
      */

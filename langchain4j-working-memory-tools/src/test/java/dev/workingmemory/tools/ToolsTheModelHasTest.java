@@ -5,6 +5,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -40,8 +41,8 @@ class ToolsTheModelHasTest {
     }
 
     /**
-     * A model that does what the request tells it: it runs the build when asked, reads back a pruned log when the
-     * result names the call, searches when the notes say what finds them, and otherwise answers.
+     * A model that does what the request tells it: it reads back a pruned log when the result names the call, searches
+     * for a question when the notes say what finds them, and otherwise runs the build.
      */
     private static AiMessage follow(ChatRequest request) {
         ChatMessage last = request.messages().get(request.messages().size() - 1);
@@ -53,10 +54,23 @@ class ToolsTheModelHasTest {
             }
             return AiMessage.from("Done: " + result.toolName() + ".");
         }
-        if (ScriptedChatModel.systemText(request).contains("memory_search finds them")) {
+        boolean question = last instanceof UserMessage user && user.singleText().endsWith("?");
+        if (question && ScriptedChatModel.systemText(request).contains("memory_search finds them")) {
             return AiMessage.from(ScriptedChatModel.toolCall("memory_search", "{\"query\": \"release plan\"}"));
         }
         return AiMessage.from(ScriptedChatModel.toolCall("build", "{}"));
+    }
+
+    private static ToolTesting.Assistant assistant(ScriptedChatModel model, WorkingMemoryProvider memories,
+                                                   Object... tools) {
+        return AiServices.builder(ToolTesting.Assistant.class).chatModel(model).chatMemoryProvider(memories)
+                .tools(tools).build();
+    }
+
+    /** The system message the model was sent for {@code message}. */
+    private static String told(ScriptedChatModel model, ToolTesting.Assistant assistant, String user, String message) {
+        assistant.chat(user, message);
+        return ScriptedChatModel.systemText(model.lastRequest());
     }
 
     private static WorkingMemoryProvider provider() {
@@ -93,8 +107,7 @@ class ToolsTheModelHasTest {
         ScriptedChatModel model = ScriptedChatModel.answering(ToolsTheModelHasTest::follow);
         try (WorkingMemoryProvider memories = provider()) {
             takeNotes(memories, "ann");
-            ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
-                    .chatMemoryProvider(memories).tools(new Build()).build();
+            ToolTesting.Assistant assistant = assistant(model, memories, new Build());
 
             // before, the model followed "read_tool_output(...) reads it" and AiServices threw for the unknown tool
             assertThat(assistant.chat("ann", "Run the build please")).isEqualTo("Done: build.");
@@ -116,25 +129,20 @@ class ToolsTheModelHasTest {
                 takeNotes(memories, "ann");
                 List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
                 tools.add(new Build());
-                ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
-                        .chatMemoryProvider(memories).tools(tools).build();
+                ToolTesting.Assistant assistant = assistant(model, memories, tools.toArray());
 
                 assistant.chat("ann", "Run the build please");
                 assistant.chat("ann", "And what was the release plan?");
 
-                // with the listener, a memory names its tools from the request after the first the listener saw;
-                // without it, the tools made for the provider are taken as given to the model
+                // the listener's requests, or without it the tools made for the provider, say the model has them
                 List<String> calls = model.requests().stream().map(r -> r.messages().get(r.messages().size() - 1))
                         .filter(ToolExecutionResultMessage.class::isInstance)
                         .map(m -> ((ToolExecutionResultMessage) m).toolName()).toList();
-                assertThat(calls).as("listening: %s", listening).containsExactly(listening
-                        ? new String[] {"build", "read_tool_output", "memory_search"}
-                        : new String[] {"memory_search", "memory_search"});
-                if (listening) {
-                    assertThat(model.requests().get(2).messages().get(model.requests().get(2).messages().size() - 1))
-                            .isInstanceOfSatisfying(ToolExecutionResultMessage.class, result ->
-                                    assertThat(result.text()).contains("compiling module-400"));
-                }
+                assertThat(calls).as("listening: %s", listening)
+                        .containsExactly("build", "read_tool_output", "memory_search");
+                assertThat(model.requests().get(2).messages().get(model.requests().get(2).messages().size() - 1))
+                        .isInstanceOfSatisfying(ToolExecutionResultMessage.class, result ->
+                                assertThat(result.text()).contains("compiling module-400"));
             }
         }
     }
@@ -150,17 +158,49 @@ class ToolsTheModelHasTest {
             model.listeners(memories.chatModelListener());
             WorkingMemoryTools.all(memories); // registers their names: without the listener, they would be named
             takeNotes(memories, "ann");
-            ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
-                    .chatMemoryProvider(memories).tools(new Build()).build();
+            ToolTesting.Assistant assistant = assistant(model, memories, new Build());
             assistant.chat("ann", "Hello"); // the listener sees the tools of a request of this memory
 
             assertThat(assistant.chat("ann", "Run the build please")).isEqualTo("Done: build.");
+            assertThat(assistant.chat("ann", "What was the release plan?")).isEqualTo("Done: build.");
 
             String lastTurn = everythingRead(model);
             assertThat(lastTurn.substring(lastTurn.lastIndexOf("[Pruned tool output: 400 lines")))
                     .doesNotContain("read_tool_output");
             assertThat(ScriptedChatModel.systemText(model.lastRequest())).contains("older notes not shown)")
                     .doesNotContain("memory_search");
+        }
+    }
+
+    /**
+     * A conversation the listener has not seen yet is named the tools that every request it saw carried: all of the
+     * memory's in an application whose agents all have them; none once an agent without them was seen (before the
+     * listener saw any request, the tools made for the provider).
+     */
+    @Test
+    void should_name_to_a_new_conversation_what_every_conversation_seen_had() {
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Hi."));
+        try (WorkingMemoryProvider memories = provider()) {
+            model.listeners(memories.chatModelListener());
+            List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
+            tools.add(new Build());
+            ToolTesting.Assistant withMemoryTools = assistant(model, memories, tools.toArray());
+            ToolTesting.Assistant plain = assistant(model, memories, new Build());
+            for (String user : List.of("ann", "bob", "cy", "dan")) {
+                takeNotes(memories, user);
+            }
+
+            assertThat(told(model, withMemoryTools, "ann", "Hello")).as("nothing seen yet")
+                    .contains("memory_search finds them");
+            assertThat(told(model, withMemoryTools, "bob", "Hello")).as("bob's first request")
+                    .contains("memory_search finds them");
+            plain.chat("cy", "Hello");
+            assertThat(told(model, plain, "cy", "Hello again")).as("cy, seen without the memory's tools")
+                    .contains("older notes not shown)").doesNotContain("memory_search");
+            assertThat(told(model, withMemoryTools, "dan", "Hello")).as("dan's first request, after cy's")
+                    .doesNotContain("memory_search");
+            assertThat(told(model, withMemoryTools, "ann", "Hello again")).as("ann, seen with them")
+                    .contains("memory_search finds them");
         }
     }
 }

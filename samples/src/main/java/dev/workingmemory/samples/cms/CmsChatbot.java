@@ -118,7 +118,7 @@ public final class CmsChatbot {
         CmsTools cms = new CmsTools();
         ScriptedModel model = new ScriptedModel(script.steps(), (template, request, onResolved) -> WorkingMemoryBlock.resolve(
                 template, WorkingMemoryBlock.of(WorkingMemoryBlock.systemText(request)), onResolved), printer::resolved);
-        CmsAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, cms, printer, false);
+        CmsAssistant assistant = assistant(new ObservedChatModel(model, printer, memories.chatModelListener()), memories, cms, printer, false);
         printer.note("Replaying a recorded CMS conversation (" + script.turns().size()
                 + " turns, scripted model; set OPENAI_API_KEY to chat live).");
         for (ReplayScript.Turn turn : script.turns()) {
@@ -147,7 +147,7 @@ public final class CmsChatbot {
     static void chat(BufferedReader in, PrintStream out, ChatModel model, WorkingMemoryProvider memories,
                      String memoryId, boolean echo) {
         ConversationPrinter printer = new ConversationPrinter(out);
-        CmsAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, new CmsTools(), printer, true);
+        CmsAssistant assistant = assistant(new ObservedChatModel(model, printer, memories.chatModelListener()), memories, new CmsTools(), printer, true);
         out.println("CMS chatbot: ask it to create pages, add sections, find images. Type 'exit' to quit.");
         TerminalChat.run(in, out, printer, echo, "exit", line -> printer.assistant(assistant.chat(memoryId, line)));
     }

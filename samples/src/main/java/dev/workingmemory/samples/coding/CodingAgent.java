@@ -124,6 +124,8 @@ public final class CodingAgent {
                                          ConversationPrinter printer) {
         List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
         tools.add(project);
+        // without the memory's model listener: the demo's context window of 1,200 tokens shows pressure on the
+        // messages alone, and the tools' specifications (the memory's own are about 2,000 tokens) would fill it
         return AiServices.builder(CodingAssistant.class)
                 .chatModel(new ObservedChatModel(new PrunedResults(model, printer), printer))
                 .chatMemoryProvider(memories)

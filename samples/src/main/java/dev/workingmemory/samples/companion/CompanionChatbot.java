@@ -148,7 +148,7 @@ public final class CompanionChatbot {
             printer.note("=== Session " + (s + 1) + ": " + DAY.format(session.at()) + " (thread " + key.thread() + ") ===");
             ScriptedModel model = new ScriptedModel(session.script().steps(), new RequestPlaceholders(), printer::resolved);
             try (WorkingMemoryProvider memories = provider(dir, clock, null)) {
-                CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, printer);
+                CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer, memories.chatModelListener()), memories, printer);
                 for (ReplayScript.Turn turn : session.script().turns()) {
                     clock.advance(Duration.ofMinutes(1));
                     printer.user(turn.user());
@@ -174,7 +174,7 @@ public final class CompanionChatbot {
     static void chat(BufferedReader in, PrintStream out, ChatModel model, Path dir, boolean echo) {
         ConversationPrinter printer = new ConversationPrinter(out);
         try (WorkingMemoryProvider memories = provider(dir, Clock.systemUTC(), model)) {
-            CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer), memories, printer);
+            CompanionAssistant assistant = assistant(new ObservedChatModel(model, printer, memories.chatModelListener()), memories, printer);
             out.println("Companion: tell it about yourself. Commands: /dream, /state, /search <words>, /quit.");
             out.println("Memory kept under " + dir.toAbsolutePath() + "; yours is in "
                     + resourceDirectory(dir, memories.keyOf(LIVE_KEY))
