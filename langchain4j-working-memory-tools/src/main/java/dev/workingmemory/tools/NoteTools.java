@@ -16,7 +16,9 @@ import java.util.List;
  * (a crash right after loses nothing), every conversation of the user sees it in {@code <unsynthesized_notes>} until a
  * dream consumes it, and {@code memory_search} finds it at once.
  *
- * <p>Answers with the note's timestamp, that it is searchable, how many notes are pending and what the budget
+ * <p>Answers with the note's timestamp, that it is searchable (naming {@code memory_search} only when a bean of it was
+ * made for the provider: a model that calls a tool it was not given makes {@code AiServices} abort the call), how many
+ * notes are pending and what the budget
  * archived or deleted to make room. Every problem is answered with a text and changes nothing: an empty note, a note
  * over the size limit (the answer says by how much), an importance outside 0–1, a malformed tag.
  *
@@ -48,7 +50,7 @@ public final class NoteTools {
             + " the user shares something about themselves, a preference or a correction, a name, a deadline or another"
             + " specific fact, when a decision is made that must survive this conversation, after a significant emotional"
             + " moment, or when the user asks you to remember something. The note is saved at once, shown in"
-            + " <unsynthesized_notes> in every later conversation, and found by memory_search. One fact per note.")
+            + " <unsynthesized_notes> in every later conversation, and kept searchable. One fact per note.")
     public String workingMemoryNote(
             @ToolMemoryId Object memoryId,
             @P(name = "note", value = "The fact to remember, in one or two sentences, understandable without this"
@@ -62,21 +64,23 @@ public final class NoteTools {
                 throw new ToolInputException("The parameter 'note' is missing.", FIX);
             }
             NoteReceipt receipt = memory.notes().note(Arguments.text(note, "note", FIX), importance, tags);
-            return answer(receipt, memory.notes().config(), provider.crystalStore().isPresent());
+            return answer(receipt, memory.notes().config(), provider.crystalStore().isPresent(),
+                    provider.memoryToolNames().contains(WorkingMemoryTools.MEMORY_SEARCH));
         });
     }
 
-    private static String answer(NoteReceipt receipt, NotesConfig config, boolean searchable) {
+    private static String answer(NoteReceipt receipt, NotesConfig config, boolean searchable, boolean searchTool) {
         Note note = receipt.note();
+        String finder = searchTool ? WorkingMemoryTools.MEMORY_SEARCH : "a search of the memory";
         StringBuilder out = new StringBuilder("Noted at ").append(note.time()).append(" (importance ")
                 .append(note.importanceText()).append(note.tags().isEmpty() ? "" : ", tags " + String.join(", ", note.tags()))
-                .append(searchable ? "). It is saved and memory_search finds it now; "
+                .append(searchable ? "). It is saved and " + finder + " finds it now; "
                         : "). It is saved (this memory keeps no long-term search, so only this block shows it); ").append(receipt.pending())
                 .append(receipt.pending() == 1 ? " note is" : " notes are").append(" waiting for the next dream (archiving starts at ")
                 .append(config.softLimit()).append(").");
         if (!receipt.archived().isEmpty()) {
             out.append(" To make room, the ").append(receipt.archived().size())
-                    .append(searchable ? " oldest notes without a protected tag were archived: memory_search still finds them."
+                    .append(searchable ? " oldest notes without a protected tag were archived: " + finder + " still finds them."
                             : " oldest notes without a protected tag were archived: they are no longer shown.");
         }
         if (!receipt.deleted().isEmpty()) {

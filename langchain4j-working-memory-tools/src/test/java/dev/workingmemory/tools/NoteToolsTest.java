@@ -1,5 +1,6 @@
 package dev.workingmemory.tools;
 
+import dev.langchain4j.service.AiServices;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.notes.Note;
 import dev.workingmemory.store.FileWorkingMemoryStore;
@@ -52,6 +53,23 @@ class NoteToolsTest {
 
     private List<String> noteTexts(WorkingMemoryProvider provider) {
         return provider.memory("alice").notes().notes().stream().map(Note::text).toList();
+    }
+
+    /** Given the note tool alone, the model is not told to call memory_search, which it does not have. */
+    @Test
+    void should_not_name_memory_search_to_a_model_given_only_the_note_tool() {
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("working_memory_note", "{\"note\": \"Deadline for the API migration is March 20th\"}")
+                .thenAnswer("I'll remember the deadline.");
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build()) {
+            AiServices.builder(ToolTesting.Assistant.class).chatModel(model).chatMemoryProvider(memories)
+                    .tools(new NoteTools(memories)).build().chat("alice", "The API migration is due March 20th.");
+
+            assertThat(lastToolResult(model.requests().get(1))).contains("It is saved and a search of the memory finds"
+                    + " it now").doesNotContain("memory_search");
+            assertThat(model.requests().get(0).toolSpecifications().get(0).description())
+                    .doesNotContain("memory_search");
+        }
     }
 
     @Test
