@@ -131,6 +131,16 @@ public final class WorkingMemory {
     }
 
     /**
+     * The names of the tools the model was offered with this memory's last request, as the provider's
+     * {@code chatModelListener()} saw it: the only tools the memory's texts name to the model
+     * ({@link dev.workingmemory.layer.LayerContext#offersTool}). Empty when the listener has seen no request of this
+     * memory since it was loaded (a model without the listener, or none made yet).
+     */
+    public Optional<Set<String>> toolsOffered() {
+        return thread.toolsOffered(key);
+    }
+
+    /**
      * The request this memory last handed to the model ({@code messages()}, as {@code AiServices} calls it before each
      * model call): the system message with the block exactly as sent, each layer's share of the block, the messages as
      * sent and their estimated tokens. Empty before the first call since the memory was loaded; not saved (a memory

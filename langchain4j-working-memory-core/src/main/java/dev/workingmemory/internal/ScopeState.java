@@ -212,6 +212,11 @@ public final class ScopeState {
         }
     }
 
+    /** The tools {@code memory}'s last request carried, as the model listener saw it; empty when it saw none. */
+    public Optional<Set<String>> toolsOffered(MemoryKey memory) {
+        return Optional.ofNullable(offeredTools.get(memory));
+    }
+
     /** Forgets the tools of {@code memory}, which is closed. Takes no lock. */
     public void toolsWithdrawn(MemoryKey memory) {
         if (offeredTools.remove(memory) != null) {

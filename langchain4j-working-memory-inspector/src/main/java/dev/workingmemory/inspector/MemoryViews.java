@@ -275,6 +275,8 @@ final class MemoryViews {
             tiers.addObject().put("layer", layer.name()).put("active", active.contains(layer.name()));
         }
         memory.lastRequest().ifPresent(request -> request(node.putObject("request"), request));
+        // the tools the model listener saw: the only ones the memory's texts name to the model
+        memory.toolsOffered().ifPresent(tools -> tools.stream().sorted().forEach(node.putArray("toolsOffered")::add));
         memory.layer(ContextPressure.class).ifPresent(pressure -> pressure(node.putObject("pressure"), pressure));
         memory.layer(CoreMemory.class).ifPresent(core -> {
             ArrayNode blocks = node.putArray("coreMemory");

@@ -135,6 +135,9 @@ class InspectorApiTest {
         assertThat(thread.path("pressure").path("history")).isNotEmpty();
         assertThat(thread.path("entities").get(0).path("name").asText()).isEqualTo("About Us");
         assertThat(thread.path("toolOutputs")).hasSize(1);
+        // the tools the model listener saw: the pruned output names no read_tool_output, which is not among them
+        assertThat(thread.path("toolsOffered").toString()).isEqualTo("[\"bash\",\"cms_createPage\"]");
+        assertThat(request.path("messages").toString()).doesNotContain("read_tool_output");
 
         String name = thread.path("toolOutputs").get(0).path("name").asText();
         JsonNode output = json("api/tool-output?resource=alice&thread=default&name=" + encode(name));

@@ -41,6 +41,8 @@ class InspectorBrowserTest {
             assertThat(chromium.await(By.id("block"), "page-123").getText()).isEqualTo(block);
             assertThat(block).contains("<state", "<unsynthesized_notes>", "<core_memory>");
             assertThat(chromium.await(By.id("layers")).getText()).contains("entities", "core_memory", "state");
+            assertThat(chromium.await(By.id("tools-offered")).getText())
+                    .isEqualTo("Tools offered with it (the memory names no other): bash, cms_createPage");
             assertThat(chromium.driver.findElements(By.cssSelector("#layers td.cut"))).isNotEmpty();
             WebElement rejected = chromium.await(By.cssSelector("article.dream[data-outcome='rejected']"));
             assertThat(rejected.findElement(By.cssSelector("tr.guard.failed")).getText())

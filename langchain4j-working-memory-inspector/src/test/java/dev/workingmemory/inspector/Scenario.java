@@ -1,11 +1,15 @@
 package dev.workingmemory.inspector;
 
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
+import dev.langchain4j.model.ModelProvider;
+import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
+import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.context.ToolOutputCache;
@@ -15,6 +19,7 @@ import dev.workingmemory.testing.ScriptedChatModel;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
@@ -83,7 +88,11 @@ final class Scenario implements AutoCloseable {
         scenario.reports.add(provider.dream(key));
         provider.memory(key).coreMemory().replace("goal", "Publish the " + pageTitle + " page before the launch");
         chat.add(UserMessage.from("What is left before the launch?"));
-        chat.messages();
+        // the model, with the provider's listener, is sent the request with the application's two tools
+        List<ToolSpecification> tools = List.of(ToolSpecification.builder().name("cms_createPage").build(),
+                ToolSpecification.builder().name("bash").build());
+        provider.chatModelListener().onRequest(new ChatModelRequestContext(ChatRequest.builder()
+                .messages(chat.messages()).toolSpecifications(tools).build(), ModelProvider.OTHER, new HashMap<>()));
         scenario.awaitCachedOutput(key);
         provider.search(key, "launch", 1); // waits for the crystals' indexing, which the page's search would wait for
         return scenario;

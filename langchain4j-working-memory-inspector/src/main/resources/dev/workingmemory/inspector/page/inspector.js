@@ -220,6 +220,9 @@
                 + request.blockBudget + ' chars · request ≈ ' + request.tokens + ' tokens'
                 + (thread.pressure ? ' of ' + thread.pressure.contextWindow : '')
                 + (level ? ' · pressure ' : ''), level ? el('span', {class: 'level-' + level, text: level}) : null),
+            el('p', {class: 'meta', id: 'tools-offered', text: thread.toolsOffered
+                ? 'Tools offered with it (the memory names no other): ' + (thread.toolsOffered.join(', ') || 'none')
+                : 'Tools offered with it: not seen by the provider\'s chatModelListener() (README, "Tools the model has")'}),
             el('pre', {id: 'block', text: request.block || '(every layer was empty: no block)'}),
             table(['layer', {label: 'priority', num: true}, {label: 'min', num: true}, {label: 'max', num: true},
                 {label: 'needed', num: true}, {label: 'used', num: true}, {label: 'cut', num: true}], rows, {id: 'layers'}),
