@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolErrorContext;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The tools that let the model read and write its working memory, for {@code AiServices.tools(...)}, and the
@@ -30,6 +32,7 @@ import java.util.Map;
  *         .tools(WorkingMemoryTools.all(memories))
  *         .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
  *         .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+ *         .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
  *         .build();
  * }</pre>
  *
@@ -86,6 +89,8 @@ public final class WorkingMemoryTools {
 
     private static final ToolArgumentsErrorHandler ARGUMENTS_ERROR_HANDLER = WorkingMemoryTools::argumentsError;
     private static final ToolExecutionErrorHandler EXECUTION_ERROR_HANDLER = WorkingMemoryTools::executionError;
+    private static final Function<ToolExecutionRequest, ToolExecutionResultMessage> UNKNOWN_TOOL_STRATEGY =
+            WorkingMemoryTools::unknownTool;
 
     private WorkingMemoryTools() {
     }
@@ -158,6 +163,19 @@ public final class WorkingMemoryTools {
         return EXECUTION_ERROR_HANDLER;
     }
 
+    /**
+     * For {@code AiServices.builder(...).hallucinatedToolNameStrategy(...)}: when the model calls a tool the AI service
+     * does not have, the model gets {@code "Error: There is no tool '<name>' here. How to fix: …"} as the tool's result
+     * and goes on. Without it {@code AiServices} throws and the call fails. The memory names only the tools a model has
+     * (README, "Tools the model has"), but a model may still call one it read of elsewhere, such as a tool it had in an
+     * earlier conversation, or a state document a dream model wrote.
+     *
+     * @return a stateless strategy, the same instance on every call
+     */
+    public static Function<ToolExecutionRequest, ToolExecutionResultMessage> hallucinatedToolNameStrategy() {
+        return UNKNOWN_TOOL_STRATEGY;
+    }
+
     private static Object scratchpadTools(WorkingMemoryProvider provider, ScratchpadConfig config) {
         return config.json() ? new ScratchpadTools(provider) : new TextScratchpadTools(provider);
     }
@@ -174,6 +192,15 @@ public final class WorkingMemoryTools {
                 "The arguments of tool '" + tool + "' could not be read: " + ToolRunner.sentence(argumentsProblem(arguments, error))
                         + " Received: " + received + ". The tool did not run and nothing was changed.",
                 hint));
+    }
+
+    private static ToolExecutionResultMessage unknownTool(ToolExecutionRequest request) {
+        String tool = request.name() == null ? "'?'" : Arguments.excerpt(request.name(), ARGUMENTS_EXCERPT_CHARS);
+        log.debug("The model called {}, a tool it does not have", tool);
+        return ToolExecutionResultMessage.builder().id(request.id()).toolName(request.name())
+                .text(ToolRunner.error("There is no tool " + tool + " here. Nothing was run.",
+                        "Use only the tools you were given in this request, or continue without it"))
+                .isError(true).build();
     }
 
     private static ToolErrorHandlerResult executionError(Throwable error, ToolErrorContext context) {

@@ -201,21 +201,45 @@ class MalformedCallsTest {
         assertThat(memories.memory("carol").coreMemory().read("goal").content()).isEqualTo("Ship v2");
     }
 
-    @Test
-    void should_abort_the_call_on_unreadable_arguments_when_no_arguments_error_handler_is_configured() {
-        // LangChain4j's default ToolArgumentsErrorHandler rethrows: this is why the README configures ours.
+    /**
+     * LangChain4j's defaults rethrow what its argument conversion fails on, and a call of a tool the assistant does not
+     * have: this is why the README configures the module's handlers.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "updateWorkingMemory | {\"update\": \"plain\"} | Unrecognized token 'plain'",
+            "send_email          | {}                    | 'send_email' tool, but no such tool exists"})
+    void should_abort_the_call_when_no_error_handling_is_configured(String tool, String arguments, String error) {
         WorkingMemoryProvider memories = ToolTesting.structuredProvider();
         ScriptedChatModel model = ScriptedChatModel.script()
-                .thenCallTool("updateWorkingMemory", "{\"update\": \"plain\"}")
+                .thenCallTool(tool, arguments)
                 .thenAnswer("never reached");
-        ToolTesting.Assistant assistant = dev.langchain4j.service.AiServices.builder(ToolTesting.Assistant.class)
-                .chatModel(model)
-                .chatMemoryProvider(memories)
-                .tools(WorkingMemoryTools.all(memories))
-                .build();
+        ToolTesting.Assistant assistant = withoutErrorHandling(model, memories);
 
-        assertThatThrownBy(() -> assistant.chat("dave", "note something")).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> assistant.chat("dave", "note something")).isInstanceOf(RuntimeException.class)
+                .hasMessageContaining(error);
         assertThat(model.requests()).hasSize(1);
+    }
+
+    @Test
+    void should_answer_a_call_of_a_tool_the_assistant_does_not_have_and_go_on() {
+        WorkingMemoryProvider memories = ToolTesting.structuredProvider();
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("send_email", "{\"to\": \"ann@example.com\"}")
+                .thenAnswer("I cannot send emails here.");
+
+        String answer = assistant(model, memories).chat("erin", "mail Ann the plan");
+
+        assertThat(answer).isEqualTo("I cannot send emails here.");
+        assertThat(lastToolResult(model.requests().get(1))).isEqualTo("Error: There is no tool 'send_email' here."
+                + " Nothing was run. How to fix: Use only the tools you were given in this request, or continue"
+                + " without it.");
+    }
+
+    /** An assistant with the memory's tools and LangChain4j's defaults for malformed calls. */
+    private static ToolTesting.Assistant withoutErrorHandling(ScriptedChatModel model, WorkingMemoryProvider memories) {
+        return dev.langchain4j.service.AiServices.builder(ToolTesting.Assistant.class).chatModel(model)
+                .chatMemoryProvider(memories).tools(WorkingMemoryTools.all(memories)).build();
     }
 
     /** What the model can see of a memory: core blocks, scratchpad and the rendered block. */

@@ -27,6 +27,7 @@ class ReadmeExampleTest {
                 .tools(WorkingMemoryTools.all(memories))
                 .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
                 .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+                .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
                 .build();
         return assistant;
     }

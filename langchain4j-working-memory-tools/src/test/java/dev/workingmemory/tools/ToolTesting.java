@@ -35,6 +35,7 @@ final class ToolTesting {
                 .tools(WorkingMemoryTools.all(memories))
                 .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
                 .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+                .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
                 .build();
     }
 

@@ -132,6 +132,7 @@ public final class CodingAgent {
                 .tools(tools)
                 .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
                 .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+                .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
                 .beforeToolExecution(before -> printer.toolCall(before.request()))
                 .afterToolExecution(execution -> printer.toolResult(lineCount(execution.result()), execution.hasFailed()))
                 .build();

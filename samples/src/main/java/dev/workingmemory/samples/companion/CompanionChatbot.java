@@ -238,6 +238,7 @@ public final class CompanionChatbot {
                 .tools(WorkingMemoryTools.all(memories))
                 .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
                 .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+                .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
                 .hallucinatedToolNameStrategy(request -> ToolExecutionResultMessage.from(request,
                         "Error: there is no tool named '" + request.name() + "'."))
                 .beforeToolExecution(before -> printer.toolCall(before.request()))
