@@ -11,6 +11,7 @@ import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.workingmemory.internal.ModelTools;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,12 +39,15 @@ final class ToolSpecificationListener implements ChatModelListener {
 
     private final Supplier<? extends Iterable<WorkingMemory>> memories;
     private final TokenCountEstimator estimator;
+    private final ModelTools modelTools;
     /** The tokens of each tool seen: an agent sends the same tools on every call. */
     private final Cache<ToolSpecification, Integer> tokens = Caffeine.newBuilder().maximumSize(MAX_CACHED).build();
 
-    ToolSpecificationListener(Supplier<? extends Iterable<WorkingMemory>> memories, TokenCountEstimator estimator) {
+    ToolSpecificationListener(Supplier<? extends Iterable<WorkingMemory>> memories, TokenCountEstimator estimator,
+                              ModelTools modelTools) {
         this.memories = memories;
         this.estimator = estimator;
+        this.modelTools = modelTools;
     }
 
     @Override
@@ -58,7 +62,9 @@ final class ToolSpecificationListener implements ChatModelListener {
                 if (memory.sentFirst(messages.get(0))) {
                     List<ToolSpecification> tools = request.toolSpecifications() == null ? List.of()
                             : request.toolSpecifications();
-                    memory.toolSpecificationsSent(tokensOf(tools), namesOf(tools));
+                    Set<String> names = namesOf(tools);
+                    modelTools.seen(names);
+                    memory.toolSpecificationsSent(tokensOf(tools), names);
                     return;
                 }
             }
@@ -70,9 +76,11 @@ final class ToolSpecificationListener implements ChatModelListener {
     private static Set<String> namesOf(List<ToolSpecification> tools) {
         Set<String> names = new HashSet<>();
         for (ToolSpecification tool : tools) {
-            names.add(tool.name());
+            if (tool.name() != null) {
+                names.add(tool.name());
+            }
         }
-        return names;
+        return Set.copyOf(names);
     }
 
     private int tokensOf(List<ToolSpecification> tools) {

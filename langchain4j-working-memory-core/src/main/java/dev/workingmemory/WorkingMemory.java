@@ -76,8 +76,6 @@ public final class WorkingMemory {
     private volatile Sent lastSent;
     /** The tool specifications' tokens of this memory's last request a model listener saw (ToolSpecificationListener). */
     private volatile int toolTokens;
-    /** Set by {@link #close()} and {@link #discard()}: a model listener no longer reports this memory's tools. */
-    private volatile boolean closed;
     /** The block as text, joined from {@link #blockLines} when first asked for. */
     private String block;
     /** The system message {@link #systemWithBlock} was built from ({@code null}: none). */
@@ -356,15 +354,9 @@ public final class WorkingMemory {
      * the layers' texts may name ({@link dev.workingmemory.layer.LayerContext#offersTool}).
      */
     void toolSpecificationsSent(int tokens, Set<String> toolNames) {
-        if (closed) {
-            return;
-        }
         toolTokens = tokens;
         thread.toolsOffered(key, toolNames);
         resource.toolsOffered(key, toolNames);
-        if (closed) { // closed meanwhile: the resource's other memories must not keep this one's tools
-            resource.toolsWithdrawn(key);
-        }
     }
 
     /** Lets every shaper shape the request, then renders the block again if a layer changed meanwhile. */
@@ -399,14 +391,12 @@ public final class WorkingMemory {
 
     /** Saves the unsaved layer state (messages are kept as they change) and refuses further use. */
     void close() {
-        closed = true;
         thread.close();
         resource.toolsWithdrawn(key);
     }
 
     /** Refuses further use without saving anything: the memory is being deleted. */
     void discard() {
-        closed = true;
         thread.discard();
         resource.toolsWithdrawn(key);
     }

@@ -289,7 +289,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
                 })
                 .build();
         this.resources = Caffeine.newBuilder().weakValues().build();
-        this.toolSpecificationListener = new ToolSpecificationListener(() -> memories.asMap().values(), estimator);
+        this.toolSpecificationListener = new ToolSpecificationListener(() -> memories.asMap().values(), estimator,
+                messageRules.modelTools());
         for (int i = 0; i < loadFences.length; i++) {
             loadFences[i] = new ReentrantReadWriteLock();
         }

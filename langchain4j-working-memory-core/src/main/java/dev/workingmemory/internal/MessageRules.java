@@ -26,6 +26,4 @@ public record MessageRules(MemoryToolNames memoryTools, int maxAnalyzedChars, Mo
     boolean isMemoryToolResult(ChatMessage message) {
         return memoryTools != null && memoryTools.isResultOf(message);
     }
-
-
 }

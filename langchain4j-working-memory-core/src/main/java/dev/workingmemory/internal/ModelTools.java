@@ -28,7 +28,7 @@ public final class ModelTools {
     }
 
     /** The listener saw a memory's request carry {@code toolNames}. */
-    void seen(Set<String> toolNames) {
+    public void seen(Set<String> toolNames) {
         Set<String> before = common;
         if (before != null && toolNames.containsAll(before)) {
             return; // the usual case: the same agent's tools again

@@ -201,11 +201,11 @@ public final class ScopeState {
 
     /**
      * Notes the tools a model was offered with a request of {@code memory} (a memory of this scope), so that a layer
-     * names no other ({@link LayerContext#offersTool}). Takes no lock: a model listener calls it.
+     * names no other ({@link LayerContext#offersTool}). Takes no lock: a model listener calls it. A memory closed while
+     * the listener reported it may stay here until the scope goes: its tools can only make the scope name fewer.
      */
     public void toolsOffered(MemoryKey memory, Set<String> toolNames) {
         Set<String> names = Set.copyOf(toolNames);
-        messageRules.modelTools().seen(names);
         if (!names.equals(offeredTools.put(memory, names))) {
             toolChanges.incrementAndGet(); // layers that named tools render again
             version.incrementAndGet();
