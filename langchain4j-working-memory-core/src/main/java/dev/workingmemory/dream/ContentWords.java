@@ -12,7 +12,8 @@ import java.util.Set;
 /**
  * The content words of a text: what the dream's rules compare (a pointer's topic with a search hit, a note with an old
  * item) and what fallback keywords are made of. A content word is a token of letters and digits with at least three
- * characters (two when it holds a digit, as in {@code v2}) that is not an English function word. Words are compared by
+ * characters (two when it holds a digit, as in {@code v2}) that is not an English function word, contraction or
+ * interjection. Words are compared by
  * a light stem (lower case, a plural or {@code -ing}/{@code -ed}/{@code -ion} ending and a final {@code e} removed), so
  * that "migration" and "migrated", "tests" and "test", "move" and "moved" meet.
  *
@@ -33,7 +34,11 @@ final class ContentWords {
             "herself", "myself", "yourself", "themselves", "ourselves", "whom", "whose", "between", "through",
             "during", "without", "within", "against", "among", "like", "want", "wants", "wanted", "make", "makes",
             "made", "take", "takes", "took", "know", "knows", "thing", "things", "something", "anything", "nothing",
-            "user", "users", "user's", "always", "never", "still", "even", "well", "back", "down", "ever");
+            "user", "users", "user's", "always", "never", "still", "even", "well", "back", "down", "ever",
+            // contractions and interjections: a message's "I'm" or "Ugh" says nothing of its subject
+            "i'm", "i've", "i'll", "i'd", "it's", "you're", "you've", "we're", "we've", "they're", "that's", "there's",
+            "don't", "doesn't", "didn't", "can't", "won't", "isn't", "aren't", "wasn't", "let's", "hey", "hello",
+            "yes", "yeah", "okay", "ugh", "wow", "please");
 
     private static final String[] SUFFIXES = {"ions", "ion", "ings", "ing", "edly", "ied", "ies", "ed", "es", "s"};
 

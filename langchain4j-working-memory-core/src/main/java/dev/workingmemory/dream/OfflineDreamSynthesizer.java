@@ -37,8 +37,10 @@ import java.util.stream.Collectors;
  *   pointer to its history (seed 000);
  *   so do the lines beyond {@code maxActiveItems}. New crystals (other than the input notes' own) become pointers too,
  *   the most important first, up to half of {@code maxPointers}, one per crystal (none for a crystal an old line's
- *   pointer already came from): their text is long and already searchable. A
- *   pointer's topic is the first sentence of its text, cut to 60 characters; its keywords come from the
+ *   pointer already came from, nor for one whose topic a line of the new state reinforces, as above: the state says
+ *   it): their text is long and already searchable. A
+ *   pointer's topic is the first sentence of its text (with the next while it has fewer than two content words), cut
+ *   to 60 characters; its keywords come from the
  *   {@link KeywordSource} for the crystal it came from (for an old line: the input crystal about the same topic, if
  *   any, sharing two of its content words as above), or else are the longest content words of its text. New pointers come first, then the old ones, up to
  *   {@code maxPointers} (default 12, under the guard's 20).</li>
@@ -217,6 +219,10 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                 noteTexts.add(normalized(note.text()));
             }
             fading.forEach(this::addPointer);
+            // a crystal whose topic a line of the state says already needs no pointer (a past turn in which the user
+            // said what a note keeps)
+            List<Set<String>> stateWords = items.values().stream().flatMap(List::stream)
+                    .map(ContentWords::stems).toList();
             int fromCrystals = 0;
             for (DreamCrystal crystal : input.crystals()) {
                 if (fromCrystals >= Math.max(1, maxPointers / 2) || pointers.size() >= maxPointers) {
@@ -226,7 +232,8 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                         || crystal.text().isBlank() || pointed.contains(crystal.id())) {
                     continue;
                 }
-                if (addPointer(pointerFor(crystal.text(), crystal))) {
+                CrystalPointer pointer = pointerFor(crystal.text(), crystal);
+                if (pointer != null && !reinforced(pointer.topic(), stateWords) && addPointer(pointer)) {
                     fromCrystals++;
                 }
             }
@@ -371,7 +378,10 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
                 .toList();
     }
 
-    /** An old line is reinforced when a note shares two of its content words with it (all, when it has fewer). */
+    /**
+     * An old line (or a crystal's topic) is reinforced when a note (or a line) shares two of its content words with it
+     * (all, when it has fewer).
+     */
     private static boolean reinforced(String line, List<Set<String>> noteWords) {
         Set<String> words = ContentWords.stems(line);
         if (words.isEmpty()) {
@@ -453,18 +463,35 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
         return StateLines.oneLine(StateLines.bare(line)).toLowerCase(Locale.ROOT).replaceAll("[.!;:,]+$", "");
     }
 
-    /** The first sentence of {@code text}, cut to {@value #TOPIC_CHARS} characters, without arrows and backticks. */
+    /**
+     * The first sentence of {@code text} (with the next ones while it has fewer than two content words: "Ugh. BibTeX
+     * keeps…" is not about "Ugh"), cut to {@value #TOPIC_CHARS} characters, without arrows and backticks.
+     */
     static String topic(String text) {
         String one = StateLines.oneLine(text).replace("`", "").replace("→", "-").replace("->", "-");
-        int end = one.length();
+        String sentence;
+        int from = 0;
+        while (true) {
+            int end = sentenceEnd(one, from);
+            sentence = one.substring(0, end).replaceAll("[.!?;:,]+$", "").strip();
+            if (end == one.length() || ContentWords.stems(sentence).size() >= 2) {
+                break;
+            }
+            from = end + 1;
+        }
+        return StateLines.clip(sentence.isEmpty() ? one : sentence, TOPIC_CHARS);
+    }
+
+    /** Where the sentence that goes on at {@code from} ends: its stop, or the end of {@code text}. */
+    private static int sentenceEnd(String text, int from) {
+        int end = text.length();
         for (String stop : new String[] {". ", "! ", "? ", "; ", " — "}) {
-            int at = one.indexOf(stop);
+            int at = text.indexOf(stop, from);
             if (at > 0 && at < end) {
                 end = at;
             }
         }
-        String sentence = one.substring(0, end).replaceAll("[.!?;:,]+$", "").strip();
-        return StateLines.clip(sentence.isEmpty() ? one : sentence, TOPIC_CHARS);
+        return end;
     }
 
     /** Builds an {@link OfflineDreamSynthesizer}. Not thread-safe. */

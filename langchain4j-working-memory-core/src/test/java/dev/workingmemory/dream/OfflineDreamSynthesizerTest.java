@@ -252,6 +252,22 @@ class OfflineDreamSynthesizerTest {
     }
 
     @Test
+    void should_not_point_to_a_past_turn_whose_topic_a_line_of_the_state_says() {
+        Note note = States.note(0, 0.7, "Maya's thesis draft deadline is March 20th");
+        DreamCrystal said = new DreamCrystal("t1", "turn", States.T0, 0.5,
+                "[2026-03-02] user: My thesis draft is due on March 20th.\n[2026-03-02] assistant: Noted.");
+        DreamCrystal other = new DreamCrystal("t2", "turn", States.T0.plusSeconds(60), 0.5,
+                "[2026-03-02] user: Ugh. BibTeX keeps mangling the accents in my references.\n"
+                        + "[2026-03-02] assistant: Try biblatex.");
+        DreamInput input = input().notes(List.of(note)).crystals(List.of(said, other)).build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input).state());
+
+        assertThat(state.pointers()).extracting(CrystalPointer::topic)
+                .containsExactly("Ugh. BibTeX keeps mangling the accents in my references");
+    }
+
+    @Test
     void should_point_to_new_crystals_but_not_to_the_notes_own() {
         Note note = States.note(0, 0.7, "Likes tea");
         List<DreamCrystal> crystals = new ArrayList<>();
@@ -398,5 +414,9 @@ class OfflineDreamSynthesizerTest {
                 "We spent 3 hours debugging a CORS error");
         assertThat(OfflineDreamSynthesizer.topic("`a` -> b → c")).isEqualTo("a - b - c");
         assertThat(OfflineDreamSynthesizer.topic("x".repeat(100))).hasSizeLessThanOrEqualTo(60);
+        // a first sentence of fewer than two content words says nothing of the subject
+        assertThat(OfflineDreamSynthesizer.topic("Hi! I'm Maya. I want help with my thesis.")).isEqualTo(
+                "Hi! I'm Maya. I want help with my thesis");
+        assertThat(OfflineDreamSynthesizer.topic("Ugh. Thanks.")).isEqualTo("Ugh. Thanks");
     }
 }
