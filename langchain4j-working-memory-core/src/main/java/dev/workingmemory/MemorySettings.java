@@ -5,13 +5,16 @@ import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.MemorySearch;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * What every memory of one provider shares: how the block is rendered, the clock, and how requests are measured against
  * the model's context window. Immutable.
  *
  * @param search searches the long-term memory; null when the provider keeps no crystals
+ * @param pauseAfter how long a conversation goes without a message before its layers are told it paused
  */
 record MemorySettings(BlockRenderer renderer, Clock clock,
-                      TokenCountEstimator tokenCountEstimator, int contextWindow, MemorySearch search) {
+                      TokenCountEstimator tokenCountEstimator, int contextWindow, MemorySearch search,
+                      Duration pauseAfter) {
 }

@@ -11,6 +11,7 @@ import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.event.BlockRendered;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.Conversation;
+import dev.workingmemory.internal.Pauses;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MemorySearch;
 import dev.workingmemory.internal.MemoryClosedException;
@@ -60,6 +61,8 @@ public final class WorkingMemory {
     private final List<RequestShaper> shapers;
     /** The message window and where it is kept. */
     private final Conversation conversation;
+    /** Tells the layers when the conversation pauses. */
+    private final Pauses pauses;
     private final MemorySettings settings;
 
     private long renderedThreadVersion = -1;
@@ -105,6 +108,10 @@ public final class WorkingMemory {
                 .filter(RequestShaper.class::isInstance).map(RequestShaper.class::cast).toList();
         conversation.window().onEviction(settings.clock(), this::evicted);
         conversation.load();
+        this.pauses = new Pauses(key, thread, resource, conversation, slots, settings.clock(), settings.pauseAfter());
+        if (conversation.window().size() > 0) {
+            pauses.added(); // a window loaded from the store: a pause before the restart may not have been told
+        }
     }
 
     /** The memory id this memory was first requested with; {@link dev.langchain4j.memory.ChatMemory#id()} returns it. */
@@ -204,8 +211,9 @@ public final class WorkingMemory {
      * skipped and a shorter one after it may still be taken). A hit is a passage (of a past turn, a note, a tool
      * output); one per whole comes first, and the newer of two hits that state the same thing ranks above the older,
      * which is marked {@linkplain MemoryHit#earlierThan() earlier}. The whole a hit belongs to is read with
-     * {@link #read}. Sees every crystal of the resource made before the call (it may wait for their embedding); holds
-     * no lock of this memory while it searches.
+     * {@link #read}. Sees every crystal of the resource made before the call (it may wait for their embedding), but
+     * for what was made of this memory's window that the window still shows (at a pause: {@link
+     * MemoryLayer#wholesInWindow}); holds no lock of this memory while it searches.
      *
      * @param query what to look for: not blank, at most {@link WorkingMemoryProvider.Builder#maxSearchQueryChars}
      *              characters
@@ -215,7 +223,24 @@ public final class WorkingMemory {
      *                                  evicted or forgotten
      */
     public List<MemoryHit> search(String query, int limit) {
-        return longTermMemory("search").search(key.crystalScope(), query, limit);
+        MemorySearch search = longTermMemory("search");
+        return search.search(key.crystalScope(), query, limit, thread.read(this::wholesInWindow));
+    }
+
+    /** What the layers made into crystals of the window's messages: the model reads it there. Holding the lock. */
+    private Set<String> wholesInWindow() {
+        WindowMessages window = conversation.window().messages();
+        Set<String> wholes = Set.of();
+        for (LayerSlot slot : slots) {
+            Set<String> made = slot.layer().wholesInWindow(window);
+            if (!made.isEmpty()) {
+                if (wholes.isEmpty()) {
+                    wholes = new HashSet<>();
+                }
+                wholes.addAll(made);
+            }
+        }
+        return wholes;
     }
 
     /**
@@ -294,6 +319,7 @@ public final class WorkingMemory {
         thread.write(() -> {
             conversation.add(message); // kept when it returns
             if (!(message instanceof SystemMessage)) {
+                pauses.added();
                 try {
                     // under one hold of the resource's lock: the resource's state is checked against the store once
                     // per message, not once per resource layer (thread, then resource: the order messages() takes)
@@ -391,7 +417,7 @@ public final class WorkingMemory {
 
     /** Saves the unsaved layer state (messages are kept as they change) and refuses further use. */
     void close() {
-        thread.close();
+        thread.close(pauses::unloading);
         resource.toolsWithdrawn(key);
     }
 

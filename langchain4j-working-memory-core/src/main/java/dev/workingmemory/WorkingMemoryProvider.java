@@ -219,7 +219,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MemorySearch search = crystals == null ? null
                 : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners,
                 builder.clock);
-        this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search);
+        this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search,
+                builder.pauseAfter);
         this.messageRules = new MessageRules(memoryToolNames, builder.maxAnalyzedChars);
         this.keyMapper = builder.keyMapper;
         this.clock = builder.clock;
@@ -974,6 +975,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         private int maxCachedMemories = 10_000;
         private Clock clock = Clock.systemUTC();
         private Duration saveDelay = Duration.ofSeconds(1);
+        private Duration pauseAfter = Duration.ofMinutes(10);
         private Duration storeCheckInterval = Duration.ZERO;
         private ChatModel dreamModel;
         private DreamConfig dreams = DreamConfig.defaults();
@@ -1258,6 +1260,24 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             Ensure.notNull(delay, "saveDelay");
             Ensure.that(!delay.isNegative(), "saveDelay must not be negative, was " + delay);
             this.saveDelay = delay;
+            return this;
+        }
+
+        /**
+         * How long a conversation goes without a message (on the provider's {@link #clock}) before it counts as paused;
+         * default ten minutes. A pause is when what the window still holds becomes long-term memory too
+         * ({@link dev.workingmemory.layer.MemoryLayer#onPause}): past turns make crystals of it, so that another
+         * conversation of the user can {@code memory_search} a chat too short to have left the window, and dreams read
+         * it. The window keeps it; the crystals are replaced (same ids) when it leaves. A memory unloaded from the
+         * cache, or open when the provider closes, counts as paused then. The check runs on the provider's saver
+         * thread: with {@code saveDelay(Duration.ZERO)} only unloading counts.
+         *
+         * @throws IllegalArgumentException when {@code pause} is null, zero or negative
+         */
+        public Builder pauseAfter(Duration pause) {
+            Ensure.notNull(pause, "pauseAfter");
+            Ensure.that(!pause.isNegative() && !pause.isZero(), "pauseAfter must be positive, was " + pause);
+            this.pauseAfter = pause;
             return this;
         }
 

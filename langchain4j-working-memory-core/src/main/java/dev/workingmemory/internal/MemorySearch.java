@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * {@code WorkingMemory.search}: the best crystals of a scope that fit a token budget. It asks the store for
@@ -112,6 +113,14 @@ public final class MemorySearch {
      *                                  with a message saying what to change
      */
     public List<MemoryHit> search(String scope, String query, int limit) {
+        return search(scope, query, limit, Set.of());
+    }
+
+    /**
+     * {@link #search(String, String, int)} leaving out the passages of the wholes {@code leftOut} names (ids without
+     * the {@code #n} of a passage): what the searching conversation's window shows.
+     */
+    public List<MemoryHit> search(String scope, String query, int limit, Set<String> leftOut) {
         Ensure.that(query != null && !query.isBlank(), "The query is empty: say what to look for, e.g. a name, a date"
                 + " or a few words of the fact.");
         String text = query.strip();
@@ -123,6 +132,10 @@ public final class MemorySearch {
         QueryDates dates = QueryDates.in(text, LocalDate.now(clock));
         int wanted = Math.max(dates.isEmpty() ? MIN_CANDIDATES : MIN_DATED_CANDIDATES, CANDIDATES_PER_HIT * limit);
         List<CrystalHit> candidates = store.search(new CrystalQuery(scope, text, wanted));
+        if (!leftOut.isEmpty()) {
+            candidates = candidates.stream()
+                    .filter(candidate -> !leftOut.contains(Passages.parentId(candidate.crystal().id()))).toList();
+        }
         // widening reads a hit's piece and its neighbours: from the candidates in hand when it can (a store may
         // answer each read with a query to its database)
         Map<String, Crystal> inHand = new HashMap<>();

@@ -215,6 +215,14 @@ public final class MessageWindow {
         view = null;
     }
 
+    /**
+     * The window's messages with the times they were added, oldest first, the system message aside: a live view that
+     * copies nothing (read it holding the memory's lock). The times are kept once an eviction listener is set.
+     */
+    public WindowMessages messages() {
+        return remaining;
+    }
+
     /** The number of messages in the window, the system message aside (a dangling tool request included). */
     public int size() {
         return messages.size();

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.langchain4j.data.message.ChatMessage;
 
 import java.util.List;
+import java.util.Set;
 
 /**
  * One part of the {@code <working_memory>} block: entities, scratchpad, core memory, ...
@@ -74,6 +75,33 @@ public interface MemoryLayer {
      */
     default void onEvicted(List<EvictedMessage> messages, WindowMessages window) {
         onEvicted(messages);
+    }
+
+    /**
+     * Observes a conversation that paused with messages still in its window: no message was added for the provider's
+     * {@code pauseAfter} (measured on its clock), or the memory is being unloaded (evicted from the provider's cache,
+     * or the provider closes) with messages added since the last pause. So that what a short conversation said is kept
+     * elsewhere too although it never left the window (e.g. past turns' crystals). Called again only after new
+     * messages; after a restart, once more for the loaded window (a layer that keeps what it took in its snapshot can
+     * tell). Called holding the thread's lock, off the request path when the pause is detected (on the provider's saver
+     * thread; not at all while saves are not deferred, {@code saveDelay(Duration.ZERO)}, except at unloading); a layer
+     * that changes its state does so inside its context's {@code write}. The default ignores it.
+     *
+     * @param window the messages in the window, oldest first; valid only during the call
+     */
+    default void onPause(WindowMessages window) {
+    }
+
+    /**
+     * The ids of the wholes (the exchanges of past turns, say: a hit's id without its {@code #n}) this layer made into
+     * crystals of messages the window still holds, as at a pause: a search from this memory leaves their passages out,
+     * since the model reads them in its window; a search from another conversation of the user finds them. Called
+     * holding the thread's lock. The default: none.
+     *
+     * @param window the messages in the window, oldest first; valid only during the call
+     */
+    default Set<String> wholesInWindow(WindowMessages window) {
+        return Set.of();
     }
 
     /**

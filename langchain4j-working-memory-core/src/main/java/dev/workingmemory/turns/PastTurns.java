@@ -2,6 +2,7 @@ package dev.workingmemory.turns;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
@@ -27,7 +28,9 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Past turns (issues 10 and 20): the messages that leave the message window become {@link CrystalKind#TURN} crystals
@@ -62,6 +65,12 @@ import java.util.List;
  * passages it continues as an exchange of its own ({@code <id>-1}). Messages whose user message left before the
  * memory was loaded (a restart) form an exchange of their own.
  *
+ * <p>A conversation that pauses ({@link MemoryLayer#onPause}: the provider's {@code pauseAfter} without a message, or
+ * the memory unloaded) has the exchanges still in its window made into the same crystals, so that a chat too short to
+ * leave the window is found from the user's other conversations and after a restart; they stay in the window, and
+ * when they leave it only what changed since (a passage's context, lines added after the pause) is handed over again.
+ * How far the window was made into crystals is kept in the snapshot, so that a restart does not hand them over twice.
+ *
  * <p>Nothing here waits for embedding: the crystals are only handed to {@link CrystalStore#add}, which queues them.
  *
  * <p>Thread-safe: called holding the thread's lock (it keeps the last exchange only, to continue it).
@@ -77,9 +86,9 @@ public final class PastTurns implements MemoryLayer {
     static final int MAX_EXCHANGE_PASSAGES = 64;
     static final double IMPORTANCE = 0.5;
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
-    /** The search tool's fixed name (DESIGN.md): its results are crystals already. */
     /** The label of the model's answers. */
     private static final String ANSWER = "assistant";
+    private static final String SETTLED_THROUGH = "settledThrough";
     private static final List<String> KEYWORDS_ONLY_TAGS = List.of(Crystal.KEYWORDS_ONLY);
     private static final List<String> PIECE_TAGS = Passages.pieceTags(List.of());
     private static final List<String> KEYWORDS_ONLY_PIECE_TAGS = Passages.pieceTags(KEYWORDS_ONLY_TAGS);
@@ -91,6 +100,13 @@ public final class PastTurns implements MemoryLayer {
     private Exchange last;
     /** The first passage of the window's first exchange, the context of the last passage to leave; null when none. */
     private NextPassage next;
+    /** The window's exchanges made into crystals at the last pause, oldest first: continued when they leave it. */
+    private final List<Settled> settled = new ArrayList<>();
+    /**
+     * The add time (epoch millis) of the newest message made into crystals at a pause, kept in the snapshot, so that
+     * the window loaded after a restart is not handed over again; {@link Long#MIN_VALUE} for none.
+     */
+    private long settledThrough = Long.MIN_VALUE;
 
     private PastTurns(LayerContext context, CrystalStore crystals) {
         this.context = context;
@@ -108,8 +124,23 @@ public final class PastTurns implements MemoryLayer {
     public void onEvicted(List<EvictedMessage> messages, WindowMessages window) {
         ZoneId zone = context.clock().getZone();
         List<Exchange> touched = new ArrayList<>();
+        int skip = 0; // messages of an exchange made at a pause that its exchange holds already
         for (EvictedMessage evicted : messages) {
             ChatMessage message = evicted.message();
+            if (message instanceof UserMessage && !settled.isEmpty()) {
+                Settled pausedAt = takeSettled(message, evicted.added());
+                if (pausedAt != null) {
+                    last = pausedAt.exchange;
+                    skip = pausedAt.taken - 1;
+                    touched.add(last);
+                    continue;
+                }
+            }
+            if (skip > 0 && !(message instanceof UserMessage)) {
+                skip--;
+                continue;
+            }
+            skip = 0;
             Line line = line(message, evicted.added(), zone);
             if (message instanceof UserMessage) {
                 last = new Exchange(id(evicted.added(), line), evicted.added(), last);
@@ -137,6 +168,150 @@ public final class PastTurns implements MemoryLayer {
         }
         if (!made.isEmpty()) {
             crystals.add(made);
+        }
+    }
+
+    /**
+     * Makes crystals of the exchanges in the window that hold messages added since the last pause: a conversation too
+     * short to leave the window is searchable too. The exchanges are kept, so that when they leave the window only
+     * what changed meanwhile (a passage's context, lines added since) is handed over again. Messages before the
+     * window's first user message (an exchange leaving in parts) are left to eviction.
+     */
+    @Override
+    public void onPause(WindowMessages window) {
+        context.write(() -> {
+            settle(window);
+            return null;
+        });
+    }
+
+    private void settle(WindowMessages window) {
+        ZoneId zone = context.clock().getZone();
+        List<Settled> exchanges = new ArrayList<>();
+        Exchange previous = last;
+        int start = 0;
+        while (start < window.size() && !(window.message(start) instanceof UserMessage)) {
+            start++;
+        }
+        while (start < window.size()) {
+            int end = start + 1;
+            while (end < window.size() && !(window.message(end) instanceof UserMessage)) {
+                end++;
+            }
+            ChatMessage first = window.message(start);
+            Instant added = window.added(start);
+            Settled entry = findSettled(first, added);
+            if (entry == null) {
+                Line line = line(first, added, zone);
+                entry = new Settled(first, added, new Exchange(id(added, line), added, previous),
+                        new Passage(line.passages().get(0), added, null, false, false));
+                entry.exchange.add(line);
+                entry.taken = 1;
+            }
+            for (int i = start + entry.taken; i < end; i++) {
+                Line line = line(window.message(i), window.added(i), zone);
+                if (line != null) {
+                    if (entry.exchange.full()) {
+                        entry.exchange = entry.exchange.continuation();
+                    }
+                    entry.exchange.add(line);
+                }
+            }
+            entry.taken = end - start;
+            entry.through = window.added(end - 1).toEpochMilli();
+            exchanges.add(entry);
+            previous = entry.exchange;
+            start = end;
+        }
+        List<Crystal> made = new ArrayList<>();
+        List<Crystal> madeBefore = new ArrayList<>();
+        String source = "thread:" + context.key().thread();
+        long newest = settledThrough;
+        for (int i = 0; i < exchanges.size(); i++) {
+            Settled entry = exchanges.get(i);
+            // the context eviction gives it when it leaves before the next one (nextInWindow)
+            Passage after = i + 1 < exchanges.size() ? exchanges.get(i + 1).firstLine : null;
+            // an exchange whose messages were all made into crystals before (before a restart) is not handed over
+            // again; its passages count as handed over, so that leaving the window compares with them
+            entry.exchange.changedCrystals(scope, source, after, entry.through > settledThrough ? made : madeBefore);
+            newest = Math.max(newest, entry.through);
+        }
+        settled.clear();
+        settled.addAll(exchanges);
+        if (!made.isEmpty()) {
+            crystals.add(made);
+        }
+        if (newest != settledThrough) {
+            settledThrough = newest;
+            context.changed();
+        }
+    }
+
+    /** The exchanges (each part) made at a pause whose first message the window still holds. */
+    @Override
+    public Set<String> wholesInWindow(WindowMessages window) {
+        if (settled.isEmpty()) {
+            return Set.of();
+        }
+        Set<String> wholes = new HashSet<>();
+        for (Settled entry : settled) {
+            if (holds(window, entry)) {
+                for (int part = 0; part <= entry.exchange.part; part++) {
+                    wholes.add(part == 0 ? entry.exchange.id : entry.exchange.id + "-" + part);
+                }
+            }
+        }
+        return wholes;
+    }
+
+    /** Whether the window holds the exchange's first message (not when it was cleared since the pause). */
+    private static boolean holds(WindowMessages window, Settled entry) {
+        for (int i = 0; i < window.size(); i++) {
+            if (window.message(i) == entry.first) {
+                return window.added(i).equals(entry.added);
+            }
+        }
+        return false;
+    }
+
+    /** The exchange made at a pause that starts with {@code first} added at {@code added}, or null. */
+    private Settled findSettled(ChatMessage first, Instant added) {
+        for (Settled entry : settled) {
+            if (entry.first == first && entry.added.equals(added)) {
+                return entry;
+            }
+        }
+        return null;
+    }
+
+    /** {@link #findSettled}, removing it and those made before it (they left the window). */
+    private Settled takeSettled(ChatMessage first, Instant added) {
+        Settled found = findSettled(first, added);
+        if (found != null) {
+            settled.subList(0, settled.indexOf(found) + 1).clear();
+        }
+        return found;
+    }
+
+    /**
+     * An exchange of the window made into crystals at a pause: its first message (by identity) and when it was added,
+     * the exchange (its last part), how many of the window's messages it took, and the add time of the last of them.
+     * Guarded by the thread's lock.
+     */
+    private static final class Settled {
+        private final ChatMessage first;
+        private final Instant added;
+        /** The first passage of the first line, the context of the exchange before while this one is in the window. */
+        private final Passage firstLine;
+        private Exchange exchange;
+        private int taken;
+        private long through;
+
+        Settled(ChatMessage first, Instant added, Exchange exchange, Passage firstLine) {
+            this.first = first;
+            this.added = added;
+            this.exchange = exchange;
+            this.firstLine = firstLine;
         }
     }
 
@@ -487,14 +662,19 @@ public final class PastTurns implements MemoryLayer {
         return "";
     }
 
-    /** Keeps nothing: the crystals are in the crystal store. */
+    /** Keeps how far the window was made into crystals at a pause; the crystals are in the crystal store. */
     @Override
     public JsonNode snapshot() {
-        return JsonNodeFactory.instance.objectNode();
+        ObjectNode node = JsonNodeFactory.instance.objectNode();
+        if (settledThrough != Long.MIN_VALUE) {
+            node.put(SETTLED_THROUGH, settledThrough);
+        }
+        return node;
     }
 
     @Override
     public void restore(JsonNode snapshot) {
-        // nothing: see snapshot()
+        JsonNode through = snapshot == null ? null : snapshot.get(SETTLED_THROUGH);
+        settledThrough = through != null && through.canConvertToLong() ? through.asLong() : Long.MIN_VALUE;
     }
 }

@@ -15,7 +15,8 @@ final class ProviderSettings {
                 .maxMessages(properties.getMaxMessages())
                 .contextWindow(properties.getContextWindow())
                 .maxCachedMemories(properties.getMaxCachedMemories())
-                .saveDelay(properties.getSaveDelay());
+                .saveDelay(properties.getSaveDelay())
+                .pauseAfter(properties.getPauseAfter());
         WorkingMemoryProperties.Dreams dreams = properties.getDreams();
         builder.dreams(DreamConfig.builder().interval(dreams.getInterval()).minNotes(dreams.getMinNotes())
                 .scheduled(dreams.isScheduled()).build());

@@ -32,6 +32,12 @@ public class WorkingMemoryProperties {
      */
     private Duration saveDelay = Duration.ofSeconds(1);
 
+    /**
+     * How long a conversation goes without a message before it counts as paused: what its window still holds then
+     * becomes past turns memory_search finds (as when the memory is unloaded or the application stops).
+     */
+    private Duration pauseAfter = Duration.ofMinutes(10);
+
     private final Store store = new Store();
 
     private final Tools tools = new Tools();
@@ -78,6 +84,14 @@ public class WorkingMemoryProperties {
 
     public void setSaveDelay(Duration saveDelay) {
         this.saveDelay = saveDelay;
+    }
+
+    public Duration getPauseAfter() {
+        return pauseAfter;
+    }
+
+    public void setPauseAfter(Duration pauseAfter) {
+        this.pauseAfter = pauseAfter;
     }
 
     public Store getStore() {

@@ -2,6 +2,7 @@ package dev.workingmemory.spring;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
@@ -9,6 +10,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.model.chat.listener.ChatModelListener;
 import dev.langchain4j.store.memory.chat.ChatMemoryStore;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.metrics.WorkingMemoryMetrics;
@@ -35,6 +37,7 @@ import org.springframework.context.annotation.Configuration;
 
 import java.io.InputStream;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -81,6 +84,23 @@ class WorkingMemoryAutoConfigurationTest {
             }
             assertThat(memory.messages()).hasSize(4);
             assertThat(memories.blockBudget()).isEqualTo(3_200);
+        });
+    }
+
+    @Test
+    void should_make_a_paused_conversation_searchable_after_the_pause_the_property_gives() {
+        runner.withPropertyValues("working-memory.pause-after=200ms").run(context -> {
+            WorkingMemoryProvider memories = context.getBean(WorkingMemoryProvider.class);
+            ChatMemory monday = memories.get(MemoryKey.of("alice", "monday"));
+            monday.add(UserMessage.from("My sister Lena arrives from Lisbon on the 14th."));
+            monday.add(AiMessage.from("Noted: the 14th."));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            List<?> hits = List.of();
+            while (hits.isEmpty() && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+                hits = memories.memory(MemoryKey.of("alice", "tuesday")).search("when does my sister arrive", 5);
+            }
+            assertThat(hits).as("the first conversation, searched from the second").hasSize(1);
         });
     }
 
@@ -205,6 +225,7 @@ class WorkingMemoryAutoConfigurationTest {
             "working-memory.context-window=-1, contextWindowTokens must be positive",
             "working-memory.max-cached-memories=0, maxCachedMemories must be positive",
             "working-memory.save-delay=-1s, saveDelay must not be negative",
+            "working-memory.pause-after=0s, pauseAfter must be positive",
             "working-memory.store.type=redis, working-memory.store.type",
             "working-memory.crystals.search-token-budget=0, tokens must be positive"})
     void should_refuse_a_bad_property_saying_which(String property, String message) {
@@ -240,6 +261,7 @@ class WorkingMemoryAutoConfigurationTest {
                 "working-memory.context-window", "128000",
                 "working-memory.max-cached-memories", "10000",
                 "working-memory.save-delay", "1s",
+                "working-memory.pause-after", "10m",
                 "working-memory.store.type", "memory",
                 "working-memory.store.path", "working-memory",
                 "working-memory.tools.enabled", "true"));

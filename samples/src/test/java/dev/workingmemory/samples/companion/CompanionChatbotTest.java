@@ -102,8 +102,8 @@ class CompanionChatbotTest {
         assertThat(output.split("DREAM REPORT:\n  Dream of 'maya' committed: Committed\n", -1)).hasSize(3);
         assertThat(output)
                 .contains("=== Monday 2 March 2026, 12:03 UTC: the provider restarts on its files and dreams ===")
-                .contains("    consumed 3 notes, read 3 new crystals")
-                .contains("    consumed 2 notes, read 2 new crystals")
+                .contains("    consumed 3 notes, read 6 new crystals")
+                .contains("    consumed 2 notes, read 4 new crystals")
                 .contains("STATE DOCUMENT (MEMORY.md):\n    # Working Memory State");
         // which guard passed, with what it measured, for each dream
         assertThat(output.split("    guards: 5 of 5 passed\n      MISSING_SECTION passed: all 7 sections present\n"

@@ -1,0 +1,103 @@
+package dev.workingmemory.internal;
+
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.layer.MemoryLayer;
+import dev.workingmemory.layer.WindowMessages;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Tells a memory's layers when its conversation pauses ({@link MemoryLayer#onPause}): {@code after} passed on the
+ * provider's clock since the window's newest message, or the memory is unloaded. One check waits on the provider's
+ * saver thread per memory while messages come (queued by the first message after a pause, and again for the time left
+ * when it finds the conversation still going), so a message costs a field read.
+ *
+ * <p>Thread-safe: its state is guarded by the thread scope's lock.
+ */
+public final class Pauses {
+
+    private static final Logger log = LoggerFactory.getLogger(Pauses.class);
+
+    private final MemoryKey key;
+    private final ScopeState thread;
+    private final ScopeState resource;
+    private final Conversation conversation;
+    private final List<LayerSlot> slots;
+    private final Clock clock;
+    private final long afterMillis;
+    /** A check waits on the saver thread. */
+    private boolean queued;
+    /** The add time of the newest message the layers were told of with a pause; none yet since the memory loaded. */
+    private long toldThrough = Long.MIN_VALUE;
+
+    public Pauses(MemoryKey key, ScopeState thread, ScopeState resource, Conversation conversation,
+                  List<LayerSlot> slots, Clock clock, Duration after) {
+        this.key = key;
+        this.thread = thread;
+        this.resource = resource;
+        this.conversation = conversation;
+        this.slots = slots;
+        this.clock = clock;
+        this.afterMillis = Ensure.notNull(after, "after").toMillis();
+    }
+
+    /** A message was added (or a window was loaded). Called holding the thread's lock. */
+    public void added() {
+        if (!queued) {
+            queued = thread.runLater(this::check, Duration.ofMillis(afterMillis));
+        }
+    }
+
+    /** The memory is unloaded: a pause for what was added since the last one. Called holding the thread's lock. */
+    public void unloading() {
+        if (!thread.forgotten() && !resource.forgotten()) {
+            WindowMessages window = conversation.window().messages();
+            if (window.size() > 0 && newest(window) > toldThrough) {
+                tell(window);
+            }
+        }
+    }
+
+    private void check() {
+        try {
+            thread.write(() -> {
+                queued = false;
+                conversation.refresh();
+                WindowMessages window = conversation.window().messages();
+                if (window.size() == 0) {
+                    return null;
+                }
+                long newest = newest(window);
+                long quiet = clock.millis() - newest;
+                if (quiet < afterMillis) {
+                    queued = thread.runLater(this::check, Duration.ofMillis(afterMillis - quiet));
+                } else if (newest > toldThrough) {
+                    tell(window);
+                }
+                return null;
+            });
+        } catch (IllegalStateException e) {
+            // closed meanwhile (unloading told the layers) or forgotten (nothing to keep)
+            log.debug("No pause check for {}: {}", key, e.toString());
+        }
+    }
+
+    private static long newest(WindowMessages window) {
+        return window.added(window.size() - 1).toEpochMilli();
+    }
+
+    private void tell(WindowMessages window) {
+        toldThrough = newest(window);
+        for (LayerSlot slot : slots) {
+            try {
+                slot.layer().onPause(window);
+            } catch (RuntimeException e) {
+                log.warn("Layer '{}' failed to take the pause of {}", slot.layer().name(), key, e);
+            }
+        }
+    }
+}
