@@ -10,6 +10,7 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.benchmarks.LocomoData.Conversation;
 import dev.workingmemory.benchmarks.LocomoData.Question;
@@ -58,7 +59,9 @@ import java.util.Set;
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.LocomoRecall [--data PATH]
  * [--candidates N] [--feedback W] [--conversations conv-26,conv-30] [--quantized | --bge] [--embedding-cache FILE]
- * [--store embedded|jdbc] [--jdbc-url URL] [--embedding-store in-memory] [--baseline]} ({@code --baseline}: {@link BeamRecall}'s naive
+ * [--store embedded|jdbc] [--jdbc-url URL] [--embedding-store in-memory] [--baseline] [--ended]} ({@code --ended}: each
+ * conversation's questions are asked from a new conversation of its user after it ended, its memory unloaded: what
+ * its window held then is searchable too; {@code --baseline}: {@link BeamRecall}'s naive
  * baseline, {@link NaivePassages}, on every turn of each conversation instead of the memory, same questions and
  * matching; {@code --candidates}: per list, {@link CrystalRanking#candidates()};
  * default 30; {@code --feedback}: {@link CrystalRanking#feedbackWeight()}, 0 for none; {@code --conversations}: only these, e.g. to hold some out; {@code --quantized}: the quantized
@@ -100,6 +103,7 @@ public final class LocomoRecall {
         String jdbcUrl = System.getProperty(BenchDatabase.URL_PROPERTY);
         boolean inMemoryVectors = false;
         boolean baseline = false;
+        boolean ended = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--data") && i + 1 < args.length) {
                 data = Path.of(args[++i]);
@@ -107,6 +111,8 @@ public final class LocomoRecall {
                 quantized = true;
             } else if (args[i].equals("--bge")) {
                 bge = true;
+            } else if (args[i].equals("--ended")) {
+                ended = true;
             } else if (args[i].equals("--baseline")) {
                 baseline = true;
             } else if (args[i].equals("--embedding-cache") && i + 1 < args.length) {
@@ -130,7 +136,7 @@ public final class LocomoRecall {
                 System.err.println("Usage: LocomoRecall [--data PATH] [--candidates N] [--feedback W]"
                         + " [--conversations conv-26,conv-30]"
                         + " [--quantized | --bge] [--embedding-cache FILE] [--store embedded|jdbc] [--jdbc-url URL]"
-                        + " [--embedding-store in-memory] [--baseline]   (unknown argument: " + args[i] + ")");
+                        + " [--embedding-store in-memory] [--baseline] [--ended]   (unknown argument: " + args[i] + ")");
                 System.exit(2);
             }
         }
@@ -155,13 +161,13 @@ public final class LocomoRecall {
                 return;
             }
             if (store == Store.EMBEDDED) {
-                run(data, only, embeddingModel, ranking, null, vectors, System.out);
+                run(data, only, embeddingModel, ranking, null, vectors, ended, System.out);
                 return;
             }
             BenchDatabase database = BenchDatabase.open(jdbcUrl, "locomo_" + System.currentTimeMillis());
             try {
                 System.out.println("store: JdbcWorkingMemoryStore on schema " + database.schema() + " of " + jdbcUrl);
-                run(data, only, embeddingModel, ranking, database.dataSource(), vectors, System.out);
+                run(data, only, embeddingModel, ranking, database.dataSource(), vectors, ended, System.out);
             } finally {
                 database.drop();
             }
@@ -187,9 +193,11 @@ public final class LocomoRecall {
      * @param ranking        the ranking of the provider's crystal store, or null for its default
      * @param dataSource     where a {@code JdbcWorkingMemoryStore} keeps the memory, or null for the provider's default
      * @param vectors        the provider's {@code embeddingStore}, or null for none
+     * @param ended          ask from a new conversation of the user once this one's memory is unloaded (a pause)
      */
     static void run(Path data, Set<String> only, EmbeddingModel embeddingModel, CrystalRanking ranking,
-                    DataSource dataSource, EmbeddingStore<TextSegment> vectors, PrintStream out) throws IOException {
+                    DataSource dataSource, EmbeddingStore<TextSegment> vectors, boolean ended, PrintStream out)
+            throws IOException {
         LocomoData.Stats stats = new LocomoData.Stats();
         List<Conversation> conversations = LocomoData.read(data, stats).stream()
                 .filter(conversation -> only.isEmpty() || only.contains(conversation.id())).toList();
@@ -200,6 +208,9 @@ public final class LocomoRecall {
                 stats.droppedIds, stats.droppedQuestions);
         SessionClock clock = new SessionClock();
         WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().clock(clock);
+        if (ended) {
+            builder.maxCachedMemories(1); // loading the asking conversation unloads the one that ended
+        }
         if (embeddingModel != null && ranking == null) { // else the crystal store below embeds with it
             builder.embeddingModel(embeddingModel);
         }
@@ -246,13 +257,14 @@ public final class LocomoRecall {
                         addNanos.add(System.nanoTime() - before);
                     }
                 }
-                WorkingMemory memory = provider.memory(conversation.id());
+                Set<String> window = new HashSet<>();
+                chat.messages().forEach(message -> window.add(textOf(message)));
+                WorkingMemory memory = ended ? provider.memory(MemoryKey.of(conversation.id(), "later"))
+                        : provider.memory(conversation.id());
                 awaitIndexed(provider);
                 long fed = System.nanoTime() - start;
                 feedNanos += fed;
                 turns += conversation.turnCount();
-                Set<String> window = new HashSet<>();
-                chat.messages().forEach(message -> window.add(textOf(message)));
 
                 Map<String, Turn> turnsById = conversation.turnsById();
                 RecallTally tally = new RecallTally();
@@ -291,8 +303,9 @@ public final class LocomoRecall {
             }
         }
         printCategories(categories, out);
-        out.printf("questions with evidence still in the window at the end (not searchable): %d; recall_all@10 counting"
-                + " the window too (what the model reads beside the hits): %.3f, category 1 %.3f%n", inWindow,
+        out.printf("questions with evidence still in the window at the end (%s): %d; recall_all@10 counting"
+                + " the window too (what the model reads beside the hits): %.3f, category 1 %.3f%n",
+                ended ? "searchable since the conversation ended" : "not searchable", inWindow,
                 questions[0] == 0 ? 0 : (double) seenWithWindow[0] / questions[0],
                 questions[1] == 0 ? 0 : (double) seenWithWindow[1] / questions[1]);
         out.printf("add() per message: p50 %.1f µs, p95 %.1f µs; feeding and indexing: %.1f ms per turn%n",
