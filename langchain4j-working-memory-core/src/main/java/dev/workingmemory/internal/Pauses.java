@@ -42,7 +42,9 @@ public final class Pauses {
         this.conversation = conversation;
         this.slots = slots;
         this.clock = clock;
-        this.afterMillis = Ensure.notNull(after, "after").toMillis();
+        // a pause longer than Long.MAX_VALUE milliseconds never comes
+        this.afterMillis = Ensure.notNull(after, "after").compareTo(Duration.ofMillis(Long.MAX_VALUE)) >= 0
+                ? Long.MAX_VALUE : after.toMillis();
     }
 
     /** A message was added (or a window was loaded). Called holding the thread's lock. */
@@ -72,7 +74,7 @@ public final class Pauses {
                     return null;
                 }
                 long newest = newest(window);
-                long quiet = clock.millis() - newest;
+                long quiet = Math.max(0, clock.millis() - newest); // a clock set back: not quiet
                 if (quiet < afterMillis) {
                     queued = thread.runLater(this::check, Duration.ofMillis(afterMillis - quiet));
                 } else if (newest > toldThrough) {

@@ -213,6 +213,7 @@ public final class PastTurns implements MemoryLayer {
                 if (line != null) {
                     if (entry.exchange.full()) {
                         entry.exchange = entry.exchange.continuation();
+                        entry.parts.add(entry.exchange);
                     }
                     entry.exchange.add(line);
                 }
@@ -229,11 +230,15 @@ public final class PastTurns implements MemoryLayer {
         long newest = settledThrough;
         for (int i = 0; i < exchanges.size(); i++) {
             Settled entry = exchanges.get(i);
-            // the context eviction gives it when it leaves before the next one (nextInWindow)
-            Passage after = i + 1 < exchanges.size() ? exchanges.get(i + 1).firstLine : null;
             // an exchange whose messages were all made into crystals before (before a restart) is not handed over
             // again; its passages count as handed over, so that leaving the window compares with them
-            entry.exchange.changedCrystals(scope, source, after, entry.through > settledThrough ? made : madeBefore);
+            List<Crystal> into = entry.through > settledThrough ? made : madeBefore;
+            for (int part = 0; part < entry.parts.size(); part++) {
+                // the context eviction gives it: the next part, or the next exchange's first line (nextInWindow)
+                Passage after = part + 1 < entry.parts.size() ? entry.parts.get(part + 1).firstPassage()
+                        : i + 1 < exchanges.size() ? exchanges.get(i + 1).firstLine : null;
+                entry.parts.get(part).changedCrystals(scope, source, after, into);
+            }
             newest = Math.max(newest, entry.through);
         }
         settled.clear();
@@ -256,9 +261,7 @@ public final class PastTurns implements MemoryLayer {
         Set<String> wholes = new HashSet<>();
         for (Settled entry : settled) {
             if (holds(window, entry)) {
-                for (int part = 0; part <= entry.exchange.part; part++) {
-                    wholes.add(part == 0 ? entry.exchange.id : entry.exchange.id + "-" + part);
-                }
+                entry.parts.forEach(part -> wholes.add(part.wholeId()));
             }
         }
         return wholes;
@@ -295,14 +298,15 @@ public final class PastTurns implements MemoryLayer {
 
     /**
      * An exchange of the window made into crystals at a pause: its first message (by identity) and when it was added,
-     * the exchange (its last part), how many of the window's messages it took, and the add time of the last of them.
-     * Guarded by the thread's lock.
+     * the exchange (its parts, and the last of them, which eviction continues), how many of the window's messages it
+     * took, and the add time of the last of them. Guarded by the thread's lock.
      */
     private static final class Settled {
         private final ChatMessage first;
         private final Instant added;
         /** The first passage of the first line, the context of the exchange before while this one is in the window. */
         private final Passage firstLine;
+        private final List<Exchange> parts = new ArrayList<>();
         private Exchange exchange;
         private int taken;
         private long through;
@@ -312,6 +316,7 @@ public final class PastTurns implements MemoryLayer {
             this.added = added;
             this.exchange = exchange;
             this.firstLine = firstLine;
+            parts.add(exchange);
         }
     }
 
@@ -596,8 +601,13 @@ public final class PastTurns implements MemoryLayer {
          * Adds to {@code made} the crystals of the passages that are new or changed since last handed over; each
          * passage's context is the passage before and after it said within {@link #NEIGHBOUR_SPAN} of it.
          */
+        /** The id of this part as a whole: its passages' ids without the {@code #n}. */
+        String wholeId() {
+            return part == 0 ? id : id + "-" + part;
+        }
+
         void changedCrystals(String scope, String source, Passage after, List<Crystal> made) {
-            String base = part == 0 ? id : id + "-" + part;
+            String base = wholeId();
             List<Passage> packed = passages();
             for (int i = 0; i < packed.size(); i++) {
                 Passage passage = packed.get(i);

@@ -1,6 +1,8 @@
 package dev.workingmemory.turns;
 
+import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
+import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.MemoryKey;
@@ -27,8 +29,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * A conversation that pauses (no message for {@code pauseAfter}, or its memory unloaded) has what its window holds made
@@ -192,46 +196,83 @@ class PastTurnsPauseTest {
 
     @Test
     void should_leave_the_same_crystals_as_eviction_alone_and_hand_over_only_what_changed_since_the_pause() {
-        List<Crystal> paused;
-        try (WorkingMemoryProvider provider = builder().maxMessages(4).pauseAfter(PAUSE).build()) {
-            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
-            sisterVisit(chat);
-            clock.advance(Duration.ofMinutes(1));
-            Await.until("the paused conversation's crystals", WAIT, () -> crystals.handed.size() == 2);
-            int atPause = crystals.handed.size();
-
+        List<Crystal> atEviction = assertSameCrystalsWithAndWithoutPause(4, PastTurnsPauseTest::sisterVisit, chat -> {
             chat.add(UserMessage.from("Also book a table for Friday."));     // the first exchange leaves
             chat.add(AiMessage.from("A table for Friday, booked."));
             chat.add(UserMessage.from("Thanks, that is all."));              // the second leaves
-            List<Crystal> atEviction = crystals.handed.subList(atPause, crystals.handed.size());
+        });
 
-            // the first exchange is unchanged (its context was the second already); the second now has a context after it
-            assertThat(atEviction).extracting(Crystal::text)
-                    .containsExactly("user: She is vegetarian, so plan dinner accordingly.\n"
-                            + "assistant: Got it: a vegetarian dinner for Lena.");
-            assertThat(atEviction.get(0).context()).contains("Also book a table for Friday.");
+        // the first exchange is unchanged (its context was the second already); the second now has a context after it
+        assertThat(atEviction).extracting(Crystal::text)
+                .containsExactly("user: She is vegetarian, so plan dinner accordingly.\n"
+                        + "assistant: Got it: a vegetarian dinner for Lena.");
+        assertThat(atEviction.get(0).context()).contains("Also book a table for Friday.");
+    }
+
+    @Test
+    void should_make_every_part_of_an_exchange_longer_than_one_whole_as_eviction_does() {
+        List<Crystal> atEviction = assertSameCrystalsWithAndWithoutPause(20, chat -> {
+            chat.add(UserMessage.from("Collect the logs of the eight services for the incident review."));
+            for (int i = 0; i < 8; i++) {
+                ToolExecutionRequest call = ToolExecutionRequest.builder().id("c" + i).name("fetchLog")
+                        .arguments("{}").build();
+                chat.add(AiMessage.from(call));
+                StringBuilder log = new StringBuilder();
+                for (int line = 0; log.length() < 3_800; line++) {
+                    log.append("Service ").append(i).append(" line ").append(line)
+                            .append(": request handled by worker ").append(line * 7 % 13).append(" in ")
+                            .append(line * 31 % 97).append(" ms.\n");
+                }
+                chat.add(ToolExecutionResultMessage.from("c" + i, "fetchLog", log.toString()));
+            }
+            chat.add(AiMessage.from("All eight logs are collected."));
+        }, chat -> {
+            chat.add(UserMessage.from("Thanks."));
+            chat.add(AiMessage.from("You are welcome."));
+            chat.add(UserMessage.from("One more thing: archive them.")); // the 21st message: the long exchange leaves
+        });
+
+        assertThat(stored("maya")).extracting(Crystal::id).anyMatch(id -> id.matches("turn-[0-9a-f]{32}-1#\\d+"));
+        // only the last part's last passage has a neighbour it did not have at the pause
+        assertThat(atEviction).hasSize(1);
+    }
+
+    /**
+     * Feeds {@code first}, pauses, feeds {@code then} (which makes what {@code first} said leave the window), and the
+     * same without the pause in another thread: the stored crystals are the same passages with the same contexts and
+     * times. Returns what the paused run handed over when {@code first}'s exchanges left the window.
+     */
+    private List<Crystal> assertSameCrystalsWithAndWithoutPause(int maxMessages, Consumer<ChatMemory> first,
+                                                                Consumer<ChatMemory> then) {
+        List<Crystal> paused;
+        List<Crystal> atEviction;
+        try (WorkingMemoryProvider provider = builder().maxMessages(maxMessages).pauseAfter(PAUSE).build()) {
+            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
+            first.accept(chat);
+            clock.advance(Duration.ofMinutes(1));
+            Await.until("the paused conversation's crystals", WAIT, () -> !crystals.handed.isEmpty());
+            Await.until("indexing", WAIT, () -> crystals.pendingCount() == 0);
+            int atPause = crystals.handed.size();
+            then.accept(chat);
+            atEviction = List.copyOf(crystals.handed.subList(atPause, crystals.handed.size()));
             Await.until("indexing", WAIT, () -> crystals.pendingCount() == 0);
             paused = stored("maya");
         }
-        crystals.handed.clear();
         crystals.deleteScope("maya");
         SettableClock again = new SettableClock("2026-03-12T09:00:00Z");
         try (WorkingMemoryProvider provider = WorkingMemoryProvider.builder().clock(again).crystalStore(crystals)
-                .maxMessages(4).build()) {
+                .maxMessages(maxMessages).build()) {
             ChatMemory chat = provider.get(MemoryKey.of("maya", "monday2"));
-            sisterVisit(chat);
+            first.accept(chat);
             again.advance(Duration.ofMinutes(1));
-            chat.add(UserMessage.from("Also book a table for Friday."));
-            chat.add(AiMessage.from("A table for Friday, booked."));
-            chat.add(UserMessage.from("Thanks, that is all."));
+            then.accept(chat);
             Await.until("indexing", WAIT, () -> crystals.pendingCount() == 0);
-            // the same passages with the same contexts and times as without the pause (ids name the thread)
+            // ids name the thread
             assertThat(stored("maya")).extracting(Crystal::text, Crystal::context, Crystal::time)
                     .containsExactlyInAnyOrderElementsOf(paused.stream()
-                            .map(crystal -> org.assertj.core.groups.Tuple.tuple(crystal.text(), crystal.context(),
-                                    crystal.time()))
-                            .toList());
+                            .map(crystal -> tuple(crystal.text(), crystal.context(), crystal.time())).toList());
         }
+        return atEviction;
     }
 
     @Test
