@@ -8,6 +8,7 @@ import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2Embedding
 import dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.bgesmallenv15q.BgeSmallEnV15QuantizedEmbeddingModel;
 import dev.workingmemory.WorkingMemory;
+import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.benchmarks.BeamData.Chat;
 import dev.workingmemory.benchmarks.BeamData.Message;
@@ -52,8 +53,9 @@ import java.util.TreeMap;
  * memory: the naive baseline, for ratios of one run.
  *
  * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.BeamRecall [--data DIR]
- * [--baseline] [--chats 1,2,5] [--quantized | --bge] [--embedding-cache FILE] [--distinct-runs] [--feedback W]}
- * ({@code --feedback}: the crystal store's {@link CrystalRanking#feedbackWeight()}, 0 for none). Without {@code --data}, the
+ * [--baseline] [--chats 1,2,5] [--quantized | --bge] [--embedding-cache FILE] [--distinct-runs] [--feedback W]
+ * [--ended]} ({@code --ended}: as {@link LocomoRecall}'s, each chat's questions asked from a new conversation of its
+ * user once the chat ended; {@code --feedback}: the crystal store's {@link CrystalRanking#feedbackWeight()}, 0 for none). Without {@code --data}, the
  * first ancestor of the working directory holding {@code shared/bench/beam} is used; when there is none, the run is
  * skipped with a message. {@code --quantized} embeds with the quantized all-MiniLM-L6-v2, {@code --bge} with the
  * quantized bge-small-en-v1.5 (the provider's default model is all-MiniLM-L6-v2); {@code --embedding-cache}
@@ -75,6 +77,7 @@ public final class BeamRecall {
         Path data = null;
         boolean baseline = false;
         boolean distinct = false;
+        boolean ended = false;
         boolean quantized = false;
         boolean bge = false;
         CrystalRanking ranking = null;
@@ -85,6 +88,8 @@ public final class BeamRecall {
                 data = Path.of(args[++i]);
             } else if (args[i].equals("--baseline")) {
                 baseline = true;
+            } else if (args[i].equals("--ended")) {
+                ended = true;
             } else if (args[i].equals("--distinct-runs")) {
                 distinct = true;
             } else if (args[i].equals("--quantized")) {
@@ -99,7 +104,8 @@ public final class BeamRecall {
                 Arrays.stream(args[++i].split(",")).map(String::strip).map(Integer::parseInt).forEach(chats::add);
             } else {
                 System.err.println("Usage: BeamRecall [--data DIR] [--baseline] [--chats 1,2,5] [--quantized | --bge]"
-                        + " [--embedding-cache FILE] [--distinct-runs] [--feedback W]   (unknown argument: " + args[i]
+                        + " [--embedding-cache FILE] [--distinct-runs] [--feedback W] [--ended]   (unknown argument: "
+                        + args[i]
                         + ")");
                 System.exit(2);
             }
@@ -115,7 +121,7 @@ public final class BeamRecall {
         EmbeddingModel model = model(quantized, bge && !baseline);
         try (CachedEmbeddingModel cached = cache == null ? null : new CachedEmbeddingModel(model, cache)) {
             run(BeamData.read(data, chats), baseline, cached != null ? cached : model, quantized, distinct, ranking,
-                    System.out);
+                    ended, System.out);
         }
     }
 
@@ -137,7 +143,7 @@ public final class BeamRecall {
 
     /** @param ranking the crystal store's ranking; null for the default provider's own store */
     static void run(List<Chat> chats, boolean baseline, EmbeddingModel model, boolean quantized, boolean distinct,
-                    CrystalRanking ranking, PrintStream out) throws IOException {
+                    CrystalRanking ranking, boolean ended, PrintStream out) throws IOException {
         out.printf("BEAM: %d chats (%s), %d messages, %d questions with evidence; %s%s%s%n", chats.size(),
                 String.join(",", chats.stream().map(Chat::name).toList()),
                 chats.stream().mapToInt(chat -> chat.messages().size()).sum(),
@@ -156,8 +162,10 @@ public final class BeamRecall {
         CrystalStore crystals = baseline || ranking == null ? null
                 : EmbeddedCrystalStore.builder().ranking(ranking).embeddingModel(model).build();
         try (crystals; WorkingMemoryProvider provider = baseline ? null : crystals != null
-                ? WorkingMemoryProvider.builder().clock(clock).crystalStore(crystals).build()
-                : WorkingMemoryProvider.builder().clock(clock).embeddingModel(model).build()) {
+                ? WorkingMemoryProvider.builder().clock(clock).crystalStore(crystals).maxCachedMemories(ended ? 1 : 10_000)
+                .build()
+                : WorkingMemoryProvider.builder().clock(clock).embeddingModel(model).maxCachedMemories(ended ? 1 : 10_000)
+                .build()) {
             for (Chat chat : chats) {
                 long start = System.nanoTime();
                 Searcher searcher;
@@ -173,9 +181,11 @@ public final class BeamRecall {
                         clock.set(message.time());
                         memory.add(message.user() ? UserMessage.from(message.text()) : AiMessage.from(message.text()));
                     }
-                    WorkingMemory working = provider.memory("beam-" + chat.name());
-                    LocomoRecall.awaitIndexed(provider);
                     window = memory.messages().stream().map(LocomoRecall::textOf).toList();
+                    // with one memory cached, loading the asking conversation unloads the chat's: a pause
+                    WorkingMemory working = ended ? provider.memory(MemoryKey.of("beam-" + chat.name(), "later"))
+                            : provider.memory("beam-" + chat.name());
+                    LocomoRecall.awaitIndexed(provider);
                     searcher = question -> working.search(question, LIMIT).stream()
                             .map(hit -> new Hit(hit.text(), hit.tokens())).toList();
                 }
@@ -228,7 +238,8 @@ public final class BeamRecall {
         for (Map.Entry<String, RecallTally> kind : kinds.entrySet()) {
             out.printf("%s: %s%n", kind.getKey(), kind.getValue());
         }
-        out.printf("questions with evidence still in the window at the end (not searchable): %d%n", inWindow);
+        out.printf("questions with evidence still in the window at the end (%s): %d%n",
+                ended ? "searchable since the conversation ended" : "not searchable", inWindow);
         out.printf("knowledge updates whose new and old values the data puts in one message (left out of"
                 + " update_first): %d%n", unordered);
         out.printf("feeding and indexing: %.1f ms per message; search p50 %.1f ms, p95 %.1f ms%n",
