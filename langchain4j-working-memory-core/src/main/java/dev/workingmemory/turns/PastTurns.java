@@ -252,16 +252,28 @@ public final class PastTurns implements MemoryLayer {
         }
     }
 
-    /** The exchanges (each part) made at a pause whose first message the window still holds. */
+    /**
+     * The exchanges (each part) made at a pause whose first message the window still holds; after a restart, before
+     * the next pause, the window's exchanges said before the last pause (their first parts).
+     */
     @Override
     public Set<String> wholesInWindow(WindowMessages window) {
-        if (settled.isEmpty()) {
+        if (settled.isEmpty() && settledThrough == Long.MIN_VALUE) {
             return Set.of();
         }
         Set<String> wholes = new HashSet<>();
         for (Settled entry : settled) {
             if (holds(window, entry)) {
                 entry.parts.forEach(part -> wholes.add(part.wholeId()));
+            }
+        }
+        if (settled.isEmpty()) {
+            ZoneId zone = context.clock().getZone();
+            for (int i = 0; i < window.size(); i++) {
+                Instant added = window.added(i);
+                if (window.message(i) instanceof UserMessage && added.toEpochMilli() <= settledThrough) {
+                    wholes.add(id(added, line(window.message(i), added, zone)));
+                }
             }
         }
         return wholes;

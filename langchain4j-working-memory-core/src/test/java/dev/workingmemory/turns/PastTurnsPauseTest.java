@@ -291,6 +291,10 @@ class PastTurnsPauseTest {
         clock.advance(Duration.ofHours(1));
         try (WorkingMemoryProvider provider = builder().build()) {
             assertThat(provider.get(MemoryKey.of("maya", "monday")).messages()).hasSize(4);
+            Await.until("indexing", WAIT, () -> crystals.pendingCount() == 0);
+            assertThat(provider.memory(MemoryKey.of("maya", "tuesday")).search("when does Lena arrive", 5)).hasSize(2);
+            assertThat(provider.memory(MemoryKey.of("maya", "monday")).search("when does Lena arrive", 5))
+                    .as("what its window shows, restarted before the next pause").isEmpty();
         }
         assertThat(crystals.handed).as("the loaded window was handed over before the restart").isEmpty();
 
