@@ -94,12 +94,21 @@ public final class Pauses {
 
     private void tell(WindowMessages window) {
         toldThrough = newest(window);
-        for (LayerSlot slot : slots) {
-            try {
-                slot.layer().onPause(window);
-            } catch (RuntimeException e) {
-                log.warn("Layer '{}' failed to take the pause of {}", slot.layer().name(), key, e);
-            }
+        try {
+            // holding the resource's lock, which forget takes to drop it before it deletes the resource's crystals:
+            // what the layers hand over is deleted with the rest, or the resource is gone and nothing is handed over
+            resource.write(() -> {
+                for (LayerSlot slot : slots) {
+                    try {
+                        slot.layer().onPause(window);
+                    } catch (RuntimeException e) {
+                        log.warn("Layer '{}' failed to take the pause of {}", slot.layer().name(), key, e);
+                    }
+                }
+                return null;
+            });
+        } catch (IllegalStateException e) {
+            log.debug("No pause for {}: its resource was closed or forgotten meanwhile ({})", key, e.toString());
         }
     }
 }

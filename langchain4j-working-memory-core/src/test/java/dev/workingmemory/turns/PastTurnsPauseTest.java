@@ -308,6 +308,21 @@ class PastTurnsPauseTest {
     }
 
     @Test
+    void should_hand_over_nothing_of_a_forgotten_user_at_a_later_pause_or_at_close() throws InterruptedException {
+        try (WorkingMemoryProvider provider = builder().pauseAfter(PAUSE).build()) {
+            sisterVisit(provider.get(MemoryKey.of("maya", "monday")));
+            sisterVisit(provider.get(MemoryKey.of("ben", "monday")));
+            provider.forget(MemoryKey.of("maya", "monday"));
+            clock.advance(Duration.ofMinutes(1));
+
+            Await.until("ben's paused conversation", WAIT, () -> crystals.handed.size() == 2);
+            Thread.sleep(PAUSE.multipliedBy(3).toMillis()); // maya's check, queued before the forget, has run
+        }
+        assertThat(crystals.handed).extracting(Crystal::scope).containsOnly("ben");
+        assertThat(crystals.count("maya")).isZero();
+    }
+
+    @Test
     void should_hand_over_the_window_of_a_memory_the_cache_evicts() {
         try (WorkingMemoryProvider provider = builder().maxCachedMemories(1).build()) {
             sisterVisit(provider.get(MemoryKey.of("maya", "monday")));
