@@ -111,7 +111,8 @@ import java.util.function.Function;
  * }</pre>
  *
  * <p>Memories are kept in a bounded cache ({@link Builder#maxCachedMemories}); an evicted memory is saved
- * first and loaded again from the stores on its next use, so nothing is lost. Writes a caller is told were made
+ * first and loaded again from the stores on its next use, so nothing is lost; its conversation counts as paused
+ * ({@link Builder#pauseAfter}: what its window holds becomes past turns). Writes a caller is told were made
  * (core memory, scratchpad: {@link dev.workingmemory.layer.LayerContext#writeDurably}) are in the
  * {@link WorkingMemoryStore} when they return. State the memory derives by itself (entities) is saved behind the
  * turn: one save per scope (a thread, or a resource) a {@linkplain Builder#saveDelay save delay} after its first
@@ -836,7 +837,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     /**
      * Saves every cached memory, releases them and stops the saver thread; returns when all of it is done. The
-     * provider cannot be used afterwards.
+     * conversations of the cached memories count as paused ({@link Builder#pauseAfter}): their windows' exchanges not
+     * made into past turns yet are handed to the crystal store first (which the provider closes after, when it is its
+     * own: the embedded store records what it has not indexed and indexes it after the next start). The provider
+     * cannot be used afterwards.
      */
     @Override
     public void close() {
