@@ -184,6 +184,22 @@ class WriteBehindTest {
     }
 
     @Test
+    void should_not_keep_an_evicted_memory_in_the_heap_until_its_pause_check_comes() throws Exception {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxCachedMemories(1)
+                .saveDelay(Duration.ofMillis(10)).pauseAfter(Duration.ofHours(1)).build();
+        memories.get("alice").add(UserMessage.from("Remember the blue folder.")); // a pause check, an hour away
+        WeakReference<Object> aliceThread = new WeakReference<>(memories.memory("alice").threadState());
+        memories.get("bob").add(UserMessage.from("Hello.")); // alice is evicted: her pause is told then
+
+        for (int i = 0; i < 200 && aliceThread.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertThat(aliceThread.get()).as("alice's evicted thread state was collected").isNull();
+        memories.close();
+    }
+
+    @Test
     void should_keep_the_state_when_the_store_fails_and_save_it_once_the_store_works_again() throws Exception {
         TestStore store = new TestStore();
         WorkingMemoryProvider memories = withDerivedLayers().store(store)

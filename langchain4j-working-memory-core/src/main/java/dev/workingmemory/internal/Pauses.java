@@ -6,6 +6,7 @@ import dev.workingmemory.layer.WindowMessages;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.lang.ref.WeakReference;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -50,7 +51,27 @@ public final class Pauses {
     /** A message was added (or a window was loaded). Called holding the thread's lock. */
     public void added() {
         if (!queued) {
-            queued = thread.runLater(this::check, Duration.ofMillis(afterMillis));
+            queued = thread.runLater(new Check(this), Duration.ofMillis(afterMillis));
+        }
+    }
+
+    /**
+     * The queued check, holding its memory weakly: a memory evicted from the cache (told of its pause then) is not
+     * kept in the heap until its check comes, up to {@code pauseAfter} later.
+     */
+    private static final class Check implements Runnable {
+        private final WeakReference<Pauses> pauses;
+
+        Check(Pauses pauses) {
+            this.pauses = new WeakReference<>(pauses);
+        }
+
+        @Override
+        public void run() {
+            Pauses of = pauses.get();
+            if (of != null) {
+                of.check();
+            }
         }
     }
 
@@ -76,7 +97,7 @@ public final class Pauses {
                 long newest = newest(window);
                 long quiet = Math.max(0, clock.millis() - newest); // a clock set back: not quiet
                 if (quiet < afterMillis) {
-                    queued = thread.runLater(this::check, Duration.ofMillis(afterMillis - quiet));
+                    queued = thread.runLater(new Check(this), Duration.ofMillis(afterMillis - quiet));
                 } else if (newest > toldThrough) {
                     tell(window);
                 }
