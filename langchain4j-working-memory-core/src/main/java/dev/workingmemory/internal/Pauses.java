@@ -32,8 +32,8 @@ public final class Pauses {
     private final long afterMillis;
     /** A check waits on the saver thread. */
     private boolean queued;
-    /** The add time of the newest message the layers were told of with a pause; none yet since the memory loaded. */
-    private long toldThrough = Long.MIN_VALUE;
+    /** Messages were added (or a window loaded) since the layers were last told of a pause. */
+    private boolean untold;
 
     public Pauses(MemoryKey key, ScopeState thread, ScopeState resource, Conversation conversation,
                   List<LayerSlot> slots, Clock clock, Duration after) {
@@ -50,6 +50,7 @@ public final class Pauses {
 
     /** A message was added (or a window was loaded). Called holding the thread's lock. */
     public void added() {
+        untold = true;
         if (!queued) {
             queued = thread.runLater(new Check(this), Duration.ofMillis(afterMillis));
         }
@@ -79,7 +80,7 @@ public final class Pauses {
     public void unloading() {
         if (!thread.forgotten() && !resource.forgotten()) {
             WindowMessages window = conversation.window().messages();
-            if (window.size() > 0 && newest(window) > toldThrough) {
+            if (untold && window.size() > 0) {
                 tell(window);
             }
         }
@@ -98,7 +99,7 @@ public final class Pauses {
                 long quiet = Math.max(0, clock.millis() - newest); // a clock set back: not quiet
                 if (quiet < afterMillis) {
                     queued = thread.runLater(new Check(this), Duration.ofMillis(afterMillis - quiet));
-                } else if (newest > toldThrough) {
+                } else if (untold) {
                     tell(window);
                 }
                 return null;
@@ -114,7 +115,7 @@ public final class Pauses {
     }
 
     private void tell(WindowMessages window) {
-        toldThrough = newest(window);
+        untold = false;
         try {
             // holding the resource's lock, which forget takes to drop it before it deletes the resource's crystals:
             // what the layers hand over is deleted with the rest, or the resource is gone and nothing is handed over

@@ -29,7 +29,9 @@ import java.time.LocalDate;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -69,7 +71,7 @@ import java.util.Set;
  * the memory unloaded) has the exchanges still in its window made into the same crystals, so that a chat too short to
  * leave the window is found from the user's other conversations and after a restart; they stay in the window, and
  * when they leave it only what changed since (a passage's context, lines added after the pause) is handed over again.
- * How far the window was made into crystals is kept in the snapshot, so that a restart does not hand them over twice.
+ * What the last pause handed over is kept in the snapshot, so that a restart does not hand it over twice.
  *
  * <p>Nothing here waits for embedding: the crystals are only handed to {@link CrystalStore#add}, which queues them.
  *
@@ -88,7 +90,7 @@ public final class PastTurns implements MemoryLayer {
     static final Duration NEIGHBOUR_SPAN = Duration.ofHours(6);
     /** The label of the model's answers. */
     private static final String ANSWER = "assistant";
-    private static final String SETTLED_THROUGH = "settledThrough";
+    private static final String AT_PAUSE = "handedAtPause";
     private static final List<String> KEYWORDS_ONLY_TAGS = List.of(Crystal.KEYWORDS_ONLY);
     private static final List<String> PIECE_TAGS = Passages.pieceTags(List.of());
     private static final List<String> KEYWORDS_ONLY_PIECE_TAGS = Passages.pieceTags(KEYWORDS_ONLY_TAGS);
@@ -102,11 +104,14 @@ public final class PastTurns implements MemoryLayer {
     private NextPassage next;
     /** The window's exchanges made into crystals at the last pause, oldest first: continued when they leave it. */
     private final List<Settled> settled = new ArrayList<>();
+    /** Whether {@link #settled} was made since this layer was created (a pause or an eviction since the load). */
+    private boolean tracked;
     /**
-     * The add time (epoch millis) of the newest message made into crystals at a pause, kept in the snapshot, so that
-     * the window loaded after a restart is not handed over again; {@link Long#MIN_VALUE} for none.
+     * The window's exchanges the last pause handed over (the id of each, its first part's, and how many of the
+     * window's messages it held), kept in the snapshot, so that the window loaded after a restart is not handed over
+     * again: what a restart finds unchanged counts as handed over.
      */
-    private long settledThrough = Long.MIN_VALUE;
+    private Map<String, Integer> atPause = Map.of();
 
     private PastTurns(LayerContext context, CrystalStore crystals) {
         this.context = context;
@@ -122,6 +127,11 @@ public final class PastTurns implements MemoryLayer {
 
     @Override
     public void onEvicted(List<EvictedMessage> messages, WindowMessages window) {
+        if (!tracked && !atPause.isEmpty()) {
+            // the first eviction since a load: what the window held before it that a pause made into crystals
+            // before the restart counts as handed over, so that it is compared instead of handed over again
+            settle(new Before(messages, window), false);
+        }
         ZoneId zone = context.clock().getZone();
         List<Exchange> touched = new ArrayList<>();
         int skip = 0; // messages of an exchange made at a pause that its exchange holds already
@@ -180,14 +190,22 @@ public final class PastTurns implements MemoryLayer {
     @Override
     public void onPause(WindowMessages window) {
         context.write(() -> {
-            settle(window);
+            settle(window, true);
             return null;
         });
     }
 
-    private void settle(WindowMessages window) {
+    /**
+     * Keeps the window's exchanges as made at a pause. {@code handOver}: hands over what is new or changed since it
+     * was handed over (by this instance, or, after a restart, by the last pause: {@link #atPause}), and records the
+     * window's exchanges as handed over; else (the first eviction after a restart) keeps those the last pause handed
+     * over and that are unchanged since, as handed over, and hands over nothing.
+     */
+    private void settle(WindowMessages window, boolean handOver) {
+        tracked = true;
         ZoneId zone = context.clock().getZone();
         List<Settled> exchanges = new ArrayList<>();
+        List<Boolean> handedBefore = new ArrayList<>();
         Exchange previous = last;
         int start = 0;
         while (start < window.size() && !(window.message(start) instanceof UserMessage)) {
@@ -201,12 +219,18 @@ public final class PastTurns implements MemoryLayer {
             ChatMessage first = window.message(start);
             Instant added = window.added(start);
             Settled entry = findSettled(first, added);
+            boolean kept = entry != null;
             if (entry == null) {
                 Line line = line(first, added, zone);
                 entry = new Settled(first, added, new Exchange(id(added, line), added, previous),
                         new Passage(line.passages().get(0), added, null, false, false));
                 entry.exchange.add(line);
                 entry.taken = 1;
+            }
+            // handed over by the last pause before a restart, with the messages it holds now
+            boolean before = !kept && Integer.valueOf(end - start).equals(atPause.get(entry.parts.get(0).id));
+            if (!handOver && !before) {
+                break; // new or changed since: handed over at the next pause, or when it leaves the window
             }
             for (int i = start + entry.taken; i < end; i++) {
                 Line line = line(window.message(i), window.added(i), zone);
@@ -219,46 +243,49 @@ public final class PastTurns implements MemoryLayer {
                 }
             }
             entry.taken = end - start;
-            entry.through = window.added(end - 1).toEpochMilli();
             exchanges.add(entry);
+            handedBefore.add(before);
             previous = entry.exchange;
             start = end;
         }
         List<Crystal> made = new ArrayList<>();
         List<Crystal> madeBefore = new ArrayList<>();
         String source = "thread:" + context.key().thread();
-        long newest = settledThrough;
+        Map<String, Integer> handed = new LinkedHashMap<>();
         for (int i = 0; i < exchanges.size(); i++) {
             Settled entry = exchanges.get(i);
-            // an exchange whose messages were all made into crystals before (before a restart) is not handed over
-            // again; its passages count as handed over, so that leaving the window compares with them
-            List<Crystal> into = entry.through > settledThrough ? made : madeBefore;
+            // what a pause before a restart handed over is not handed over again; its passages count as handed over,
+            // so that leaving the window compares with them
+            List<Crystal> into = handedBefore.get(i) ? madeBefore : made;
             for (int part = 0; part < entry.parts.size(); part++) {
                 // the context eviction gives it: the next part, or the next exchange's first line (nextInWindow)
                 Passage after = part + 1 < entry.parts.size() ? entry.parts.get(part + 1).firstPassage()
                         : i + 1 < exchanges.size() ? exchanges.get(i + 1).firstLine : null;
                 entry.parts.get(part).changedCrystals(scope, source, after, into);
             }
-            newest = Math.max(newest, entry.through);
+            handed.put(entry.parts.get(0).id, entry.taken);
         }
         settled.clear();
         settled.addAll(exchanges);
+        if (!handOver) {
+            return;
+        }
         if (!made.isEmpty()) {
             crystals.add(made);
         }
-        if (newest != settledThrough) {
-            settledThrough = newest;
+        if (!handed.equals(atPause)) {
+            atPause = Map.copyOf(handed);
             context.changed();
         }
     }
 
     /**
      * The exchanges (each part) made at a pause whose first message the window still holds; after a restart, before
-     * the next pause, the window's exchanges said before the last pause (their first parts).
+     * the window moves on, the window's exchanges the last pause handed over (their first parts).
      */
     @Override
     public Set<String> wholesInWindow(WindowMessages window) {
-        if (settled.isEmpty() && settledThrough == Long.MIN_VALUE) {
+        if (settled.isEmpty() && atPause.isEmpty()) {
             return Set.of();
         }
         Set<String> wholes = new HashSet<>();
@@ -267,12 +294,15 @@ public final class PastTurns implements MemoryLayer {
                 entry.parts.forEach(part -> wholes.add(part.wholeId()));
             }
         }
-        if (settled.isEmpty()) {
+        if (!tracked) {
             ZoneId zone = context.clock().getZone();
             for (int i = 0; i < window.size(); i++) {
                 Instant added = window.added(i);
-                if (window.message(i) instanceof UserMessage && added.toEpochMilli() <= settledThrough) {
-                    wholes.add(id(added, line(window.message(i), added, zone)));
+                if (window.message(i) instanceof UserMessage) {
+                    String id = id(added, line(window.message(i), added, zone));
+                    if (atPause.containsKey(id)) {
+                        wholes.add(id);
+                    }
                 }
             }
         }
@@ -287,6 +317,25 @@ public final class PastTurns implements MemoryLayer {
             }
         }
         return false;
+    }
+
+    /** The window as it was before an eviction: the evicted messages, then those left. */
+    private record Before(List<EvictedMessage> evicted, WindowMessages left) implements WindowMessages {
+
+        @Override
+        public int size() {
+            return evicted.size() + left.size();
+        }
+
+        @Override
+        public ChatMessage message(int index) {
+            return index < evicted.size() ? evicted.get(index).message() : left.message(index - evicted.size());
+        }
+
+        @Override
+        public Instant added(int index) {
+            return index < evicted.size() ? evicted.get(index).added() : left.added(index - evicted.size());
+        }
     }
 
     /** The exchange made at a pause that starts with {@code first} added at {@code added}, or null. */
@@ -310,8 +359,8 @@ public final class PastTurns implements MemoryLayer {
 
     /**
      * An exchange of the window made into crystals at a pause: its first message (by identity) and when it was added,
-     * the exchange (its parts, and the last of them, which eviction continues), how many of the window's messages it
-     * took, and the add time of the last of them. Guarded by the thread's lock.
+     * the exchange (its parts, and the last of them, which eviction continues), and how many of the window's messages
+     * it took. Guarded by the thread's lock.
      */
     private static final class Settled {
         private final ChatMessage first;
@@ -321,7 +370,6 @@ public final class PastTurns implements MemoryLayer {
         private final List<Exchange> parts = new ArrayList<>();
         private Exchange exchange;
         private int taken;
-        private long through;
 
         Settled(ChatMessage first, Instant added, Exchange exchange, Passage firstLine) {
             this.first = first;
@@ -684,19 +732,28 @@ public final class PastTurns implements MemoryLayer {
         return "";
     }
 
-    /** Keeps how far the window was made into crystals at a pause; the crystals are in the crystal store. */
+    /** Keeps what the last pause handed over of the window; the crystals are in the crystal store. */
     @Override
     public JsonNode snapshot() {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
-        if (settledThrough != Long.MIN_VALUE) {
-            node.put(SETTLED_THROUGH, settledThrough);
+        if (!atPause.isEmpty()) {
+            ObjectNode handed = node.putObject(AT_PAUSE);
+            atPause.forEach(handed::put);
         }
         return node;
     }
 
     @Override
     public void restore(JsonNode snapshot) {
-        JsonNode through = snapshot == null ? null : snapshot.get(SETTLED_THROUGH);
-        settledThrough = through != null && through.canConvertToLong() ? through.asLong() : Long.MIN_VALUE;
+        JsonNode handed = snapshot == null ? null : snapshot.get(AT_PAUSE);
+        Map<String, Integer> read = new LinkedHashMap<>();
+        if (handed != null && handed.isObject()) {
+            handed.fields().forEachRemaining(field -> {
+                if (field.getValue().canConvertToInt()) {
+                    read.put(field.getKey(), field.getValue().asInt());
+                }
+            });
+        }
+        atPause = Map.copyOf(read);
     }
 }

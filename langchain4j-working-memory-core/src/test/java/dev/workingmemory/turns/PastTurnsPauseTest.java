@@ -308,6 +308,41 @@ class PastTurnsPauseTest {
     }
 
     @Test
+    void should_hand_over_after_a_restart_only_what_changed_since_the_pause_when_the_window_moves_on() {
+        try (WorkingMemoryProvider provider = builder().maxMessages(4).build()) {
+            sisterVisit(provider.get(MemoryKey.of("maya", "monday")));
+        }
+        assertThat(crystals.handed).hasSize(2); // at close
+        crystals.handed.clear();
+
+        try (WorkingMemoryProvider provider = builder().maxMessages(4).build()) {
+            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
+            chat.add(UserMessage.from("Also book a table for Friday."));     // the first exchange leaves
+            chat.add(AiMessage.from("A table for Friday, booked."));
+            chat.add(UserMessage.from("Thanks, that is all."));              // the second leaves
+            // the first is as the pause made it; the second has a neighbour after it now
+            assertThat(crystals.texts()).containsExactly("user: She is vegetarian, so plan dinner accordingly.\n"
+                    + "assistant: Got it: a vegetarian dinner for Lena.");
+        }
+    }
+
+    @Test
+    void should_hand_over_what_was_said_since_the_last_pause_though_the_clock_did_not_move() {
+        try (WorkingMemoryProvider provider = builder().build()) {
+            sisterVisit(provider.get(MemoryKey.of("maya", "monday")));
+        }
+        crystals.handed.clear();
+
+        try (WorkingMemoryProvider provider = builder().build()) { // the same instant (or a clock set back)
+            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
+            chat.add(UserMessage.from("Which terminal does her flight land at?"));
+            chat.add(AiMessage.from("Terminal 1."));
+        }
+        assertThat(crystals.texts()).containsExactly(
+                "user: Which terminal does her flight land at?\nassistant: Terminal 1.");
+    }
+
+    @Test
     void should_hand_over_nothing_of_a_forgotten_user_at_a_later_pause_or_at_close() throws InterruptedException {
         try (WorkingMemoryProvider provider = builder().pauseAfter(PAUSE).build()) {
             sisterVisit(provider.get(MemoryKey.of("maya", "monday")));
