@@ -15,7 +15,7 @@ import java.util.List;
  * Tells a memory's layers when its conversation pauses ({@link MemoryLayer#onPause}): {@code after} passed on the
  * provider's clock since the window's newest message, or the memory is unloaded. One check waits on the provider's
  * saver thread per memory while messages come (queued by the first message after a pause, and again for the time left
- * when it finds the conversation still going), so a message costs a field read.
+ * when it finds the conversation still going), so a message costs a field write.
  *
  * <p>Thread-safe: its state is guarded by the thread scope's lock.
  */
