@@ -11,10 +11,10 @@ import dev.workingmemory.entity.EntityMemory;
 import dev.workingmemory.event.BlockRendered;
 import dev.workingmemory.internal.BlockRenderer;
 import dev.workingmemory.internal.Conversation;
-import dev.workingmemory.internal.Pauses;
 import dev.workingmemory.internal.LayerSlot;
 import dev.workingmemory.internal.MemorySearch;
 import dev.workingmemory.internal.MemoryClosedException;
+import dev.workingmemory.internal.Pauses;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.ShapedRequest;
 import dev.workingmemory.layer.EvictedMessage;
@@ -232,12 +232,17 @@ public final class WorkingMemory {
         WindowMessages window = conversation.window().messages();
         Set<String> wholes = Set.of();
         for (LayerSlot slot : slots) {
-            Set<String> made = slot.layer().wholesInWindow(window);
-            if (!made.isEmpty()) {
-                if (wholes.isEmpty()) {
-                    wholes = new HashSet<>();
+            try {
+                Set<String> made = slot.layer().wholesInWindow(window);
+                if (!made.isEmpty()) {
+                    if (wholes.isEmpty()) {
+                        wholes = new HashSet<>();
+                    }
+                    wholes.addAll(made);
                 }
-                wholes.addAll(made);
+            } catch (RuntimeException e) {
+                log.warn("Layer '{}' failed to tell what of the window of {} it made into crystals; searching all",
+                        slot.layer().name(), key, e);
             }
         }
         return wholes;
