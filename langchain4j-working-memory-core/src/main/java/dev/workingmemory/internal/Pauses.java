@@ -78,9 +78,10 @@ public final class Pauses {
 
     /** The memory is unloaded: a pause for what was added since the last one. Called holding the thread's lock. */
     public void unloading() {
-        if (!thread.forgotten() && !resource.forgotten()) {
+        if (untold && !thread.forgotten() && !resource.forgotten()) {
+            conversation.refresh(); // what other instances added to the conversation: its crystals replace theirs
             WindowMessages window = conversation.window().messages();
-            if (untold && window.size() > 0) {
+            if (window.size() > 0) {
                 tell(window);
             }
         }
