@@ -79,7 +79,13 @@ public final class Pauses {
     /** The memory is unloaded: a pause for what was added since the last one. Called holding the thread's lock. */
     public void unloading() {
         if (untold && !thread.forgotten() && !resource.forgotten()) {
-            conversation.refresh(); // what other instances added to the conversation: its crystals replace theirs
+            try {
+                conversation.refresh(); // what other instances added to the conversation: its crystals replace theirs
+            } catch (IllegalStateException e) {
+                log.debug("No pause for {} as it unloads: its conversation was deleted elsewhere ({})", key,
+                        e.toString());
+                return;
+            }
             WindowMessages window = conversation.window().messages();
             if (window.size() > 0) {
                 tell(window);
