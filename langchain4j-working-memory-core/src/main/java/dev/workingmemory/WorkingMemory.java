@@ -109,9 +109,6 @@ public final class WorkingMemory {
         conversation.window().onEviction(settings.clock(), this::evicted);
         conversation.load();
         this.pauses = new Pauses(key, thread, resource, conversation, slots, settings.clock(), settings.pauseAfter());
-        if (conversation.window().size() > 0) {
-            pauses.added(); // a window loaded from the store: a pause before the restart may not have been told
-        }
     }
 
     /** The memory id this memory was first requested with; {@link dev.langchain4j.memory.ChatMemory#id()} returns it. */

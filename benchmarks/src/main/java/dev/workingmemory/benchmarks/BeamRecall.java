@@ -161,11 +161,16 @@ public final class BeamRecall {
         LocomoRecall.SessionClock clock = new LocomoRecall.SessionClock();
         CrystalStore crystals = baseline || ranking == null ? null
                 : EmbeddedCrystalStore.builder().ranking(ranking).embeddingModel(model).build();
-        try (crystals; WorkingMemoryProvider provider = baseline ? null : crystals != null
-                ? WorkingMemoryProvider.builder().clock(clock).crystalStore(crystals).maxCachedMemories(ended ? 1 : 10_000)
-                .build()
-                : WorkingMemoryProvider.builder().clock(clock).embeddingModel(model).maxCachedMemories(ended ? 1 : 10_000)
-                .build()) {
+        WorkingMemoryProvider.Builder builder = WorkingMemoryProvider.builder().clock(clock);
+        if (crystals != null) {
+            builder.crystalStore(crystals);
+        } else {
+            builder.embeddingModel(model);
+        }
+        if (ended) {
+            builder.maxCachedMemories(1); // loading the asking conversation unloads the chat that ended
+        }
+        try (crystals; WorkingMemoryProvider provider = baseline ? null : builder.build()) {
             for (Chat chat : chats) {
                 long start = System.nanoTime();
                 Searcher searcher;
@@ -182,7 +187,6 @@ public final class BeamRecall {
                         memory.add(message.user() ? UserMessage.from(message.text()) : AiMessage.from(message.text()));
                     }
                     window = memory.messages().stream().map(LocomoRecall::textOf).toList();
-                    // with one memory cached, loading the asking conversation unloads the chat's: a pause
                     WorkingMemory working = ended ? provider.memory(MemoryKey.of("beam-" + chat.name(), "later"))
                             : provider.memory("beam-" + chat.name());
                     LocomoRecall.awaitIndexed(provider);

@@ -35,6 +35,7 @@ public final class Pauses {
     /** Messages were added (or a window loaded) since the layers were last told of a pause. */
     private boolean untold;
 
+    /** Pauses of the memory of {@code conversation}, its window loaded: a check is queued when it holds messages. */
     public Pauses(MemoryKey key, ScopeState thread, ScopeState resource, Conversation conversation,
                   List<LayerSlot> slots, Clock clock, Duration after) {
         this.key = key;
@@ -46,9 +47,12 @@ public final class Pauses {
         // a pause longer than Long.MAX_VALUE milliseconds never comes
         this.afterMillis = Ensure.notNull(after, "after").compareTo(Duration.ofMillis(Long.MAX_VALUE)) >= 0
                 ? Long.MAX_VALUE : after.toMillis();
+        if (conversation.window().size() > 0) {
+            added(); // a window loaded from the store: a pause before the restart may not have been told
+        }
     }
 
-    /** A message was added (or a window was loaded). Called holding the thread's lock. */
+    /** A message was added. Called holding the thread's lock. */
     public void added() {
         untold = true;
         if (!queued) {

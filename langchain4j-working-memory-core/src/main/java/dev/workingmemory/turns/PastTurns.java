@@ -140,7 +140,7 @@ public final class PastTurns implements MemoryLayer {
             if (message instanceof UserMessage && !settled.isEmpty()) {
                 Settled pausedAt = takeSettled(message, evicted.added());
                 if (pausedAt != null) {
-                    last = pausedAt.exchange;
+                    last = pausedAt.last();
                     skip = pausedAt.taken - 1;
                     touched.add(last);
                     continue;
@@ -224,7 +224,7 @@ public final class PastTurns implements MemoryLayer {
                 Line line = line(first, added, zone);
                 entry = new Settled(first, added, new Exchange(id(added, line), added, previous),
                         new Passage(line.passages().get(0), added, null, false, false));
-                entry.exchange.add(line);
+                entry.last().add(line);
                 entry.taken = 1;
             }
             // handed over by the last pause before a restart, with the messages it holds now
@@ -235,17 +235,16 @@ public final class PastTurns implements MemoryLayer {
             for (int i = start + entry.taken; i < end; i++) {
                 Line line = line(window.message(i), window.added(i), zone);
                 if (line != null) {
-                    if (entry.exchange.full()) {
-                        entry.exchange = entry.exchange.continuation();
-                        entry.parts.add(entry.exchange);
+                    if (entry.last().full()) {
+                        entry.parts.add(entry.last().continuation());
                     }
-                    entry.exchange.add(line);
+                    entry.last().add(line);
                 }
             }
             entry.taken = end - start;
             exchanges.add(entry);
             handedBefore.add(before);
-            previous = entry.exchange;
+            previous = entry.last();
             start = end;
         }
         List<Crystal> made = new ArrayList<>();
@@ -359,8 +358,7 @@ public final class PastTurns implements MemoryLayer {
 
     /**
      * An exchange of the window made into crystals at a pause: its first message (by identity) and when it was added,
-     * the exchange (its parts, and the last of them, which eviction continues), and how many of the window's messages
-     * it took. Guarded by the thread's lock.
+     * the exchange's parts, and how many of the window's messages it took. Guarded by the thread's lock.
      */
     private static final class Settled {
         private final ChatMessage first;
@@ -368,15 +366,18 @@ public final class PastTurns implements MemoryLayer {
         /** The first passage of the first line, the context of the exchange before while this one is in the window. */
         private final Passage firstLine;
         private final List<Exchange> parts = new ArrayList<>();
-        private Exchange exchange;
         private int taken;
 
         Settled(ChatMessage first, Instant added, Exchange exchange, Passage firstLine) {
             this.first = first;
             this.added = added;
-            this.exchange = exchange;
             this.firstLine = firstLine;
             parts.add(exchange);
+        }
+
+        /** The last part: the one eviction continues. */
+        Exchange last() {
+            return parts.get(parts.size() - 1);
         }
     }
 

@@ -132,6 +132,15 @@ class PastTurnsPauseTest {
         chat.add(AiMessage.from("Got it: a vegetarian dinner for Lena."));
     }
 
+    /** A provider on the same files asks one more exchange in maya's monday conversation, and closes. */
+    private void askWhichTerminalAndClose() {
+        try (WorkingMemoryProvider provider = builder().build()) {
+            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
+            chat.add(UserMessage.from("Which terminal does her flight land at?"));
+            chat.add(AiMessage.from("Terminal 1."));
+        }
+    }
+
     private List<Crystal> stored(String scope) {
         return crystals.recent(scope, Instant.EPOCH, 100).stream()
                 .sorted(Comparator.comparing(Crystal::time).thenComparing(Crystal::id)).toList();
@@ -298,11 +307,7 @@ class PastTurnsPauseTest {
         }
         assertThat(crystals.handed).as("the loaded window was handed over before the restart").isEmpty();
 
-        try (WorkingMemoryProvider provider = builder().build()) {
-            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
-            chat.add(UserMessage.from("Which terminal does her flight land at?"));
-            chat.add(AiMessage.from("Terminal 1."));
-        }
+        askWhichTerminalAndClose();
         assertThat(crystals.texts()).containsExactly(
                 "user: Which terminal does her flight land at?\nassistant: Terminal 1.");
     }
@@ -333,11 +338,7 @@ class PastTurnsPauseTest {
         }
         crystals.handed.clear();
 
-        try (WorkingMemoryProvider provider = builder().build()) { // the same instant (or a clock set back)
-            ChatMemory chat = provider.get(MemoryKey.of("maya", "monday"));
-            chat.add(UserMessage.from("Which terminal does her flight land at?"));
-            chat.add(AiMessage.from("Terminal 1."));
-        }
+        askWhichTerminalAndClose(); // the same instant (or a clock set back)
         assertThat(crystals.texts()).containsExactly(
                 "user: Which terminal does her flight land at?\nassistant: Terminal 1.");
     }
