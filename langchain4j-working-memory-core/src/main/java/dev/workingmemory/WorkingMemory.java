@@ -108,7 +108,8 @@ public final class WorkingMemory {
                 .filter(RequestShaper.class::isInstance).map(RequestShaper.class::cast).toList();
         conversation.window().onEviction(settings.clock(), this::evicted);
         conversation.load();
-        this.pauses = new Pauses(key, thread, resource, conversation, slots, settings.clock(), settings.pauseAfter());
+        this.pauses = new Pauses(key, memoryId, settings.unpaused(), thread, resource, conversation, slots, settings.clock(),
+                settings.pauseAfter());
     }
 
     /** The memory id this memory was first requested with; {@link dev.langchain4j.memory.ChatMemory#id()} returns it. */
@@ -413,6 +414,17 @@ public final class WorkingMemory {
     void clearMessages() {
         thread.write(() -> {
             conversation.clear();
+            return null;
+        });
+    }
+
+    /**
+     * Tells the layers of the pause a process that stopped left untold, if the conversation is quiet now
+     * ({@link dev.workingmemory.internal.UnpausedThreads}).
+     */
+    void tellPauseIfQuiet() {
+        thread.write(() -> {
+            pauses.tellIfQuiet();
             return null;
         });
     }

@@ -56,6 +56,7 @@ import dev.workingmemory.internal.SaveScheduler;
 import dev.workingmemory.internal.ScopeState;
 import dev.workingmemory.internal.StoreCheck;
 import dev.workingmemory.internal.TextPartsEstimator;
+import dev.workingmemory.internal.UnpausedThreads;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayerFactory;
@@ -142,6 +143,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
     private final WorkingMemoryStore store;
     /** Where the memories' messages are kept: the store's message logs, or the application's ChatMemoryStore. */
     private final Conversation.Store conversations;
+    private final UnpausedThreads unpaused;
     private final Integer maxMessages;
     private final Integer maxTokens;
     private final TokenCountEstimator tokenCountEstimator;
@@ -220,8 +222,6 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         MemorySearch search = crystals == null ? null
                 : new MemorySearch(crystals, estimator, builder.searchTokenBudget, builder.maxSearchQueryChars, listeners,
                 builder.clock);
-        this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search,
-                builder.pauseAfter);
         this.messageRules = new MessageRules(memoryToolNames, builder.maxAnalyzedChars);
         this.keyMapper = builder.keyMapper;
         this.clock = builder.clock;
@@ -232,6 +232,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.sessionSlots = builder.sessionSlotsConfig();
         this.contextPressure = builder.contextPressure;
         this.saver = new SaveScheduler(builder.saveDelay);
+        this.unpaused = new UnpausedThreads(store, builder.chatMemoryStore != null, saver);
+        this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search,
+                builder.pauseAfter, unpaused);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
         this.conversations = builder.chatMemoryStore != null
                 ? ChatMemoryStoreConversation.in(builder.chatMemoryStore)
@@ -361,7 +364,30 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             forgetFenced(memoryId, key); // without the dream lease: the forget that marked the resource holds it
             return memory(memoryId, key);
         }
+        if (loaded != cached) {
+            unpaused.sweepOnce(loaded.resourceState(), key.resource(), this::tellLeftPause);
+        }
         return loaded;
+    }
+
+    /**
+     * A thread a process that stopped left marked as not paused ({@link UnpausedThreads}): loaded, and its layers told
+     * of the pause if it is quiet now (else its own check tells them when it is).
+     */
+    private void tellLeftPause(UnpausedThreads.Marked marked) {
+        if (closed || memories.getIfPresent(marked.key()) != null) {
+            return; // loaded here: its pause comes as any other
+        }
+        if (!keyOf(marked.memoryId()).equals(marked.key())) {
+            log.warn("Not telling the pause left of {}: its memory id '{}' maps to another key now", marked.key(),
+                    marked.memoryId());
+            return;
+        }
+        try {
+            memory(marked.memoryId(), marked.key()).tellPauseIfQuiet();
+        } catch (IllegalStateException e) {
+            log.debug("Not telling the pause left of {}: {}", marked.key(), e.toString()); // closed or forgotten
+        }
     }
 
     private ReadWriteLock loadFence(String resource) {
@@ -721,6 +747,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         }
         store.delete(key.threadStoreKey());
         conversations.delete(memory != null ? memory.memoryId() : memoryId);
+        unpaused.unmarkThread(key); // nothing left to tell
     }
 
     /**
@@ -1274,7 +1301,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
          * conversation of the user can {@code memory_search} a chat too short to have left the window, and dreams read
          * it. The window keeps it; the crystals are replaced (same ids) when it leaves. A memory unloaded from the
          * cache, or open when the provider closes, counts as paused then. The check runs on the provider's saver
-         * thread: with {@code saveDelay(Duration.ZERO)} only unloading counts.
+         * thread: with {@code saveDelay(Duration.ZERO)} only unloading counts. A thread with messages since its last
+         * pause is marked in the store (a document {@code unpaused-…} under its user's key), so that the pauses a
+         * process that died did not tell are told after the next load of a memory of that user, by whichever
+         * provider loads it.
          *
          * @throws IllegalArgumentException when {@code pause} is null, zero or negative
          */

@@ -15,7 +15,11 @@ import java.util.List;
  * Tells a memory's layers when its conversation pauses ({@link MemoryLayer#onPause}): {@code after} passed on the
  * provider's clock since the window's newest message, or the memory is unloaded. One check waits on the provider's
  * saver thread per memory while messages come (queued by the first message after a pause, and again for the time left
- * when it finds the conversation still going), so a message costs a field write.
+ * when it finds the conversation still going), so a message costs a field write. The first message after a pause
+ * marks the thread in the store ({@link UnpausedThreads}), and the pause unmarks it, so that a process that dies
+ * between the two leaves the pause to the next provider that loads the user; a memory loaded with messages takes every
+ * provider's mark of its thread at its first pause, and each check that finds the conversation going on marks it
+ * again, so that a mark another provider took is back within {@code after}.
  *
  * <p>Thread-safe: its state is guarded by the thread scope's lock.
  */
@@ -24,6 +28,8 @@ public final class Pauses {
     private static final Logger log = LoggerFactory.getLogger(Pauses.class);
 
     private final MemoryKey key;
+    private final Object memoryId;
+    private final UnpausedThreads marks;
     private final ScopeState thread;
     private final ScopeState resource;
     private final Conversation conversation;
@@ -34,11 +40,17 @@ public final class Pauses {
     private boolean queued;
     /** Messages were added (or a window loaded) since the layers were last told of a pause. */
     private boolean untold;
+    /** This memory marked its thread since it last told a pause. */
+    private boolean marked;
+    /** The window was loaded with messages: marks left before, of any provider, may be kept in the store. */
+    private boolean inherited;
 
     /** Pauses of the memory of {@code conversation}, its window loaded: a check is queued when it holds messages. */
-    public Pauses(MemoryKey key, ScopeState thread, ScopeState resource, Conversation conversation,
-                  List<LayerSlot> slots, Clock clock, Duration after) {
+    public Pauses(MemoryKey key, Object memoryId, UnpausedThreads marks, ScopeState thread, ScopeState resource,
+                  Conversation conversation, List<LayerSlot> slots, Clock clock, Duration after) {
         this.key = key;
+        this.memoryId = memoryId;
+        this.marks = marks;
         this.thread = thread;
         this.resource = resource;
         this.conversation = conversation;
@@ -48,13 +60,33 @@ public final class Pauses {
         this.afterMillis = Ensure.notNull(after, "after").compareTo(Duration.ofMillis(Long.MAX_VALUE)) >= 0
                 ? Long.MAX_VALUE : after.toMillis();
         if (conversation.window().size() > 0) {
-            added(); // a window loaded from the store: a pause before the restart may not have been told
+            // a window loaded from the store: a pause before the restart may not have been told, and its mark kept
+            untold = true;
+            inherited = true;
+            queue();
         }
     }
 
     /** A message was added. Called holding the thread's lock. */
     public void added() {
         untold = true;
+        if (!marked) {
+            marked = true;
+            mark();
+        }
+        queue();
+    }
+
+    private void mark() {
+        try {
+            marks.mark(key, memoryId);
+        } catch (RuntimeException e) {
+            log.warn("Could not mark {} as not paused: a process that stops before its pause leaves it to the thread's"
+                    + " next load", key, e);
+        }
+    }
+
+    private void queue() {
         if (!queued) {
             queued = thread.runLater(new Check(this), Duration.ofMillis(afterMillis));
         }
@@ -93,7 +125,25 @@ public final class Pauses {
             WindowMessages window = conversation.window().messages();
             if (window.size() > 0) {
                 tell(window);
+            } else {
+                unmark();
             }
+        }
+    }
+
+    /**
+     * Tells the layers of a pause now if the conversation is quiet for {@code after} and was not told; unmarks a thread
+     * whose window is empty: for a thread a process that stopped left marked ({@link UnpausedThreads}). Called holding
+     * the thread's lock.
+     */
+    public void tellIfQuiet() {
+        conversation.refresh();
+        WindowMessages window = conversation.window().messages();
+        if (window.size() == 0) {
+            inherited = true; // the marks that had this thread loaded
+            unmark();
+        } else if (untold && Math.max(0, clock.millis() - newest(window)) >= afterMillis) {
+            tell(window);
         }
     }
 
@@ -104,11 +154,15 @@ public final class Pauses {
                 conversation.refresh();
                 WindowMessages window = conversation.window().messages();
                 if (window.size() == 0) {
+                    unmark();
                     return null;
                 }
                 long newest = newest(window);
                 long quiet = Math.max(0, clock.millis() - newest); // a clock set back: not quiet
                 if (quiet < afterMillis) {
+                    if (marked) {
+                        mark(); // again: another provider's pause of this thread takes every mark of it
+                    }
                     queued = thread.runLater(new Check(this), Duration.ofMillis(afterMillis - quiet));
                 } else if (untold) {
                     tell(window);
@@ -142,6 +196,27 @@ public final class Pauses {
             });
         } catch (IllegalStateException e) {
             log.debug("No pause for {}: its resource was closed or forgotten meanwhile ({})", key, e.toString());
+            return; // forgotten: the marks went with the resource
+        }
+        unmark();
+    }
+
+    private void unmark() {
+        if (!marked && !inherited) {
+            return;
+        }
+        try {
+            if (inherited) {
+                marks.unmarkThread(key); // told what every mark before the load marked
+            } else {
+                marks.unmark(key);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not unmark {}: the next provider to load its user tells its layers of the pause again"
+                    + " (nothing changes)", key, e);
+        } finally {
+            marked = false;
+            inherited = false;
         }
     }
 }

@@ -268,22 +268,27 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     public void delete(String key) {
         Location location = locate(key);
         withLock(location, "delete", () -> {
-            // the directory, and what stood in its place and was moved aside (a link: deleted itself, never followed)
-            String name = location.directory().getFileName().toString();
-            try (Stream<Path> entries = Files.list(root)) {
-                for (Path entry : (Iterable<Path>) entries::iterator) {
-                    String entryName = entry.getFileName().toString();
-                    if (entryName.equals(name) || entryName.startsWith(name + ConfinedFiles.ASIDE_INFIX)) {
-                        ConfinedFiles.deleteTree(entry);
-                    }
-                }
-            }
-            DurableFiles.forceDirectory(root);
-            seen.invalidate(key);
-            seenMessages.invalidate(key);
-            writtenMessages.invalidate(key);
+            deleteDirectory(location);
             return null;
         });
+    }
+
+    /** Called holding the key's lock. */
+    private void deleteDirectory(Location location) throws IOException {
+        // the directory, and what stood in its place and was moved aside (a link: deleted itself, never followed)
+        String name = location.directory().getFileName().toString();
+        try (Stream<Path> entries = Files.list(root)) {
+            for (Path entry : (Iterable<Path>) entries::iterator) {
+                String entryName = entry.getFileName().toString();
+                if (entryName.equals(name) || entryName.startsWith(name + ConfinedFiles.ASIDE_INFIX)) {
+                    ConfinedFiles.deleteTree(entry);
+                }
+            }
+        }
+        DurableFiles.forceDirectory(root);
+        seen.invalidate(location.key());
+        seenMessages.invalidate(location.key());
+        writtenMessages.invalidate(location.key());
     }
 
     // ---- the notes log ----------------------------------------------------------------------------
@@ -662,10 +667,20 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         withLock(location, "delete document '" + name + "' of", () -> {
             if (Files.exists(location.file(name), LinkOption.NOFOLLOW_LINKS)) {
                 ConfinedFiles.deleteTree(location.file(name));
-                DurableFiles.forceDirectory(location.directory());
+                if (holdsOnlyItsKey(location.directory())) {
+                    deleteDirectory(location); // nothing is kept under the key any more: it is gone, as in memory
+                } else {
+                    DurableFiles.forceDirectory(location.directory());
+                }
             }
             return null;
         });
+    }
+
+    private static boolean holdsOnlyItsKey(Path directory) throws IOException {
+        try (Stream<Path> entries = Files.list(directory)) {
+            return entries.allMatch(entry -> entry.getFileName().toString().equals(KEY_FILE));
+        }
     }
 
     // ---- leases -------------------------------------------------------------------------------

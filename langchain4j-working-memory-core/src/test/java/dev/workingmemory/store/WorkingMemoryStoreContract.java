@@ -605,6 +605,21 @@ public interface WorkingMemoryStoreContract {
     }
 
     @Test
+    default void should_drop_a_key_whose_last_document_is_deleted_and_keep_one_that_holds_more() {
+        store().putDocument("k", "unpaused-1", "{}");
+        store().putDocument("kept", "unpaused-1", "{}");
+        store().appendNote("kept", "- a note");
+
+        store().deleteDocument("k", "unpaused-1");
+        store().deleteDocument("kept", "unpaused-1");
+
+        assertThat(store().keys()).containsExactly("kept");
+        assertThat(store().notes("kept")).containsExactly("- a note");
+        store().putDocument("k", "unpaused-2", "{}"); // usable again
+        assertThat(store().documents("k")).extracting(StoredDocument::name).containsExactly("unpaused-2");
+    }
+
+    @Test
     default void should_keep_documents_apart_from_state_and_notes() {
         store().save("k", 0, "{}");
         store().appendNote("k", "- a");
