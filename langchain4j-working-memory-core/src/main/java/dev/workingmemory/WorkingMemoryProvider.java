@@ -233,6 +233,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         this.contextPressure = builder.contextPressure;
         this.saver = new SaveScheduler(builder.saveDelay);
         this.unpaused = new UnpausedThreads(store, builder.chatMemoryStore != null, saver);
+        unpaused.handOverWith(this::tellLeftPause);
         this.settings = new MemorySettings(renderer, builder.clock, estimator, builder.contextWindow, search,
                 builder.pauseAfter, unpaused);
         this.storeCheck = new StoreCheck(builder.storeCheckInterval);
@@ -365,7 +366,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return memory(memoryId, key);
         }
         if (loaded != cached) {
-            unpaused.sweepOnce(loaded.resourceState(), key.resource(), this::tellLeftPause);
+            unpaused.sweepOnce(loaded.resourceState(), key.resource());
         }
         return loaded;
     }
@@ -1303,8 +1304,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
          * cache, or open when the provider closes, counts as paused then. The check runs on the provider's saver
          * thread: with {@code saveDelay(Duration.ZERO)} only unloading counts. A thread with messages since its last
          * pause is marked in the store (a document {@code unpaused-…} under its user's key), so that the pauses a
-         * process that died did not tell are told after the next load of a memory of that user, by whichever
-         * provider loads it.
+         * process that died did not tell are told after the next load of a memory of that user, or the next pause of
+         * one of its conversations, by whichever provider it is in.
          *
          * @throws IllegalArgumentException when {@code pause} is null, zero or negative
          */

@@ -199,6 +199,7 @@ public final class Pauses {
             return; // forgotten: the marks went with the resource
         }
         unmark();
+        marks.sweepLater(key.resource()); // what other, stopped processes left of this user
     }
 
     private void unmark() {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 
 /**
@@ -29,7 +30,8 @@ import java.util.function.Consumer;
  * mark of another that goes on adding to the thread; a memory loaded with messages takes every mark of its thread at
  * its first pause, since what it tells covers what they marked. A process that stops without closing its provider
  * (killed, out of memory, power lost) leaves its marks behind, and the next time a provider loads a memory of that
- * user it hands each marked thread's pause over behind the turn ({@link #sweepOnce}). Without the marks, a
+ * user, or a conversation of that user pauses, it hands each marked thread's pause over behind the turn
+ * ({@link #sweepOnce}, {@link #sweepLater}). Without the marks, a
  * conversation going on when the process died reached the long-term memory only when that thread was loaded again,
  * which may be never.
  *
@@ -57,6 +59,9 @@ public final class UnpausedThreads {
             .putInt(new SecureRandom().nextInt()).array());
     /** The resource states whose marks were swept: once per load of a user's state into the provider. */
     private final Set<Object> swept = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
+    /** The users whose sweep after a pause waits on the saver thread. */
+    private final Set<String> queued = ConcurrentHashMap.newKeySet();
+    private volatile Consumer<Marked> handOver;
 
     /**
      * A marked thread, to load by {@code memoryId}.
@@ -149,27 +154,51 @@ public final class UnpausedThreads {
         return List.copyOf(marked.values());
     }
 
+    /** Where a sweep hands each marked thread: the provider loads it and tells its pause when it is quiet. */
+    public void handOverWith(Consumer<Marked> handOver) {
+        this.handOver = Ensure.notNull(handOver, "handOver");
+    }
+
     /**
      * The first time {@code resourceState} (a user's state, loaded into the provider) is seen: hands each of the
-     * user's marked threads to {@code handOver}, on the saver thread (on the caller's when saves are not deferred).
-     * A failure is logged; the marks it did not get to stay for the next sweep.
+     * user's marked threads over, on the saver thread (on the caller's when saves are not deferred).
      */
-    public void sweepOnce(Object resourceState, String resource, Consumer<Marked> handOver) {
+    public void sweepOnce(Object resourceState, String resource) {
         if (!swept.add(resourceState)) {
             return;
         }
-        Runnable sweep = () -> {
-            try {
-                for (Marked thread : marked(resource)) {
-                    handOver.accept(thread);
-                }
-            } catch (RuntimeException e) {
-                log.warn("Could not hand over the pauses of resource '{}' left by a process that stopped", resource,
-                        e);
-            }
-        };
+        Runnable sweep = () -> sweep(resource);
         if (!saver.schedule(sweep, Duration.ZERO)) {
             sweep.run();
+        }
+    }
+
+    /**
+     * After a pause of one of {@code resource}'s threads: its marks are swept again on the saver thread (not at all
+     * when saves are not deferred), so that a user whose state a provider keeps loaded for days still gets the
+     * pauses another, stopped process left.
+     */
+    void sweepLater(String resource) {
+        if (handOver != null && queued.add(resource) && !saver.schedule(() -> {
+            queued.remove(resource);
+            sweep(resource);
+        }, Duration.ZERO)) {
+            queued.remove(resource);
+        }
+    }
+
+    /** A failure is logged; the marks it did not get to stay for the next sweep. */
+    private void sweep(String resource) {
+        Consumer<Marked> to = handOver;
+        if (to == null) {
+            return;
+        }
+        try {
+            for (Marked thread : marked(resource)) {
+                to.accept(thread);
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not hand over the pauses of resource '{}' left by a process that stopped", resource, e);
         }
     }
 }

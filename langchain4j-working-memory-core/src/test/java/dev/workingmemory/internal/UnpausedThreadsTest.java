@@ -99,12 +99,15 @@ class UnpausedThreadsTest {
         marks.mark(MemoryKey.of("maya", "monday"), "maya/monday");
         Object loaded = new Object();
         List<Marked> handed = new ArrayList<>();
+        marks.handOverWith(handed::add);
 
-        marks.sweepOnce(loaded, "maya", handed::add);
-        marks.sweepOnce(loaded, "maya", handed::add);
+        marks.sweepOnce(loaded, "maya");
+        marks.sweepOnce(loaded, "maya");
         assertThat(handed).hasSize(1);
 
-        marks.sweepOnce(new Object(), "maya", handed::add); // loaded again after it was dropped
+        marks.sweepOnce(new Object(), "maya"); // loaded again after it was dropped
+        assertThat(handed).hasSize(2);
+        marks.sweepLater("maya"); // saves are not deferred here: no saver thread to sweep on
         assertThat(handed).hasSize(2);
     }
 }

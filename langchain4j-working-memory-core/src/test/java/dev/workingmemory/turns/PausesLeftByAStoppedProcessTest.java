@@ -192,6 +192,33 @@ class PausesLeftByAStoppedProcessTest {
     }
 
     @Test
+    void should_tell_a_pause_left_behind_when_a_conversation_of_a_user_kept_loaded_pauses()
+            throws InterruptedException {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        SettableClock stopped = new SettableClock("2026-03-12T09:00:00Z");
+        SettableClock clock = new SettableClock("2026-03-12T09:00:00Z");
+        try (EmbeddedCrystalStore crystals = EmbeddedCrystalStore.builder()
+                .embeddingModel(TestEmbeddingModels.hashing()).build();
+             WorkingMemoryProvider alive = WorkingMemoryProvider.builder().store(store).crystalStore(crystals)
+                     .clock(clock).pauseAfter(PAUSE).build();
+             // its clock stopped and its check an hour away: it neither pauses nor marks again, as if killed
+             WorkingMemoryProvider killed = WorkingMemoryProvider.builder().store(store).crystalStore(crystals)
+                     .clock(stopped).pauseAfter(Duration.ofHours(1)).build()) {
+            MemoryKey tuesday = MemoryKey.of("maya", "tuesday");
+            ChatMemory kept = alive.get(tuesday);
+            kept.add(UserMessage.from("Remind me to water the plants."));     // maya's state loaded: nothing marked
+            kept.add(AiMessage.from("I will remind you."));
+            Thread.sleep(500);                                  // the load's sweep ran on the idle saver thread
+            sisterVisit(killed.get(MemoryKey.of("maya", "monday")));        // marked after that sweep
+
+            clock.advance(Duration.ofMinutes(1));                           // tuesday pauses; maya stays loaded
+            Await.until("monday's exchanges found from tuesday", WAIT, () -> search(alive, tuesday).size() == 2);
+            assertThat(search(alive, tuesday)).extracting(MemoryHit::text)
+                    .allMatch(text -> text.contains("Lena") || text.contains("vegetarian"));
+        }
+    }
+
+    @Test
     void should_tell_the_pause_left_of_a_thread_kept_by_an_applications_chat_memory_store_by_its_string_id() {
         InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
         InMemoryChatMemoryStore messages = new InMemoryChatMemoryStore();
