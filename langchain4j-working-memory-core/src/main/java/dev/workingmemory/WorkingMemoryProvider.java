@@ -412,6 +412,18 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return List.copyOf(memories.asMap().keySet());
     }
 
+    /**
+     * The threads of {@code resource} with messages since their last pause ({@link Builder#pauseAfter}), as the store
+     * records them for every application instance: their windows are not in the long-term memory yet, so the user's
+     * other conversations do not find them. A process that stopped without closing its provider leaves its threads
+     * here until a provider loads the user. Sorted.
+     */
+    public List<String> threadsAwaitingPause(String resource) {
+        Ensure.notNull(resource, "resource");
+        ensureOpen();
+        return unpaused.marked(resource).stream().map(marked -> marked.key().thread()).sorted().toList();
+    }
+
     /** The key {@code memoryId} maps to. */
     public MemoryKey keyOf(Object memoryId) {
         Ensure.notNull(memoryId, "memoryId");

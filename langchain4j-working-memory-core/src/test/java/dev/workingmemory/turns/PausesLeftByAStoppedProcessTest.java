@@ -111,9 +111,12 @@ class PausesLeftByAStoppedProcessTest {
 
             sisterVisit(chat);
             assertThat(marks(store, "maya")).hasSize(1);
+            assertThat(provider.threadsAwaitingPause("maya")).containsExactly("monday");
+            assertThat(provider.threadsAwaitingPause("ben")).isEmpty();
 
             clock.advance(Duration.ofMinutes(1));
             Await.until("the mark removed at the pause", WAIT, () -> marks(store, "maya").isEmpty());
+            assertThat(provider.threadsAwaitingPause("maya")).isEmpty();
             assertThat(search(provider, MemoryKey.of("maya", "tuesday"))).hasSize(2);
 
             chat.add(UserMessage.from("Which terminal does her flight land at?"));

@@ -234,6 +234,8 @@ final class MemoryViews {
             }
         }
         node.put("loaded", shown);
+        // messages since its last pause: its window is not in the long-term memory yet
+        node.put("pausePending", provider.threadsAwaitingPause(resource).contains(thread));
         if (!shown) {
             ObjectNode stored = node.putObject("stored");
             store().load(key.threadStoreKey()).ifPresent(snapshot -> stored.put("version", snapshot.version())

@@ -165,6 +165,14 @@ class InspectorApiTest {
     }
 
     @Test
+    void should_tell_whether_a_threads_window_still_waits_for_its_pause_to_reach_the_long_term_memory()
+            throws Exception {
+        // the scenario's conversations go on (no pause for ten minutes, no close)
+        assertThat(json("api/thread?resource=alice&thread=default").path("pausePending").asBoolean()).isTrue();
+        assertThat(json("api/thread?resource=nobody&thread=default").path("pausePending").asBoolean()).isFalse();
+    }
+
+    @Test
     void should_give_the_size_of_the_threads_message_log_as_stored() throws Exception {
         JsonNode log = json("api/thread?resource=alice&thread=default").path("messageLog");
 

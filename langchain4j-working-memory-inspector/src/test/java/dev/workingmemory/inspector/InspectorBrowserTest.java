@@ -40,6 +40,8 @@ class InspectorBrowserTest {
             String block = scenario.provider.memory("alice").lastRequest().orElseThrow().block();
             assertThat(chromium.await(By.id("block"), "page-123").getText()).isEqualTo(block);
             assertThat(block).contains("<state", "<unsynthesized_notes>", "<core_memory>");
+            assertThat(chromium.await(By.id("pause-pending")).getText())
+                    .isEqualTo("pause pending: not in long-term memory yet");
             assertThat(chromium.await(By.id("layers")).getText()).contains("entities", "core_memory", "state");
             assertThat(chromium.await(By.id("tools-offered")).getText())
                     .isEqualTo("Tools offered with it (the memory names no other): bash, cms_createPage");

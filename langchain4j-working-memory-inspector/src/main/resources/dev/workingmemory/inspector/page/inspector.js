@@ -186,6 +186,10 @@
             el('h3', {class: 'title', id: 'resource-id'}, 'User ', el('span', {text: resource.resource}),
                 ' · thread ', el('span', {text: thread.thread})),
             el('span', {class: 'meta', text: thread.loaded ? 'loaded: live view' : 'not loaded: stored state'}),
+            thread.pausePending ? el('span', {class: 'meta', id: 'pause-pending',
+                title: 'Messages since its last pause: the window becomes long-term memory, which the user\'s other'
+                    + ' conversations search, when the conversation pauses',
+                text: 'pause pending: not in long-term memory yet'}) : null,
             ...actions);
     }
 
