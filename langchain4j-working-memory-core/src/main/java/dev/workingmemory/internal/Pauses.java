@@ -26,6 +26,17 @@ import java.util.List;
 public final class Pauses {
 
     private static final Logger log = LoggerFactory.getLogger(Pauses.class);
+    /** Whether a layer class overrides {@link MemoryLayer#onPause}, the SPI's default doing nothing. */
+    private static final ClassValue<Boolean> TAKES_PAUSES = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            try {
+                return type.getMethod("onPause", WindowMessages.class).getDeclaringClass() != MemoryLayer.class;
+            } catch (NoSuchMethodException e) {
+                return false;
+            }
+        }
+    };
 
     private final MemoryKey key;
     private final Object memoryId;
@@ -36,6 +47,8 @@ public final class Pauses {
     private final List<LayerSlot> slots;
     private final Clock clock;
     private final long afterMillis;
+    /** A layer of this memory takes pauses; if none does (no long-term memory), nothing is checked, marked or told. */
+    private final boolean listened;
     /** A check waits on the saver thread. */
     private boolean queued;
     /** Messages were added (or a window loaded) since the layers were last told of a pause. */
@@ -59,7 +72,8 @@ public final class Pauses {
         // a pause longer than Long.MAX_VALUE milliseconds never comes
         this.afterMillis = Ensure.notNull(after, "after").compareTo(Duration.ofMillis(Long.MAX_VALUE)) >= 0
                 ? Long.MAX_VALUE : after.toMillis();
-        if (conversation.window().size() > 0) {
+        this.listened = slots.stream().anyMatch(slot -> TAKES_PAUSES.get(slot.layer().getClass()));
+        if (listened && conversation.window().size() > 0) {
             // a window loaded from the store: a pause before the restart may not have been told, and its mark kept
             untold = true;
             inherited = true;
@@ -69,6 +83,9 @@ public final class Pauses {
 
     /** A message was added. Called holding the thread's lock. */
     public void added() {
+        if (!listened) {
+            return;
+        }
         untold = true;
         if (!marked) {
             marked = true;
@@ -137,6 +154,11 @@ public final class Pauses {
      * the thread's lock.
      */
     public void tellIfQuiet() {
+        if (!listened) {
+            inherited = true; // marked under a configuration whose layers took pauses: nothing to tell now
+            unmark();
+            return;
+        }
         conversation.refresh();
         WindowMessages window = conversation.window().messages();
         if (window.size() == 0) {

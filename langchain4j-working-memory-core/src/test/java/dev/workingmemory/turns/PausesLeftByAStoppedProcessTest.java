@@ -126,6 +126,18 @@ class PausesLeftByAStoppedProcessTest {
     }
 
     @Test
+    void should_mark_nothing_when_no_layer_takes_pauses() {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        for (WorkingMemoryProvider.Builder builder : List.of(WorkingMemoryProvider.builder().withoutCrystals(),
+                WorkingMemoryProvider.builder().embeddingModel(TestEmbeddingModels.hashing()).pastTurns(false))) {
+            try (WorkingMemoryProvider provider = builder.store(store).build()) {
+                sisterVisit(provider.get(MemoryKey.of("maya", "monday")));
+                assertThat(marks(store, "maya")).isEmpty();
+            }
+        }
+    }
+
+    @Test
     void should_unmark_a_thread_that_is_deleted() {
         InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
         try (WorkingMemoryProvider provider = WorkingMemoryProvider.builder().store(store)
