@@ -108,8 +108,8 @@ public final class WorkingMemory {
                 .filter(RequestShaper.class::isInstance).map(RequestShaper.class::cast).toList();
         conversation.window().onEviction(settings.clock(), this::evicted);
         conversation.load();
-        this.pauses = new Pauses(key, memoryId, settings.unpaused(), thread, resource, conversation, slots, settings.clock(),
-                settings.pauseAfter());
+        this.pauses = new Pauses(key, memoryId, settings.unpaused(), thread, resource, conversation, slots,
+                settings.clock(), settings.pauseAfter());
     }
 
     /** The memory id this memory was first requested with; {@link dev.langchain4j.memory.ChatMemory#id()} returns it. */
