@@ -10,15 +10,13 @@ import dev.workingmemory.store.WorkingMemoryStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.ByteBuffer;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
@@ -55,8 +53,7 @@ public final class UnpausedThreads {
     private final boolean idKeepsMessages;
     private final SaveScheduler saver;
     /** This provider's part of its marks' names. */
-    private final String provider = HexFormat.of().formatHex(ByteBuffer.allocate(Integer.BYTES)
-            .putInt(new SecureRandom().nextInt()).array());
+    private final String provider = UUID.randomUUID().toString().substring(0, PROVIDER_HEX);
     /** The resource states whose marks were swept: once per load of a user's state into the provider. */
     private final Set<Object> swept = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
     /** The users whose sweep after a pause waits on the saver thread. */
@@ -141,8 +138,8 @@ public final class UnpausedThreads {
                     throw new IllegalArgumentException("no thread");
                 }
                 MemoryKey key = MemoryKey.of(resource, thread.asText());
-                if (!document.name().startsWith(threadPrefix(key))
-                        || document.name().length() != threadPrefix(key).length() + PROVIDER_HEX) {
+                String prefix = threadPrefix(key);
+                if (!document.name().startsWith(prefix) || document.name().length() != prefix.length() + PROVIDER_HEX) {
                     throw new IllegalArgumentException("named for another thread");
                 }
                 marked.putIfAbsent(key, new Marked(key, id != null ? id.asText() : key));

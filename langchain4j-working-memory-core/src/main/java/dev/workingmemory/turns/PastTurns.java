@@ -658,15 +658,15 @@ public final class PastTurns implements MemoryLayer {
             return packed;
         }
 
-        /**
-         * Adds to {@code made} the crystals of the passages that are new or changed since last handed over; each
-         * passage's context is the passage before and after it said within {@link #NEIGHBOUR_SPAN} of it.
-         */
         /** The id of this part as a whole: its passages' ids without the {@code #n}. */
         String wholeId() {
             return part == 0 ? id : id + "-" + part;
         }
 
+        /**
+         * Adds to {@code made} the crystals of the passages that are new or changed since last handed over; each
+         * passage's context is the passage before and after it said within {@link #NEIGHBOUR_SPAN} of it.
+         */
         void changedCrystals(String scope, String source, Passage after, List<Crystal> made) {
             String base = wholeId();
             List<Passage> packed = passages();
