@@ -162,8 +162,17 @@ public final class EntityMemory implements MemoryLayer {
                 incoming = tracked;
                 break;
             }
+            if (!named(entity) && named(tracked.entity())) {
+                // a result that gives only the id ({"product_id":"P-102"}) says nothing new of its name
+                incoming = new Tracked(new Entity(entity.id(), tracked.entity().name(), entity.type()));
+            }
         }
         entities.add(0, incoming);
+    }
+
+    /** Whether the entity has a name of its own: without one, its name is its id. */
+    private static boolean named(Entity entity) {
+        return !entity.name().equals(entity.id());
     }
 
     @Override

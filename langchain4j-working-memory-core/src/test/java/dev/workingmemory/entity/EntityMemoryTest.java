@@ -66,6 +66,26 @@ class EntityMemoryTest {
     }
 
     @Test
+    void should_keep_the_name_of_an_entity_seen_again_by_its_id_alone() {
+        EntityMemory entities = memory(EntityMemoryConfig.defaults());
+        entities.onMessage(ToolExecutionResultMessage.from("1", "getProduct",
+                "{\"id\":\"P-102\",\"name\":\"Peak Hiker GTX\",\"price\":129.0}"));
+        entities.onMessage(ToolExecutionResultMessage.from("2", "getOrder",
+                "{\"id\":\"O-7\",\"name\":\"Order 7\"}"));
+
+        entities.onMessage(ToolExecutionResultMessage.from("3", "getProduct",
+                "{\"id\":\"P-102\",\"stock\":4}"));
+
+        assertThat(entities.entities()).first().isEqualTo(new Entity("P-102", "Peak Hiker GTX", "product"));
+        assertThat(entities.render(10_000)).contains("\"Peak Hiker GTX\" (P-102)").doesNotContain("\"P-102\"");
+
+        entities.onMessage(ToolExecutionResultMessage.from("4", "getProduct",
+                "{\"id\":\"P-102\",\"name\":\"Peak Hiker GTX II\"}"));
+
+        assertThat(entities.entities()).first().isEqualTo(new Entity("P-102", "Peak Hiker GTX II", "product"));
+    }
+
+    @Test
     void should_honour_a_configured_maximum_and_look_up_by_type() {
         EntityMemory entities = memory(EntityMemoryConfig.builder().maxEntities(3).build());
         entities.track(List.of(page(1), new Entity("sec-1", "Hero", "section"), page(2), page(3)));
