@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class WorkingMemoryProviderTest {
 
     /** A layer of our own: counts messages and renders, to test the layer mechanism. */
-    static final class CounterLayer implements MemoryLayer {
+    static class CounterLayer implements MemoryLayer {
         static final AtomicInteger RENDERS = new AtomicInteger();
         private final LayerContext context;
         private final int order;
@@ -245,6 +245,34 @@ class WorkingMemoryProviderTest {
         String high = block.substring(block.indexOf("<counter2>"), block.indexOf("</counter2>"));
         assertThat(high).doesNotContain("chars cut");
         assertThat(low).contains("chars cut]").hasSizeGreaterThanOrEqualTo(50);
+    }
+
+    @Test
+    void should_give_what_a_cut_layer_leaves_of_its_share_to_the_next_one_cut() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .withoutEntities().withoutCoreMemory().withoutScratchpad().withoutNotes()
+                .withoutSessionSlots().withoutContextPressure().withoutCrystals()
+                .blockBudget(500)
+                .layer(context -> new CounterLayer(context, 1, 10, LayerBudget.of(50, 1000)))
+                .layer(context -> new CounterLayer(context, 2, 90, LayerBudget.of(50, 1000)) {
+                    @Override
+                    public String render(int maxChars) { // whole, or a brief form far below its share
+                        String whole = super.render(Integer.MAX_VALUE);
+                        return whole.length() <= maxChars ? whole : "<counter2>brief</counter2>";
+                    }
+                })
+                .build();
+        WorkingMemory memory = memories.memory("dave");
+        List<CounterLayer> counters = memory.layers().stream().filter(CounterLayer.class::isInstance)
+                .map(CounterLayer.class::cast).toList();
+        counters.get(0).set("x".repeat(300));
+        counters.get(1).set("y".repeat(400));
+
+        String block = memory.render();
+
+        assertThat(block).contains("<counter2>brief</counter2>").hasSizeLessThanOrEqualTo(500);
+        // the low-priority layer is given the share the brief form left: all of its 300 characters fit
+        assertThat(block).contains("<counter1>" + "x".repeat(300) + "</counter1>");
     }
 
     @Test

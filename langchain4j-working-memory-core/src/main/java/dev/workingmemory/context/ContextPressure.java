@@ -99,6 +99,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     /** The percent the block shows: of the request as sent, after pruning and any intervention. */
     private int sentPercent;
     private int interventions;
+    /** What the last intervention did; {@code null} when none is known (a state saved before this was kept). */
+    private Intervention lastIntervention;
     /** Tool call ids whose results are sent as a reference only, oldest first. */
     private final LinkedHashSet<String> shortened = new LinkedHashSet<>();
 
@@ -245,15 +247,16 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             // the element is part of the request it measures: its figure settles after a step or two
             shownPercent = percentOf(withoutElement);
             for (int step = 0; step < 3; step++) {
-                int withElement = withoutElement
-                        + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count));
+                int withElement = withoutElement + elementTokens(request,
+                        element(measuredLevel, shownPercent, measuredPercent, count, intervention));
                 if (percentOf(withElement) == shownPercent) {
                     break;
                 }
                 shownPercent = percentOf(withElement);
             }
         }
-        sentTokens = withoutElement + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count));
+        sentTokens = withoutElement
+                + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count, intervention));
         tokens = measured;
         if (history.size() == HISTORY_SIZE) {
             history.removeFirst();
@@ -262,7 +265,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 sentTokens, contextWindow, intervention != null, intervention == null ? 0 : intervention.shortened(),
                 intervention == null ? 0 : intervention.evicted()));
         forgetTokensOfAbsentMessages(request);
-        update(measuredLevel, measuredPercent, shownPercent, count);
+        update(measuredLevel, measuredPercent, shownPercent, count, intervention);
         if (intervention != null) {
             log.info("Context pressure of {} at {}% ({}/{} tokens): shortened {} older tool output(s), evicted {} turn(s);"
                     + " the request sent is {} tokens", context.key(), measuredPercent, measured, contextWindow,
@@ -298,8 +301,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private Intervention intervene(RequestDraft request, List<ToolExecutionResultMessage> results, int measuredPercent,
                                    int count, int reserve) {
         double highMark = config.highThreshold() * contextWindow;
+        // the element's size with what an intervention may say (its counts' digits aside)
         int elementDelta = reserve + elementTokens(request, element(PressureLevel.HIGH, measuredPercent, measuredPercent,
-                count + 1)) - elementTokens(request, rendered);
+                count + 1, new Intervention(1, 1))) - elementTokens(request, rendered);
         Set<ToolExecutionResultMessage> latest = latestResults(request.messages());
         int shortenedNow = 0;
         List<String> newlyShortened = new ArrayList<>();
@@ -336,7 +340,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         return new Intervention(shortenedNow, evicted);
     }
 
-    private void update(PressureLevel newLevel, int newPercent, int newSentPercent, int newInterventions) {
+    private void update(PressureLevel newLevel, int newPercent, int newSentPercent, int newInterventions,
+                        Intervention intervention) {
         if (newLevel != level) {
             context.events().onPressureChanged(new PressureChanged(context.key(), level.textName(), newLevel.textName(),
                     newPercent));
@@ -349,6 +354,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 percent = newPercent;
                 sentPercent = newSentPercent;
                 interventions = newInterventions;
+                if (intervention != null) {
+                    lastIntervention = intervention;
+                }
                 context.changed();
                 return null;
             });
@@ -596,9 +604,11 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
 
     /**
      * The element shown at moderate and high: the percent of the request as sent (after pruning and any intervention),
-     * and at high the percent measured before the intervention.
+     * and at high the percent measured before the intervention and what it did ({@code intervention}; {@code null}
+     * when not known).
      */
-    private String element(PressureLevel shownLevel, int shownPercent, int measuredPercent, int shownInterventions) {
+    private String element(PressureLevel shownLevel, int shownPercent, int measuredPercent, int shownInterventions,
+                           Intervention intervention) {
         if (shownLevel == PressureLevel.SAFE) {
             return "";
         }
@@ -615,8 +625,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
                 .append(" tokens or more and over ").append(limits.maxLines()).append(" lines are cut to their first ")
                 .append(limits.headLines()).append(" and last ").append(limits.tailLines()).append('.');
         if (shownLevel == PressureLevel.HIGH) {
-            body.append(" The memory replaced older tool outputs by references and moved the oldest turns out (")
-                    .append(shownInterventions).append(shownInterventions == 1 ? " intervention)." : " interventions).");
+            body.append(' ').append(intervened(intervention)).append(" (").append(shownInterventions)
+                    .append(shownInterventions == 1 ? " intervention)." : " interventions).");
         }
         // only what this memory holds: a chat assistant is not told of a coding agent's session tools
         List<String> reliefs = context.reliefs();
@@ -626,19 +636,53 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         return open(shownLevel, shownPercent) + body + "</" + NAME + ">";
     }
 
+    /** What an intervention did, as the element tells it: only what happened. */
+    private static String intervened(Intervention intervention) {
+        if (intervention == null) {
+            return "The memory intervened";
+        }
+        int shortenedNow = intervention.shortened();
+        int evicted = intervention.evicted();
+        if (shortenedNow == 0 && evicted == 0) {
+            return "Nothing older was left to shorten or move out: the current turn fills it";
+        }
+        StringBuilder text = new StringBuilder("The memory");
+        if (shortenedNow > 0) {
+            text.append(" replaced ").append(shortenedNow).append(shortenedNow == 1 ? " older tool output" : " older tool outputs")
+                    .append(" by references");
+        }
+        if (evicted > 0) {
+            text.append(shortenedNow > 0 ? " and" : "").append(" moved the oldest ")
+                    .append(evicted == 1 ? "turn" : evicted + " turns").append(" out");
+        }
+        return text.toString();
+    }
+
+    /** The element cut to its figures, for a block with little room: the level stays explained by its percents. */
+    private static String brief(PressureLevel shownLevel, int shownPercent, int measuredPercent) {
+        StringBuilder body = new StringBuilder("Context ").append(shownPercent).append("% full");
+        if (shownLevel == PressureLevel.HIGH) {
+            body.append(" after the memory intervened at ").append(measuredPercent).append('%');
+        } else if (measuredPercent > shownPercent) {
+            body.append(", ").append(measuredPercent).append("% before tool outputs were cut harder");
+        }
+        return open(shownLevel, shownPercent) + body + ".</" + NAME + ">";
+    }
+
     private static String open(PressureLevel shownLevel, int shownPercent) {
         return "<" + NAME + " level=\"" + shownLevel.textName() + "\" percent=\"" + shownPercent + "\">";
     }
 
     @Override
     public String render(int maxChars) {
-        String full = element(level, sentPercent, percent, interventions);
+        String full = element(level, sentPercent, percent, interventions, lastIntervention);
         String shown;
         if (full.length() <= maxChars) {
             shown = full;
         } else {
-            String brief = open(level, sentPercent) + "Context " + sentPercent + "% full.</" + NAME + ">";
-            shown = brief.length() <= maxChars ? brief : "";
+            String brief = brief(level, sentPercent, percent);
+            String briefest = open(level, sentPercent) + "Context " + sentPercent + "% full.</" + NAME + ">";
+            shown = brief.length() <= maxChars ? brief : briefest.length() <= maxChars ? briefest : "";
         }
         rendered = shown;
         return shown;
@@ -680,6 +724,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         node.put("percent", percent);
         node.put("sentPercent", sentPercent);
         node.put("interventions", interventions);
+        if (lastIntervention != null) {
+            node.put("lastShortened", lastIntervention.shortened());
+            node.put("lastEvicted", lastIntervention.evicted());
+        }
         shortened.forEach(node.putArray("shortened")::add);
         return node;
     }
@@ -691,6 +739,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         percent = 0;
         sentPercent = 0;
         interventions = 0;
+        lastIntervention = null;
         shortened.clear();
         if (snapshot == null || snapshot.path("formatVersion").asInt(-1) != FORMAT_VERSION) {
             log.warn("Ignoring an unreadable pressure snapshot of {}; pressure starts at safe", context.key());
@@ -705,6 +754,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         percent = Math.max(0, snapshot.path("percent").asInt(0));
         sentPercent = Math.max(0, snapshot.path("sentPercent").asInt(percent)); // saved since it is shown
         interventions = Math.max(0, snapshot.path("interventions").asInt(0));
+        if (snapshot.path("lastShortened").canConvertToInt() && snapshot.path("lastEvicted").canConvertToInt()) {
+            lastIntervention = new Intervention(Math.max(0, snapshot.path("lastShortened").asInt()),
+                    Math.max(0, snapshot.path("lastEvicted").asInt()));
+        }
         for (JsonNode id : snapshot.path("shortened")) {
             if (id.isTextual()) {
                 shortened.add(id.asText());

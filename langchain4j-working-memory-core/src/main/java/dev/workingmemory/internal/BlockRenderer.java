@@ -13,8 +13,9 @@ import java.util.List;
  *
  * <p>Each layer renders at its own maximum first. When the sum does not fit, layers are served in
  * priority order: first up to their minimum, then, from what is left, up to what they need; a layer
- * given less than it needs renders again within its share, marking the cut. Layers appear in the
- * block in their {@code order}.
+ * given less than it needs renders again within its share, marking the cut; what it leaves of its share (a
+ * layer may fall back to a brief form) goes to the next layer cut. Layers appear in the block in their
+ * {@code order}.
  *
  * <p>Thread-safe (stateless); the layers' rendering caches live in their {@link LayerSlot}s.
  */
@@ -131,16 +132,24 @@ public final class BlockRenderer {
             share[i] += more;
             left -= more;
         }
+        // what a cut layer leaves of its share (a layer may drop to a brief form) goes to the next cut one
+        int spare = 0;
         for (int i : byPriority) {
             if (share[i] >= parts[i].length()) {
                 continue;
             }
-            String cut = share[i] <= 0 ? "" : slots.get(i).renderWithin(share[i]);
-            if (cut.length() > share[i]) {
+            int room = share[i] + spare;
+            if (room >= parts[i].length()) {
+                spare = room - parts[i].length();
+                continue;
+            }
+            String cut = room <= 0 ? "" : slots.get(i).renderWithin(room);
+            if (cut.length() > room) {
                 log.warn("Layer '{}' rendered {} chars within a budget of {}; leaving it out",
-                        slots.get(i).layer().name(), cut.length(), share[i]);
+                        slots.get(i).layer().name(), cut.length(), room);
                 cut = "";
             }
+            spare = room - cut.length();
             parts[i] = cut;
         }
     }

@@ -377,6 +377,10 @@ class ContextPressureTest {
         assertThat(element.find()).as(memories.memory("dev").render()).isTrue();
         assertThat(Integer.parseInt(element.group(1))).isLessThan(75);
         assertThat(Integer.parseInt(element.group(2))).isEqualTo(sample.percent()).isBetween(75, 89);
+        // a block with little room keeps both percents: the level is of the higher one
+        assertThat(memories.memory("dev").contextPressure().render(120)).isEqualTo("<pressure level=\"moderate\" percent=\""
+                + element.group(1) + "\">Context " + element.group(1) + "% full, " + element.group(2)
+                + "% before tool outputs were cut harder.</pressure>");
         memories.close();
     }
 
@@ -437,6 +441,62 @@ class ContextPressureTest {
         }
         assertThat(levels).contains("moderate", "high");
         assertThat(afterToolResults).isGreaterThan(3);
+        memories.close();
+    }
+
+    @Test
+    void should_say_what_each_intervention_did_and_nothing_it_did_not() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).maxMessages(200).build();
+        ChatMemory chat = memories.get("dev");
+        ContextPressure pressure = memories.memory("dev").contextPressure();
+        int told = 0;
+        for (int turn = 1; turn <= 14; turn++) {
+            toolTurn(chat, "c" + turn, "bash", ToolOutputs.testReport(turn));
+            chat.add(AiMessage.from("Round " + turn + " checked."));
+            ChatMessage first = chat.messages().get(0);
+            String system = first instanceof SystemMessage message ? message.text() : "";
+            PressureSample sample = pressure.history().get(pressure.history().size() - 1);
+            if (!sample.intervened()) {
+                continue;
+            }
+            String element = system.substring(system.indexOf("<pressure"), system.indexOf("</pressure>"));
+            assertThat(element).startsWith("<pressure level=\"high\"");
+            int shortened = sample.outputsShortened();
+            int evicted = sample.turnsEvicted();
+            if (shortened == 0) {
+                assertThat(element).doesNotContain("replaced");
+            } else {
+                assertThat(element).contains("replaced " + shortened + " older tool output");
+            }
+            if (evicted == 0) {
+                assertThat(element).doesNotContain("moved the oldest");
+            } else {
+                assertThat(element).contains("moved the oldest " + (evicted == 1 ? "turn" : evicted + " turns") + " out");
+            }
+            assertThat(element.contains("Nothing older was left")).isEqualTo(shortened == 0 && evicted == 0);
+            told++;
+        }
+        assertThat(told).isPositive();
+        // a block with little room keeps the percent the memory intervened at, which explains the level
+        assertThat(pressure.render(120)).matches("<pressure level=\"high\" percent=\"\\d+\">Context \\d+% full after the"
+                + " memory intervened at \\d+%\\.</pressure>");
+        memories.close();
+    }
+
+    @Test
+    void should_say_when_the_current_turn_alone_fills_the_context() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(2000).build();
+        ChatMemory chat = memories.get("solo");
+        chat.add(UserMessage.from("Please review this. " + "The quick brown fox jumps over the lazy dog. ".repeat(180)));
+
+        String system = ((SystemMessage) chat.messages().get(0)).text();
+
+        PressureSample sample = memories.memory("solo").contextPressure().history().get(0);
+        assertThat(sample.intervened()).isTrue();
+        assertThat(sample.outputsShortened() + sample.turnsEvicted()).isZero();
+        assertThat(system).contains("<pressure level=\"high\"")
+                .contains("Nothing older was left to shorten or move out: the current turn fills it (1 intervention).")
+                .doesNotContain("replaced").doesNotContain("moved the oldest");
         memories.close();
     }
 
