@@ -564,8 +564,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         return new DreamInsights(levels, frequent, List.copyOf(slotItems));
     }
 
-    /** Appends the salience auto-notes that are due, once per loaded resource (the scheduler's consolidation). */
-    private void consolidate() {
+    /**
+     * Appends the salience auto-notes that are due, once per loaded resource (the scheduler's consolidation).
+     * Package-private for the tests that stand for a conversation's minutes passing.
+     */
+    void consolidate() {
         Set<String> done = new HashSet<>();
         for (WorkingMemory memory : memories.asMap().values()) {
             if (closed) {

@@ -15,6 +15,12 @@ import java.util.Set;
  * searchable as crystals); when it holds {@link #hardLimit()} or more, the oldest {@code batchSize} notes are
  * <em>deleted</em>, whatever their tags, crystals included.
  *
+ * <p>Notes with a {@link #hiddenTags() hidden tag} are kept for the next dream but not shown in the block: by default
+ * the salience auto-notes ({@code auto}), which restate a message of the conversation with a hormone's name ("oxytocin
+ * spike (bonding/gratitude detected) … trigger: user message "Thanks, …"); the model has read that message, and a
+ * companion chat piled up two or three of them per half hour of talk, some 600 tokens on every call until a dream
+ * took them.
+ *
  * <p>Immutable and thread-safe.
  */
 public final class NotesConfig {
@@ -22,11 +28,14 @@ public final class NotesConfig {
     /** Seed 004's protected tags. */
     public static final Set<String> DEFAULT_PROTECTED_TAGS =
             Set.of("insight", "permanent", "personal", "decision", "architecture", "important");
+    /** The tag of the salience auto-notes ({@code dev.workingmemory.dream.AutoNote#TAG}), hidden by default. */
+    public static final Set<String> DEFAULT_HIDDEN_TAGS = Set.of("auto");
 
     private final int softLimit;
     private final int hardLimit;
     private final int batchSize;
     private final Set<String> protectedTags;
+    private final Set<String> hiddenTags;
     private final int maxNoteChars;
     private final double defaultImportance;
     private final LayerBudget budget;
@@ -40,12 +49,16 @@ public final class NotesConfig {
         this.hardLimit = builder.hardLimit;
         this.batchSize = builder.batchSize;
         this.protectedTags = builder.protectedTags;
+        this.hiddenTags = builder.hiddenTags;
         this.maxNoteChars = builder.maxNoteChars;
         this.defaultImportance = builder.defaultImportance;
         this.budget = builder.budget;
     }
 
-    /** Soft 35, hard 50, batches of 10, seed 004's protected tags, notes of up to 2,000 characters, importance 0.7. */
+    /**
+     * Soft 35, hard 50, batches of 10, seed 004's protected tags, the auto-notes hidden, notes of up to 2,000 characters,
+     * importance 0.7.
+     */
     public static NotesConfig defaults() {
         return builder().build();
     }
@@ -70,6 +83,11 @@ public final class NotesConfig {
         return protectedTags;
     }
 
+    /** Tags whose notes wait for the next dream without being shown in {@code <unsynthesized_notes>}. */
+    public Set<String> hiddenTags() {
+        return hiddenTags;
+    }
+
     public int maxNoteChars() {
         return maxNoteChars;
     }
@@ -89,6 +107,7 @@ public final class NotesConfig {
         private int hardLimit = 50;
         private int batchSize = 10;
         private Set<String> protectedTags = DEFAULT_PROTECTED_TAGS;
+        private Set<String> hiddenTags = DEFAULT_HIDDEN_TAGS;
         private int maxNoteChars = 2_000;
         private double defaultImportance = 0.7;
         private LayerBudget budget = LayerBudget.of(300, 2_500);
@@ -118,6 +137,16 @@ public final class NotesConfig {
         public Builder protectedTags(Set<String> tags) {
             Ensure.notNull(tags, "tags");
             this.protectedTags = Set.copyOf(tags.stream().map(Note::tag).toList());
+            return this;
+        }
+
+        /**
+         * Tags whose notes are kept for the next dream (and stay in the notes log, searchable) but not shown in the
+         * block; default {@code auto}, the salience auto-notes. An empty set shows every note.
+         */
+        public Builder hiddenTags(Set<String> tags) {
+            Ensure.notNull(tags, "tags");
+            this.hiddenTags = Set.copyOf(tags.stream().map(Note::tag).toList());
             return this;
         }
 

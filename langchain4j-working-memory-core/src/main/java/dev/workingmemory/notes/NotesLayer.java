@@ -17,13 +17,15 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The notes the agent took and no dream has consumed yet (seed 000's scratch buffer, a write-ahead log), rendered as
- * {@code <unsynthesized_notes>}, newest first. Resource-scoped: every conversation of the user sees them.
+ * {@code <unsynthesized_notes>}, newest first. Resource-scoped: every conversation of the user sees them. Notes with a
+ * hidden tag ({@link NotesConfig#hiddenTags()}: by default the salience auto-notes) wait for the dream unshown.
  *
  * <p>The notes live in the store's notes log of the resource ({@link WorkingMemoryStore#appendNote}), not in the
  * resource's snapshot: {@link #note} appends one line and returns once it is durable, without reading and rewriting
@@ -231,9 +233,13 @@ public final class NotesLayer implements MemoryLayer {
         return config.budget();
     }
 
-    /** Newest first, as many whole notes as fit, then how many older ones are not shown. */
+    /**
+     * Newest first, as many whole notes as fit, then how many older ones are not shown; notes with a hidden tag
+     * ({@link NotesConfig#hiddenTags()}) are neither shown nor counted.
+     */
     @Override
     public String render(int maxChars) {
+        List<Note> notes = shown(this.notes);
         if (notes.isEmpty()) {
             return "";
         }
@@ -258,6 +264,19 @@ public final class NotesLayer implements MemoryLayer {
             out.append(moreLine(notes.size() - shown));
         }
         return out.append('\n').append(CLOSE_TAG).toString();
+    }
+
+    private List<Note> shown(List<Note> all) {
+        if (config.hiddenTags().isEmpty()) {
+            return all;
+        }
+        List<Note> shown = new ArrayList<>(all.size());
+        for (Note note : all) {
+            if (Collections.disjoint(note.tags(), config.hiddenTags())) {
+                shown.add(note);
+            }
+        }
+        return shown.size() == all.size() ? all : shown;
     }
 
     /** How many are not shown, and the tool that finds them when the model has it. */

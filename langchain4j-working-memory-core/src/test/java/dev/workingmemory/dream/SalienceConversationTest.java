@@ -65,7 +65,8 @@ class SalienceConversationTest {
                     .contains("FINALLY WORKS");
             assertThat(dopamine.importance()).isEqualTo(0.8);
             assertThat(dopamine.time()).isEqualTo(clock.instant());
-            assertThat(memories.memory(wednesday).render()).contains("[AUTO] Hormonal event: dopamine spike");
+            // kept for the dream, not shown: the model read the message it restates
+            assertThat(memories.memory(wednesday).render()).doesNotContain("[AUTO]");
 
             DreamReport report = memories.dream(wednesday);
             assertThat(report.committed()).as(report.toString()).isTrue();

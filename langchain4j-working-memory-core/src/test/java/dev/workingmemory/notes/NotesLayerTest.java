@@ -119,6 +119,31 @@ class NotesLayerTest {
     }
 
     @Test
+    void should_keep_auto_notes_for_the_dream_without_showing_or_counting_them() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().clock(ticking()).build();
+        NotesLayer notes = memories.memory("alice").notes();
+        notes.note("[AUTO] Hormonal event: oxytocin spike (bonding/gratitude detected)", 0.8, List.of("auto"));
+        assertThat(memories.memory("alice").render()).isEmpty();
+
+        notes.note("User's name is Douglas", 0.8, null);
+        notes.note("[AUTO] Hormonal event: dopamine spike (achievement/breakthrough detected)", 0.8, List.of("auto"));
+
+        assertThat(memories.memory("alice").render()).contains("""
+                <unsynthesized_notes>
+                - [2026-03-12T14:31:00Z] (importance: 0.8) User's name is Douglas
+                </unsynthesized_notes>""").doesNotContain("AUTO", "not shown");
+        assertThat(notes.notes()).hasSize(3); // all wait for the dream
+
+        WorkingMemoryProvider showing = WorkingMemoryProvider.builder().clock(ticking())
+                .notes(NotesConfig.builder().hiddenTags(Set.of()).build()).build();
+        showing.memory("alice").notes().note("[AUTO] Hormonal event: dopamine spike", 0.8, List.of("auto"));
+        assertThat(showing.memory("alice").render()).contains("(importance: 0.8; tags: auto) [AUTO] Hormonal event");
+        assertThat(NotesConfig.defaults().hiddenTags()).containsExactly(dev.workingmemory.dream.AutoNote.TAG);
+        memories.close();
+        showing.close();
+    }
+
+    @Test
     void should_say_how_many_older_notes_do_not_fit() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().clock(ticking())
                 .notes(NotesConfig.builder().budget(dev.workingmemory.layer.LayerBudget.of(0, 300)).build()).build();
