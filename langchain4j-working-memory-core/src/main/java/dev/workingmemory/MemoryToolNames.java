@@ -14,7 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * ({@link dev.workingmemory.layer.LayerContext#isMemoryToolResult}). The tools module registers the {@code @Tool} names
  * of each of its beans when the bean is created, and {@code WorkingMemoryTools.all} those of every bean it returns, so
  * the set follows the tools module without a second list; register your own tools here when they answer from the
- * memory too.
+ * memory too. The answers of the tools module's {@code AiServices} handlers to a call that ran no tool (a tool the
+ * model does not have, arguments that could not be read) are the memory's own too, whatever tool they name: their
+ * text is the library's, and an error slot that took them lost the build's real errors.
  *
  * <p>The names are also what the memory's texts may name to a model whose requests the provider's
  * {@link WorkingMemoryProvider#chatModelListener() model listener} has not seen yet
@@ -33,6 +35,13 @@ public final class MemoryToolNames {
     /** Removes one session item; named by context pressure's advice. */
     public static final String WORKING_MEMORY_REMOVE = "working_memory_remove";
 
+    /** How the tools module's answer to a call of a tool the model does not have starts. */
+    public static final String UNKNOWN_TOOL_ANSWER = "Error: There is no tool ";
+    /** How the tools module's answer to a call whose arguments could not be read starts. */
+    public static final String UNREADABLE_ARGUMENTS_ANSWER = "Error: The arguments of tool ";
+    /** Such an answer is short (it quotes the arguments in part): a long text that starts alike is a tool's output. */
+    static final int MAX_HANDLER_ANSWER_CHARS = 2_000;
+
     private final Set<String> names = ConcurrentHashMap.newKeySet();
 
     MemoryToolNames() {
@@ -48,9 +57,22 @@ public final class MemoryToolNames {
         return toolName != null && names.contains(toolName);
     }
 
-    /** Whether {@code message} is the result of a registered tool. */
+    /** Whether {@code message} is the result of a registered tool, or a handler's answer to a call that ran none. */
     public boolean isResultOf(ChatMessage message) {
-        return message instanceof ToolExecutionResultMessage result && contains(result.toolName());
+        return message instanceof ToolExecutionResultMessage result
+                && (contains(result.toolName()) || answersACallThatRanNoTool(result));
+    }
+
+    /** Whether {@code result} is the tools module's answer to a call that ran no tool (see the class comment). */
+    public static boolean answersACallThatRanNoTool(ToolExecutionResultMessage result) {
+        String text;
+        try {
+            text = result.text();
+        } catch (RuntimeException e) {
+            return false; // contents other than one text: a tool's output
+        }
+        return text != null && text.length() <= MAX_HANDLER_ANSWER_CHARS
+                && (text.startsWith(UNKNOWN_TOOL_ANSWER) || text.startsWith(UNREADABLE_ARGUMENTS_ANSWER));
     }
 
     /** How many names are registered: it only grows, so a change of it means a new tool. */

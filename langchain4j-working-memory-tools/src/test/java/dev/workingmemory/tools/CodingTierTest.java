@@ -289,6 +289,40 @@ class CodingTierTest {
         memories.close();
     }
 
+    @Test
+    void should_keep_the_builds_errors_when_the_model_calls_a_tool_it_lacks_or_sends_unreadable_arguments() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        Shell shell = new Shell(List.of("src/main/java/App.java:42: error: cannot find symbol\n"
+                + "  symbol:   variable userRepo\n1 error"));
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("bash", "{\"command\": \"javac App.java\"}")
+                .thenCallTool("search_web", "{\"query\": \"cannot find symbol userRepo\"}")
+                .thenCallTool("open_file", "{\"path\": \"App.java\"}")
+                .thenCallTool("bash", "this is not json")
+                .thenAnswer("App.java does not compile");
+        List<Object> tools = new ArrayList<>(WorkingMemoryTools.all(memories));
+        tools.add(shell);
+        ToolTesting.Assistant assistant = AiServices.builder(ToolTesting.Assistant.class)
+                .chatModel(model).chatMemoryProvider(memories).tools(tools)
+                .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
+                .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
+                .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
+                .build();
+
+        assistant.chat("dev", "build it");
+
+        // the handlers' answers reached the model, and the session kept the compiler's error alone
+        List<String> answers = model.requests().get(model.requests().size() - 1).messages().stream()
+                .filter(ToolExecutionResultMessage.class::isInstance)
+                .map(message -> ((ToolExecutionResultMessage) message).text()).toList();
+        assertThat(answers).anyMatch(text -> text.startsWith("Error: There is no tool 'search_web' here."))
+                .anyMatch(text -> text.startsWith("Error: The arguments of tool 'bash' could not be read"));
+        assertThat(memories.memory("dev").sessionSlots().items("error"))
+                .containsExactly("App.java:42: cannot find symbol (symbol: variable userRepo)");
+        assertThat(memories.memory("dev").render()).doesNotContain("There is no tool", "this is not json");
+        memories.close();
+    }
+
     // ---- Done when 4 ------------------------------------------------------------------------------------------
 
     @Test
