@@ -6,15 +6,22 @@ import dev.langchain4j.agent.tool.ToolMemoryId;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.context.ContextPressure;
+import dev.workingmemory.context.PressureStats;
 import dev.workingmemory.context.ToolOutputCache;
+
+import java.util.Arrays;
 
 /**
  * The tool {@code read_tool_output(id, fromLine, lines, fromChar)}: reads back, a page at a time, the full output of
  * a tool result that the memory pruned (seed 003, tier 3: the pruned text names the id). Pages are at most
  * {@value #MAX_LINES} lines (default {@value #DEFAULT_LINES}) and at most {@link #pageChars} characters: the context
  * pressure layer never prunes this tool's results, so a page of one 28,000-character line of JSON would stay whole in
- * every request. A line longer than a page is read in slices ({@code fromChar}). An unknown or swept id, or a line
- * past the end, is answered with an error text.
+ * every request. A page also fits what the memory's last request left of the context window below the high mark
+ * (a token taken as three characters): the pages one turn reads stay in its requests, and four pages of a quarter of a
+ * small window each took a request to twice the window. When less than {@value #MIN_PAGE_CHARS} characters are left,
+ * the answer says so instead of a page. A line longer than a page is read in slices ({@code fromChar}). An unknown or
+ * swept id, or a line past the end, is answered with an error text. Lines are numbered as the pruned output numbers
+ * them: a text that ends with a line break has no empty last line.
  *
  * <p>Thread-safe: one instance serves every memory id; it holds nothing but the provider.
  */
@@ -25,6 +32,8 @@ public final class ToolOutputTools {
     static final int MAX_LINES = 200;
     static final int MIN_PAGE_CHARS = 1_000;
     static final int MAX_PAGE_CHARS = 16_000;
+    /** Characters per token when sizing a page to the room left: fewer than prose's four, for code and JSON. */
+    static final int CHARS_PER_TOKEN = 3;
     private static final String FIX = "Pass the id exactly as the pruned output gave it, like {\"id\":"
             + " \"tool-output-20261123T091500Z-3fa9c2d14b7e0a51\", \"fromLine\": 31, \"lines\": 100}.";
 
@@ -85,7 +94,11 @@ public final class ToolOutputTools {
         }
         String text = pressure.toolOutput(name).orElseThrow(() -> new ToolInputException("No cached tool output has the id "
                 + Arguments.excerpt(id, 80) + "; it may have been swept (the cache keeps recent outputs only).", FIX));
+        pageChars = Math.min(pageChars, roomLeft(pressure));
         String[] all = text.split("\n", -1);
+        if (all.length > 1 && all[all.length - 1].isEmpty()) {
+            all = Arrays.copyOf(all, all.length - 1); // the pruner counts no line after the last line break
+        }
         if (first > all.length) {
             throw new ToolInputException("The output has " + all.length + " lines; fromLine " + first + " is past its end.",
                     "Pass a fromLine from 1 to " + all.length + ".");
@@ -121,6 +134,25 @@ public final class ToolOutputTools {
             out.setLength(out.length() - 1);
         }
         return out.toString();
+    }
+
+    /**
+     * The characters left below the high mark by the memory's last request, when it was measured; throws when that is
+     * less than a page of {@value #MIN_PAGE_CHARS}.
+     */
+    private static int roomLeft(ContextPressure pressure) {
+        PressureStats stats = pressure.stats();
+        if (stats.contextWindow() <= 0 || stats.sentTokens() <= 0) {
+            return Integer.MAX_VALUE; // nothing measured yet
+        }
+        long room = ((long) (pressure.config().highThreshold() * stats.contextWindow()) - stats.sentTokens())
+                * CHARS_PER_TOKEN;
+        if (room < MIN_PAGE_CHARS) {
+            throw new ToolInputException("The context is nearly full (" + Math.round(100.0 * stats.sentTokens()
+                    / stats.contextWindow()) + "% of " + stats.contextWindow() + " tokens): no page of the output fits.",
+                    "Answer from what you have read; once older turns have left the window, read fewer lines at a time");
+        }
+        return (int) Math.min(Integer.MAX_VALUE, room);
     }
 
     /** A slice of a line longer than a page: {@code pageChars} characters from {@code from}, never half a pair. */

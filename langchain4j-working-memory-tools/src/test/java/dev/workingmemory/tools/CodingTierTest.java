@@ -161,6 +161,51 @@ class CodingTierTest {
     }
 
     @Test
+    void should_size_pages_to_the_room_left_so_that_reading_back_never_overflows_a_small_window() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(8000).build();
+        String log = buildLog().lines().map(line -> line + " " + "detail ".repeat(6)).collect(Collectors.joining("\n"))
+                + "\n";
+        Pattern more = Pattern.compile("call read_tool_output with fromLine (\\d+)");
+        List<String> entry = new ArrayList<>();
+        List<String> pages = new ArrayList<>();
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            List<ChatMessage> messages = request.messages();
+            if (!(messages.get(messages.size() - 1) instanceof ToolExecutionResultMessage)) {
+                return AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn verify\"}"));
+            }
+            String last = lastToolResult(request);
+            String from = "1";
+            if (entry.isEmpty()) {
+                Matcher pruned = ENTRY.matcher(last);
+                assertThat(pruned.find()).as("the log is pruned").isTrue();
+                entry.add(pruned.group(1));
+            } else {
+                Matcher next = more.matcher(last);
+                if (!last.startsWith("Lines ") || !next.find()) {
+                    return AiMessage.from("Done reading.");
+                }
+                pages.add(last);
+                from = next.group(1);
+            }
+            return AiMessage.from(ScriptedChatModel.toolCall(ToolOutputTools.READ_TOOL_OUTPUT,
+                    "{\"id\": \"" + entry.get(0) + "\", \"fromLine\": " + from + ", \"lines\": 200}"));
+        });
+
+        assistant(model, memories, new Shell(List.of(log))).chat("dev", "Build the project and read the whole log");
+
+        // the pruned output and the pages number the lines alike: no empty line after the last line break
+        assertThat(pages).hasSizeGreaterThan(1)
+                .allSatisfy(page -> assertThat(page).containsPattern("^Lines \\d+-\\d+ of 400 of "));
+        for (ChatRequest request : model.requests()) {
+            assertThat(CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(request.messages()))
+                    .as("a request's tokens").isLessThanOrEqualTo(8000);
+        }
+        assertThat(lastToolResult(model.lastRequest())).startsWith("Error: The context is nearly full (")
+                .contains("no page of the output fits");
+        memories.close();
+    }
+
+    @Test
     void should_find_a_cut_line_of_a_pruned_output_with_memory_search_in_the_provider_crystals() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build();
         ScriptedChatModel model = ScriptedChatModel.script()
