@@ -6,6 +6,7 @@ import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolMemoryId;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.render.LayerShare;
 import dev.workingmemory.blocks.CoreBlock;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.dream.SalienceLayer;
@@ -100,6 +101,10 @@ public final class MemoryStatsTools {
         List<MemoryLayer> layers = memory.layers().stream()
                 .filter(layer -> !(layer instanceof PastTurns) && !(layer instanceof SalienceLayer)).toList();
         Map<String, BlockParts.Part> parts = BlockParts.of(block, layers.stream().map(MemoryLayer::name).toList());
+        // whether the budget cut a layer, from the block last sent: a layer's own text may hold " cut]"
+        Map<String, Integer> cutLastSent = memory.lastRequest().map(sent -> sent.layers().stream()
+                .collect(java.util.stream.Collectors.toMap(LayerShare::layer, LayerShare::charsCut, Math::max)))
+                .orElse(null);
         for (MemoryLayer layer : layers) {
             out.append("\n- ").append(layer.name()).append(": ");
             describe(layer, memory).ifPresent(details -> out.append(details).append("; "));
@@ -109,7 +114,8 @@ public final class MemoryStatsTools {
                 out.append("not in the block (empty)");
             } else {
                 out.append(part.chars()).append(" chars in the block");
-                if (part.cut()) {
+                boolean cut = cutLastSent == null ? part.cut() : cutLastSent.getOrDefault(layer.name(), 0) > 0;
+                if (cut) {
                     out.append(", cut to fit");
                 }
             }

@@ -147,5 +147,19 @@ class MemoryStatsToolsTest {
         assertThat(stats).containsPattern("^Working memory block: (3[6-9]\\d|400)/400 chars \\((9\\d|100)%\\), status: high\\."
                 + " The block is nearly full");
         assertThat(stats).containsPattern("- core_memory: goal 900/1000 chars \\(90%\\), .*; \\d+ chars in the block, cut to fit");
+        memories.get("carol").messages(); // as before a model call: the block as sent says what was cut
+        assertThat(new MemoryStatsTools(memories).workingMemoryStats("carol"))
+                .containsPattern("- core_memory: .*; \\d+ chars in the block, cut to fit");
+    }
+
+    @Test
+    void should_not_call_a_layer_cut_because_its_own_text_says_cut() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        memories.memory("dana").coreMemory().replace("goal", "Compare the prices [before the 10% cut]");
+        memories.get("dana").messages();
+
+        String stats = new MemoryStatsTools(memories).workingMemoryStats("dana");
+
+        assertThat(stats).contains("- core_memory: ").doesNotContain("cut to fit");
     }
 }
