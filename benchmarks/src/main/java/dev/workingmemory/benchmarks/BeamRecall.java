@@ -155,6 +155,8 @@ public final class BeamRecall {
         Map<String, RecallTally> kinds = new TreeMap<>();
         int inWindow = 0;
         int unordered = 0;
+        int bothValues = 0;
+        int oldMarked = 0;
         long feedNanos = 0;
         int messages = 0;
         List<Long> searchNanos = new ArrayList<>();
@@ -179,7 +181,7 @@ public final class BeamRecall {
                     NaivePassages passages = new NaivePassages(model);
                     passages.index(chat.messages().stream().map(Message::text).toList());
                     searcher = question -> passages.search(question, LIMIT, TOKEN_BUDGET).stream()
-                            .map(text -> new Hit(text, NaivePassages.tokens(text))).toList();
+                            .map(text -> new Hit(text, NaivePassages.tokens(text), false)).toList();
                 } else {
                     ChatMemory memory = provider.get("beam-" + chat.name());
                     for (Message message : chat.messages()) {
@@ -191,7 +193,7 @@ public final class BeamRecall {
                             : provider.memory("beam-" + chat.name());
                     LocomoRecall.awaitIndexed(provider);
                     searcher = question -> working.search(question, LIMIT).stream()
-                            .map(hit -> new Hit(hit.text(), hit.tokens())).toList();
+                            .map(hit -> new Hit(hit.text(), hit.tokens(), hit.earlierThan() != null)).toList();
                 }
                 long fed = System.nanoTime() - start;
                 feedNanos += fed;
@@ -227,12 +229,17 @@ public final class BeamRecall {
                             int updated = best(folded, question.updated(), byId, parts);
                             int original = best(folded, olds, byId, parts);
                             updateFirst = updated >= 0 && (original < 0 || updated < original);
+                            if (updated >= 0 && original >= 0) {
+                                bothValues++;
+                                oldMarked += hits.get(original).markedEarlier() ? 1 : 0;
+                            }
                         }
                     }
                     int tokens = hits.stream().mapToInt(Hit::tokens).sum();
-                    tally.add(found, question.evidence().size(), tokens, updateFirst);
+                    boolean marked = hits.stream().anyMatch(Hit::markedEarlier);
+                    tally.add(found, question.evidence().size(), tokens, marked, updateFirst);
                     kinds.computeIfAbsent(question.kind(), kind -> new RecallTally())
-                            .add(found, question.evidence().size(), tokens, updateFirst);
+                            .add(found, question.evidence().size(), tokens, marked, updateFirst);
                 }
                 total.add(tally);
                 out.printf("chat %s: %d messages fed and indexed in %.1f s; %s%n", chat.name(),
@@ -249,6 +256,8 @@ public final class BeamRecall {
         out.printf("feeding and indexing: %.1f ms per message; search p50 %.1f ms, p95 %.1f ms%n",
                 feedNanos / 1e6 / Math.max(1, messages), LocomoRecall.percentile(searchNanos, 50) / 1e6,
                 LocomoRecall.percentile(searchNanos, 95) / 1e6);
+        out.printf("questions with a hit marked earlier than another: %.2f; knowledge updates with both values among"
+                + " the hits: %d, the old value's marked earlier in %d%n", total.marked(), bothValues, oldMarked);
         out.printf("beam: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d update_first=%.2f%n",
                 total.all(), total.any(), total.tokens(), total.questions, total.updateFirst());
     }
@@ -326,7 +335,7 @@ public final class BeamRecall {
         return text.strip().replaceAll("\\s+", " ");
     }
 
-    private record Hit(String text, int tokens) {
+    private record Hit(String text, int tokens, boolean markedEarlier) {
     }
 
     private interface Searcher {

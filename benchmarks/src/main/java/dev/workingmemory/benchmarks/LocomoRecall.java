@@ -292,8 +292,9 @@ public final class LocomoRecall {
                         seenWithWindow[c] += seen == question.evidence().size() ? 1 : 0;
                     }
                     int tokens = hits.stream().mapToInt(MemoryHit::tokens).sum();
-                    tally.add(found, question.evidence().size(), tokens, null);
-                    categories[question.category()].add(found, question.evidence().size(), tokens, null);
+                    boolean marked = hits.stream().anyMatch(hit -> hit.earlierThan() != null);
+                    tally.add(found, question.evidence().size(), tokens, marked, null);
+                    categories[question.category()].add(found, question.evidence().size(), tokens, marked, null);
                 }
                 total.add(tally);
                 out.printf("%s: %d sessions, %d turns fed and indexed in %.1f s; recall_all@10=%.3f"
@@ -344,6 +345,7 @@ public final class LocomoRecall {
 
     /** The last line, which scripts read. */
     private static void printTotal(RecallTally total, PrintStream out) {
+        out.printf("questions with a hit marked earlier than another: %.2f%n", total.marked());
         out.printf("locomo: recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%n", total.all(),
                 total.any(), total.tokens(), total.questions);
     }
@@ -378,8 +380,8 @@ public final class LocomoRecall {
                         }
                     }
                     int tokens = returned.stream().mapToInt(NaivePassages::tokens).sum();
-                    tally.add(found, question.evidence().size(), tokens, null);
-                    categories[question.category()].add(found, question.evidence().size(), tokens, null);
+                    tally.add(found, question.evidence().size(), tokens, false, null);
+                    categories[question.category()].add(found, question.evidence().size(), tokens, false, null);
                 }
             }
             total.add(tally);

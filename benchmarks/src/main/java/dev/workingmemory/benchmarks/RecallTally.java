@@ -2,7 +2,8 @@ package dev.workingmemory.benchmarks;
 
 /**
  * Recall over questions, as the recall harnesses count it: questions whose evidence was all found, those with some
- * found, the tokens returned and, for knowledge updates, whether the new value came first.
+ * found, the tokens returned, the questions some of whose hits were marked earlier than another (a hit that states
+ * the same thing as a newer one) and, for knowledge updates, whether the new value came first.
  *
  * <p>Not thread-safe.
  */
@@ -13,9 +14,11 @@ final class RecallTally {
     long tokens;
     int updates;
     int updatesFirst;
+    int marked;
 
-    void add(int found, int evidence, int returnedTokens, Boolean updateFirst) {
+    void add(int found, int evidence, int returnedTokens, boolean someMarkedEarlier, Boolean updateFirst) {
         questions++;
+        marked += someMarkedEarlier ? 1 : 0;
         all += found == evidence ? 1 : 0;
         any += found > 0 ? 1 : 0;
         tokens += returnedTokens;
@@ -32,6 +35,7 @@ final class RecallTally {
         tokens += other.tokens;
         updates += other.updates;
         updatesFirst += other.updatesFirst;
+        marked += other.marked;
     }
 
     double all() {
@@ -46,13 +50,19 @@ final class RecallTally {
         return questions == 0 ? 0 : tokens / (double) questions;
     }
 
+    /** @return the share of questions with a hit marked earlier than another */
+    double marked() {
+        return questions == 0 ? 0 : marked / (double) questions;
+    }
+
     double updateFirst() {
         return updates == 0 ? 0 : updatesFirst / (double) updates;
     }
 
     @Override
     public String toString() {
-        return String.format("recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d%s", all(), any(),
-                tokens(), questions, updates == 0 ? "" : String.format(" update_first=%.2f", updateFirst()));
+        return String.format("recall_all@10=%.3f recall_any@10=%.3f tokens@10=%.0f questions=%d marked_earlier=%.2f%s",
+                all(), any(), tokens(), questions, marked(),
+                updates == 0 ? "" : String.format(" update_first=%.2f", updateFirst()));
     }
 }

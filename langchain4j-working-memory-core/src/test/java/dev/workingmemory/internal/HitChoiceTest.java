@@ -163,6 +163,24 @@ class HitChoiceTest {
     }
 
     @Test
+    void should_not_mark_a_hit_earlier_than_a_newer_one_that_only_holds_the_same_words_of_the_query() {
+        candidate("turn-w#0", "2026-11-20", "user: What's the weather going to be like in Lisbon?\n"
+                + "tool getWeather: {\"city\":\"Lisbon\",\"conditions\":\"sunny and warm\"}");
+        candidate("turn-t#0", "2026-11-22", "user: Any trains from Lisbon to Porto?\n"
+                + "tool searchTrains: {\"error\":\"the timetable service is down\"}");
+        candidate("turn-b#0", "2026-11-10", "user: Her birthday is on March 21st, she turns 30");
+        candidate("turn-p#0", "2026-11-24", "user: We ended up talking about her birthday plans for an hour");
+
+        assertThat(choose("what was the weather in Lisbon", 600, 2)).extracting(MemoryHit::earlierThan).containsOnlyNulls();
+        candidates.subList(0, 2).clear();
+        assertThat(choose("When is her birthday?", 600, 2)).extracting(MemoryHit::earlierThan).containsOnlyNulls();
+        // with other numbers they answer it alike: an update
+        candidate("turn-q#0", "2026-11-25", "user: Correction: her birthday is on March 23rd, she turns 30");
+        assertThat(choose("When is her birthday?", 600, 3)).filteredOn(hit -> hit.id().equals("turn-b#0"))
+                .extracting(MemoryHit::earlierThan).containsExactly("turn-q#0");
+    }
+
+    @Test
     void should_rank_the_newest_of_a_subject_first_where_its_best_hit_was() {
         candidate("note-x", "2026-03-02", "Lunch with Ana on Friday");
         candidate("turn-a#0", "2026-03-01", "user: the first sprint deadline is April 1");
