@@ -6,6 +6,7 @@ import dev.langchain4j.agent.tool.ToolMemoryId;
 import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.slots.SessionItem;
 import dev.workingmemory.slots.SessionSlots;
 
@@ -27,7 +28,7 @@ import java.util.List;
  *
  * <p>Thread-safe: one instance serves every memory id; it holds nothing but the provider.
  */
-public final class SlotTools {
+public final class SlotTools implements LayerTools {
 
     public static final String WORKING_MEMORY_ADD = "working_memory_add";
     public static final String WORKING_MEMORY_CLEAR = "working_memory_clear";
@@ -48,6 +49,12 @@ public final class SlotTools {
      */
     public SlotTools(WorkingMemoryProvider provider) {
         this.provider = OwnTools.register(provider, SlotTools.class);
+    }
+
+    /** The session slots: offered by {@link WorkingMemoryTools#toolProvider} once the session acts. */
+    @Override
+    public Class<? extends MemoryLayer> layer() {
+        return SessionSlots.class;
     }
 
     /**

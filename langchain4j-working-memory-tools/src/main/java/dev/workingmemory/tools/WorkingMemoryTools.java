@@ -8,6 +8,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.service.tool.ToolArgumentsErrorHandler;
 import dev.langchain4j.service.tool.ToolErrorContext;
 import dev.langchain4j.service.tool.ToolErrorHandlerResult;
+import dev.langchain4j.service.tool.ToolProvider;
 import dev.langchain4j.service.tool.ToolExecutionErrorHandler;
 import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -136,6 +137,20 @@ public final class WorkingMemoryTools {
         }
         tools.forEach(bean -> OwnTools.register(provider, bean.getClass())); // whatever bean is added above
         return List.copyOf(tools);
+    }
+
+    /**
+     * The tools of {@link #all} as a dynamic {@code ToolProvider}, for {@code AiServices.builder(...).toolProvider(...)}
+     * in place of {@code tools(all(provider))}: before each model call it offers the caller's memory the tools of
+     * the layers that act for it. The session slots' tools ({@code working_memory_add}, ...), some 2,000 characters of
+     * specifications on every request, reach a coding agent from the model call after its first compiler, build or
+     * test output (or from the start with {@code codingAgent(true)}), and never an assistant that does not code.
+     * Use one or the other: the same tool given twice fails the AI service.
+     *
+     * @return a provider that registers the tools' names with {@code provider} as {@link #all} does
+     */
+    public static ToolProvider toolProvider(WorkingMemoryProvider provider) {
+        return new MemoryToolProvider(provider, all(provider));
     }
 
     /**

@@ -24,7 +24,7 @@ class ReadmeExampleTest {
         Assistant assistant = AiServices.builder(Assistant.class)
                 .chatModel(model)
                 .chatMemoryProvider(memories)
-                .tools(WorkingMemoryTools.all(memories))
+                .toolProvider(WorkingMemoryTools.toolProvider(memories))
                 .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
                 .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
                 .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
@@ -46,6 +46,9 @@ class ReadmeExampleTest {
         assertThat(systemText(model.lastRequest()))
                 .contains("<goal chars=\"7/1000\">Ship v2</goal>")
                 .contains("<scratchpad>Next: run the release checklist</scratchpad>");
+        assertThat(model.lastRequest().toolSpecifications()).extracting(tool -> tool.name())
+                .contains("core_memory_update", "updateWorkingMemory", "memory_search")
+                .doesNotContain("working_memory_add"); // no coding agent's output yet: no session tools
         assertThat(ToolTesting.lastToolResult(model.lastRequest()))
                 .isEqualTo("Error: Unknown core memory block 'goals'. Valid blocks: goal, progress, context."
                         + " How to fix: Use one of the blocks: goal, progress, context.");
