@@ -83,6 +83,14 @@ public record DreamReport(String resource, boolean committed, String reason, Dre
                 List.of(), List.of());
     }
 
+    /**
+     * Whether the dream got as far as a synthesis (committed, rejected by a guard, or failed or timed out in it); not
+     * when it was skipped before one: nothing new, another dream of the resource running, the store failing.
+     */
+    public boolean reachedSynthesis() {
+        return committed || guard != null || inputChars > 0;
+    }
+
     /** A dream that did not get as far as a synthesis (another dream runs, nothing new, ...). */
     static DreamReport skipped(String resource, String reason, Instant started, Duration duration) {
         return new DreamReport(resource, false, reason, null, 0, 0, 0, 0, 0, 0, 0, 0, false, OptionalInt.empty(),

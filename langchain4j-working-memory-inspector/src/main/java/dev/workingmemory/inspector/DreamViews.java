@@ -105,7 +105,8 @@ final class DreamViews {
     }
 
     private static String outcome(DreamReport report) {
-        return report.committed() ? "committed" : report.guard() != null ? "rejected" : "failed";
+        return report.committed() ? "committed" : report.guard() != null ? "rejected"
+                : report.reachedSynthesis() ? "failed" : "skipped";
     }
 
     /** The record's notes and diff; only the newest committed record can be rolled back. */

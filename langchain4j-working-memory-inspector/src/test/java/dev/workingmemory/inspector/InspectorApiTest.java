@@ -345,6 +345,11 @@ class InspectorApiTest {
             assertThat(forget.statusCode()).as(forget.body()).isEqualTo(200);
             assertThat(other.provider.dreamState("alice")).isEmpty();
             assertThat(other.provider.store().keys()).noneMatch(key -> key.contains("alice"));
+
+            // nothing new to dream of: no synthesis ran, nothing failed
+            JsonNode again = JSON.readTree(post(server, "dream", TOKEN, null).body());
+            assertThat(again.path("outcome").asText()).as(again.toString()).isEqualTo("skipped");
+            assertThat(again.path("reason").asText()).startsWith("Nothing new since the last dream");
         }
     }
 
