@@ -436,18 +436,46 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
     /**
      * Prepares the memory of a sub-agent: {@code childId}'s resource gets a copy of the resource-scoped
-     * state of {@code parentId}'s resource. Thread-scoped state (entities, core memory, a thread-scoped
+     * state of {@code parentId}'s resource: its layers (a resource-scoped scratchpad, ...), its pending notes and its
+     * state document (without the dream history). Thread-scoped state (entities, core memory, a thread-scoped
      * scratchpad, messages) is not copied. When both ids share a resource, nothing needs copying.
      *
      * @return the child's memory
+     * @throws IllegalStateException when the child's resource holds state of its own (pending notes, a state document
+     *                               or a resource-scoped layer that shows something): a fork would replace it
      */
     public WorkingMemory fork(Object parentId, Object childId) {
         WorkingMemory parent = memory(parentId);
         WorkingMemory child = memory(childId);
-        if (!parent.key().resource().equals(child.key().resource())) {
-            child.resourceState().restoreLayers(parent.resourceState().snapshotLayers());
+        String from = parent.key().resource();
+        String to = child.key().resource();
+        if (from.equals(to)) {
+            return child;
+        }
+        if (!holdsNothing(child)) {
+            throw new IllegalStateException("Cannot fork '" + from + "' into '" + to + "': it holds notes, a state"
+                    + " document or other state of its own, which the copy would replace. Fork into a new resource, or"
+                    + " forget '" + to + "' first.");
+        }
+        child.resourceState().restoreLayers(parent.resourceState().snapshotLayers());
+        if (notes != null) {
+            child.notes().copy(parent.notes().notes());
+        }
+        if (dreams != null) {
+            dreams.copyState(from, to);
         }
         return child;
+    }
+
+    private boolean holdsNothing(WorkingMemory memory) {
+        if (notes != null && !memory.notes().notes().isEmpty()) {
+            return false;
+        }
+        if (dreams != null && dreams.state(memory.key().resource()).isPresent()) {
+            return false;
+        }
+        return memory.layers().stream().filter(layer -> layer.scope() == LayerScope.RESOURCE)
+                .allMatch(layer -> layer.render(Integer.MAX_VALUE).isEmpty());
     }
 
     /**

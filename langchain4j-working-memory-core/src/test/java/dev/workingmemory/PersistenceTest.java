@@ -8,6 +8,7 @@ import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.layer.LayerScope;
+import dev.workingmemory.notes.Note;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
 import dev.workingmemory.store.FileWorkingMemoryStore;
 import dev.workingmemory.store.InMemoryWorkingMemoryStore;
@@ -194,6 +195,33 @@ class PersistenceTest {
         child.scratchpad().update("{\"plan\":\"child plan\"}");
         assertThat(memories.memory(MemoryKey.of("alice", "chat-1")).scratchpad().json().get("plan").asText())
                 .isEqualTo("relaunch");
+    }
+
+    @Test
+    void should_fork_the_pending_notes_and_the_state_document_and_never_replace_a_users_own_state() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .scratchpad(ScratchpadConfig.builder().scope(LayerScope.RESOURCE).build())
+                .build();
+        memories.memory("alice").notes().note("Deadline for the API migration is March 20th", 0.8, List.of("decision"));
+        memories.memory("alice").notes().note("Alice prefers short answers", null, null);
+        assertThat(memories.dream("alice").committed()).isTrue(); // offline: a state document, the notes consumed
+        memories.memory("alice").notes().note("The staging database is db-2", null, null);
+        String state = memories.dreamState("alice").orElseThrow();
+        memories.memory("mallory").scratchpad().update("mallory's plan");
+        memories.memory("alice").scratchpad().update("ALICE: her plan");
+
+        WorkingMemory child = memories.fork("alice", "alice-researcher");
+
+        assertThat(child.notes().notes()).extracting(Note::text).containsExactly("The staging database is db-2");
+        assertThat(child.notes().notes().get(0).time()).isEqualTo(memories.memory("alice").notes().notes().get(0).time());
+        assertThat(memories.dreamState("alice-researcher")).contains(state);
+        assertThat(child.render()).contains("<state", "The staging database is db-2", "ALICE: her plan");
+        // a resource with state of its own is never overwritten
+        assertThatThrownBy(() -> memories.fork("mallory", "alice")).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("Cannot fork 'mallory' into 'alice'");
+        assertThat(memories.memory("alice").scratchpad().text()).isEqualTo("ALICE: her plan");
+        assertThat(memories.memory("alice").notes().notes()).hasSize(1);
+        memories.close();
     }
 
     @Test

@@ -166,6 +166,18 @@ public final class DreamEngine implements AutoCloseable {
         return store.getDocument(key(resource), STATE);
     }
 
+    /**
+     * Gives {@code child} a copy of {@code parent}'s state document, without its dream history (a sub-agent's fork);
+     * nothing when the parent has none.
+     */
+    public void copyState(String parent, String child) {
+        Optional<String> text = state(parent);
+        if (text.isPresent()) {
+            store.putDocument(key(child), STATE, text.get());
+            changes.incrementAndGet();
+        }
+    }
+
     /** The committed dreams of {@code resource} still kept, oldest first. */
     public List<DreamRecord> history(String resource) {
         return records.read(key(resource)).stream()

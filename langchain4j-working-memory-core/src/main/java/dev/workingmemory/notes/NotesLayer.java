@@ -134,6 +134,26 @@ public final class NotesLayer implements MemoryLayer {
         return receipt;
     }
 
+    /**
+     * Appends {@code notes} as they are, each with its own time, and makes them crystals: a sub-agent's copy of its
+     * parent's pending notes ({@link dev.workingmemory.WorkingMemoryProvider#fork}). The budget is not applied: they
+     * fit the parent's.
+     */
+    public void copy(List<Note> notes) {
+        Ensure.notNull(notes, "notes");
+        if (notes.isEmpty()) {
+            return;
+        }
+        context.read(() -> {
+            for (Note note : notes) {
+                store.appendNote(logKey, note.line());
+                crystals.added(context.key().resource(), note);
+            }
+            context.refreshed();
+            return null;
+        });
+    }
+
     /** {@code tags} as a list; a null tag (a model may send {@code "tags": [null]}) is rejected by its position. */
     private static List<String> tagList(Collection<String> tags) {
         List<String> list = new ArrayList<>(tags.size());
