@@ -98,7 +98,8 @@ class ToolOutputPrunerTest {
         String atThreshold = distinctLines(maxLines);
         assertThat(pruner.prune(atThreshold, mode, HINT).text()).isSameAs(atThreshold);
         String collapsible = distinctLines(head + tail) + "\nsame\nsame\nsame\nsame";
-        assertThat(pruner.prune(collapsible, mode, HINT).text()).contains("[... 2 similar lines ...]");
+        assertThat(pruner.prune(collapsible, mode, HINT).text()).contains("[... 2 similar lines (lines "
+                + (head + tail + 2) + "-" + (head + tail + 3) + ") ...]");
 
         String longer = distinctLines(200);
         PrunedOutput pruned = pruner.prune(longer, mode, HINT);
@@ -312,7 +313,7 @@ class ToolOutputPrunerTest {
 
         PrunedOutput pruned = pruner.prune(log.toString(), PruningMode.NORMAL, HINT);
 
-        assertThat(pruned.text().lines().toList()).hasSize(6).contains("starting", "[... 148 similar lines ...]", "done");
+        assertThat(pruned.text().lines().toList()).hasSize(6).contains("starting", "[... 148 similar lines (lines 3-150) ...]", "done");
         assertThat(pruned.text()).contains("148 of them similar to the lines around them");
     }
 
@@ -333,7 +334,7 @@ class ToolOutputPrunerTest {
 
         PrunedOutput pruned = pruner.prune(log.toString(), PruningMode.NORMAL, HINT);
 
-        assertThat(pruned.text()).contains("[... 58 similar lines ...]", "z".repeat(1_990) + " ERROR\n")
+        assertThat(pruned.text()).contains("[... 58 similar lines (lines 3-60) ...]", "z".repeat(1_990) + " ERROR\n")
                 .doesNotContain("too far into the line");
         assertThat(pruned.errorLinesKept()).isEqualTo(1);
     }
