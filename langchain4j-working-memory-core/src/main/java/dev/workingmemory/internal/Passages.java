@@ -12,8 +12,8 @@ import java.util.List;
  * ({@code <id>#0}, {@code <id>#1}, ...: {@link #id}, {@link #parentId}).
  *
  * <p>A text is cut where it breaks best within the last half of a passage's room: at a line break, else after a
- * sentence's end, else at white space, else anywhere; each piece has its white space (ASCII, as {@code \s} matches)
- * folded into single spaces.
+ * sentence's end, else between two values of compact JSON, else at white space, else anywhere; each piece has its
+ * white space (ASCII, as {@code \s} matches) folded into single spaces.
  *
  * <p>Thread-safe (stateless).
  */
@@ -138,7 +138,10 @@ public final class Passages {
         return spans;
     }
 
-    /** The best place to end a piece in {@code [from, end]}: a line break, a sentence's end, white space, or end. */
+    /**
+     * The best place to end a piece in {@code [from, end]}: a line break, a sentence's end, between two values of
+     * compact JSON, white space, or end.
+     */
     private static int breakBefore(String text, int from, int end) {
         int least = from + (end - from) / 2;
         for (int i = end; i > least; i--) {
@@ -149,6 +152,14 @@ public final class Passages {
         for (int i = end - 1; i > least; i--) {
             char c = text.charAt(i - 1);
             if ((c == '.' || c == '?' || c == '!' || c == ';') && isSpace(text.charAt(i))) {
+                return i;
+            }
+        }
+        // compact JSON: after a value, before the next key or element ("sku":"SKU-1002","name":...), not in a string
+        for (int i = end; i > least; i--) {
+            char before = text.charAt(i - 1);
+            char after = text.charAt(i);
+            if ((before == ',' || before == '}' || before == ']') && (after == '"' || after == '{' || after == '[')) {
                 return i;
             }
         }

@@ -5,6 +5,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -44,6 +46,20 @@ class PassagesTest {
         assertThat(Passages.cut(words, 30)).allSatisfy(piece -> assertThat(piece).hasSizeLessThanOrEqualTo(30))
                 .extracting(piece -> piece.split(" ").length).allMatch(n -> n >= 2);
         assertThat(String.join(" ", Passages.cut(words, 30))).isEqualTo(words);
+    }
+
+    @Test
+    void should_cut_compact_json_between_values_not_inside_a_string() {
+        String json = IntStream.range(0, 12).mapToObj(i -> "{\"sku\":\"SKU-10" + i + "\",\"name\":\"Blue enamel kettle"
+                + " number " + i + "\",\"qty\":" + i + "}").collect(Collectors.joining(",", "{\"items\":[", "]}"));
+
+        List<String> pieces = Passages.cut(json, 120);
+
+        assertThat(pieces).hasSizeGreaterThan(4);
+        assertThat(String.join("", pieces)).isEqualTo(json);
+        // every piece ends after a value and the next starts a key or an element: no string is cut
+        assertThat(pieces.subList(0, pieces.size() - 1)).allSatisfy(piece -> assertThat(piece).matches("(?s).*[,}\\]]"));
+        assertThat(pieces.subList(1, pieces.size())).allSatisfy(piece -> assertThat(piece).matches("(?s)[\"{\\[].*"));
     }
 
     @Test
