@@ -67,11 +67,14 @@ final class ToolText {
         return new DreamCrystal(crystal.id(), crystal.kind().textName(), crystal.time(), crystal.importance(), text);
     }
 
+    /** What a tool line of a past turn shows a dream in place of the tool's text. */
+    static final String OUTPUT_NOT_SHOWN = ": (output not shown)";
+
     /** {@code [date] tool name: (output not shown)}: a tool line of a past turn without what the tool returned. */
     private static String withoutOutput(String line) {
         int colon = line.indexOf(": ");
         String role = colon > 0 && colon <= MAX_ROLE_CHARS ? line.substring(0, colon) : "tool";
-        return role + ": (output not shown)";
+        return role + OUTPUT_NOT_SHOWN;
     }
 
     /**

@@ -92,6 +92,19 @@ class OfflineDreamSynthesizerTest {
     }
 
     @Test
+    void should_point_to_a_past_turn_by_what_it_says_not_by_the_placeholder_of_a_tool_output_it_does_not_see() {
+        DreamInput input = input().notes(SIX_NOTES).crystals(List.of(
+                new DreamCrystal("turn-a#1", "turn", States.T0, 0.5, "[2026-03-12] tool run_build: (output not shown)\n"
+                        + "assistant: The invoice build fails on a missing semicolon"),
+                new DreamCrystal("turn-b#1", "turn", States.T0, 0.5, "[2026-03-12] tool read_email: (output not shown)")))
+                .build();
+
+        String pointers = StateDocument.parse(synthesizer.synthesize(input).state()).body("Crystal Pointers");
+
+        assertThat(pointers).contains("invoice build").doesNotContain("output not shown").doesNotContain("shown`");
+    }
+
+    @Test
     void should_merge_with_the_old_state_without_duplicates_or_placeholders() {
         StateDocument old = StateDocument.builder()
                 .section("The Bond (Oxytocin-Weighted)", "- None yet.\n- Lives in Porto\n- user's name is douglas, prefers tabs over spaces.")
