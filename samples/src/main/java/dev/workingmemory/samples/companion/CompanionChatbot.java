@@ -235,7 +235,7 @@ public final class CompanionChatbot {
         return AiServices.builder(CompanionAssistant.class)
                 .chatModel(model)
                 .chatMemoryProvider(memories)
-                .tools(WorkingMemoryTools.all(memories))
+                .toolProvider(WorkingMemoryTools.toolProvider(memories)) // a chat: no session tools
                 .toolArgumentsErrorHandler(WorkingMemoryTools.argumentsErrorHandler())
                 .toolExecutionErrorHandler(WorkingMemoryTools.executionErrorHandler())
                 .hallucinatedToolNameStrategy(WorkingMemoryTools.hallucinatedToolNameStrategy())
