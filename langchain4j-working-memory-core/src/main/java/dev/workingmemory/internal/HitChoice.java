@@ -53,19 +53,18 @@ import java.util.regex.Pattern;
  *   <li><b>The newest of hits that state the same thing first.</b> Two hits of different wholes state the same
  *       thing when their words, weighed by how rare they are among the candidates, are alike ({@value #SAME_SUBJECT}
  *       or more: the cosine of their tf-idf vectors of English stems), or when they both hold the same words of the
- *       query, a third of its weight or more (they answer it alike: "5 women I mentor" and "my mentees are now 7").
- *       Hits so linked form a subject, and two subjects that each hold a passage of one whole (an exchange, a note,
+ *       query, a third of its weight or more, with other numbers (they answer it alike with another value: "5 women
+ *       I mentor" and "my mentees are now 7"). Hits so linked form a subject, and two subjects that each hold a passage of one whole (an exchange, a note,
  *       a tool output) are one: a whole is about one thing (on BEAM's chat 10 the old deadline was linked to a user's
  *       message and the new one to the assistant's answer to it); a hit linked to nothing is no subject and stays
  *       where it ranks.
  *       A subject keeps the place of its best hit, newest first; an older one is marked
- *       {@linkplain MemoryHit#earlierThan() earlier than} a newer one when their words are alike, or when they answer
- *       the query alike with other values (the numbers each holds differ): hits that merely hold the query's words
- *       are often not one fact at two times ("what was the weather in Lisbon" links the forecast to a failed train
- *       search from Lisbon), and a mark tells the model the older is out of date. On LoCoMo's dev conversations,
- *       where facts seldom change, 76% of the questions had a hit so marked when every link marked, 14% now; on
- *       BEAM's ten chats 67% and 64%, the old value of a knowledge update marked in 14 of the 16 questions that find
- *       both values (13 before); the order, and so update_first (0.89), is the same. Only the order changes: on BEAM's first three chats, bringing in a newer candidate left out (in place of the last hit) cost
+ *       {@linkplain MemoryHit#earlierThan() earlier than} the newer one it states the same thing as. Hits that merely
+ *       hold the same words of the query are often not one fact at two times (a birthday's date and talk of its
+ *       party, a decision and a file that names what it decided), and were put newest first and marked until the
+ *       numbers were asked for: on LoCoMo's dev conversations, where facts seldom change, 76% of the questions had a
+ *       hit so marked, 14% now; on BEAM's ten chats 67% and 64%, the old value of a knowledge update marked in 13 of
+ *       the 16 questions that find both values (13 before), update_first 0.89 as before. Only the order changes: on BEAM's first three chats, bringing in a newer candidate left out (in place of the last hit) cost
  *       recall_all@10 (0.389 against 0.407) and moved no update first. On BEAM's ten chats, the query's words moved
  *       the new value first in 12 of 20 knowledge-update questions (10 with the words' cosine alone); with subjects
  *       joined through an exchange, in 15 of the 18 that can be ordered.</li>
@@ -163,10 +162,10 @@ final class HitChoice {
     }
 
     /**
-     * The newest of hits that state the same thing first: hits linked by {@link Words#statesSame} (directly or
-     * through one another, or through two passages of one whole) form a subject, which keeps the place of its best
-     * hit, its hits newest first; each older hit is marked earlier than the first newer one above it that it is an
-     * earlier version of ({@link Words#updates}).
+     * The newest of hits that state the same thing first: hits linked by {@link Words#updates} (directly or through
+     * one another, or through two passages of one whole) form a subject, which keeps the place of its best hit, its
+     * hits newest first; each older hit is marked earlier than the first newer one above it that it states the same
+     * thing as.
      */
     private static List<MemoryHit> newerFirst(List<MemoryHit> chosen, Words words) {
         int n = chosen.size();
@@ -176,7 +175,7 @@ final class HitChoice {
         }
         for (int j = 1; j < n; j++) {
             for (int i = 0; i < j; i++) {
-                if (words.statesSame(chosen.get(i), chosen.get(j))) {
+                if (words.updates(chosen.get(i), chosen.get(j))) {
                     join(subject, i, j);
                 }
             }
@@ -271,17 +270,9 @@ final class HitChoice {
         }
 
         /**
-         * Whether two hits of different wholes state the same thing (within one exchange, an answer restating the
-         * question is no update): their words are alike, or they answer the query alike.
-         */
-        boolean statesSame(MemoryHit a, MemoryHit b) {
-            return !Passages.parentId(a.id()).equals(Passages.parentId(b.id()))
-                    && (similarity(a, b) >= SAME_SUBJECT || answerAlike(a, b));
-        }
-
-        /**
-         * Whether the older hit states what the newer one states, at an earlier time: what an earlier-than mark
-         * claims. Their words are alike, or they answer the query alike with other values (the numbers each holds
+         * Whether two hits of different wholes state the same thing, the older at an earlier time (within one exchange,
+         * an answer restating the question is no update): what an earlier-than mark claims, and what puts the newer
+         * first. Their words are alike, or they answer the query alike with other values (the numbers each holds
          * differ: 5 mentees then 7, April 1 then April 5); holding the query's words alone is no update (a birthday's
          * date and talk of its party; a forecast and a failed train search, both from Lisbon).
          */

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** The choice among a search's candidates: budget, one passage per whole first, the newer of two alike first. */
 class HitChoiceTest {
@@ -163,7 +164,7 @@ class HitChoiceTest {
     }
 
     @Test
-    void should_not_mark_a_hit_earlier_than_a_newer_one_that_only_holds_the_same_words_of_the_query() {
+    void should_neither_mark_nor_move_a_hit_below_a_newer_one_that_only_holds_the_same_words_of_the_query() {
         candidate("turn-w#0", "2026-11-20", "user: What's the weather going to be like in Lisbon?\n"
                 + "tool getWeather: {\"city\":\"Lisbon\",\"conditions\":\"sunny and warm\"}");
         candidate("turn-t#0", "2026-11-22", "user: Any trains from Lisbon to Porto?\n"
@@ -173,7 +174,9 @@ class HitChoiceTest {
 
         assertThat(choose("what was the weather in Lisbon", 600, 2)).extracting(MemoryHit::earlierThan).containsOnlyNulls();
         candidates.subList(0, 2).clear();
-        assertThat(choose("When is her birthday?", 600, 2)).extracting(MemoryHit::earlierThan).containsOnlyNulls();
+        // nor put the newer first: the date stays where it ranks
+        assertThat(choose("When is her birthday?", 600, 2)).extracting(MemoryHit::id, MemoryHit::earlierThan)
+                .containsExactly(tuple("turn-b#0", null), tuple("turn-p#0", null));
         // with other numbers they answer it alike: an update
         candidate("turn-q#0", "2026-11-25", "user: Correction: her birthday is on March 23rd, she turns 30");
         assertThat(choose("When is her birthday?", 600, 3)).filteredOn(hit -> hit.id().equals("turn-b#0"))
