@@ -96,6 +96,14 @@ final class BuildErrors {
     /** Testify's failure under a go test location: {@code Error Trace: …}, then {@code Error: Not equal:}. */
     private static final Pattern TESTIFY_LOCATION = Pattern.compile("^\\s+\\S+_test\\.go:\\d+:\\s*$");
     private static final Pattern TESTIFY_ERROR = Pattern.compile("^\\s*Error:\\s+(.+)$");
+    /**
+     * Maven's last word on a failed build: {@code [ERROR] Failed to execute goal <group>:<artifact>:<version>:<goal>
+     * (<execution>) on project <project>: <message>}; an error item only when the output gave no other (a plugin's
+     * failure, such as Flyway's migration, has no line of its own in the formats above).
+     */
+    private static final Pattern MAVEN_GOAL_FAILED = Pattern.compile(
+            "^\\[ERROR] Failed to execute goal [\\w.-]+:([\\w.-]+):[\\w.-]+:([\\w.-]+) \\([^)]*\\) on project [\\w.-]+: (.+)$");
+    private static final Pattern LEADING_EXCEPTION = Pattern.compile("(?:[\\w$]+\\.)+[\\w$]*(?:Exception|Error): ");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
 
     private BuildErrors() {
@@ -104,6 +112,7 @@ final class BuildErrors {
     static void find(List<String> lines, Found found) {
         String jestFile = null;
         String lintedFile = null;
+        String goalFailed = null;
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             if (line.length() > MAX_LINE || line.isBlank()) {
@@ -115,6 +124,8 @@ final class BuildErrors {
                     compilerError(found, m.group(1), m.group(2), m.group(3), symbolAfter(lines, i));
                 } else if (SUREFIRE_SECTION.matcher(line).matches()) {
                     i = surefireSection(lines, i + 1, found) - 1;
+                } else if (goalFailed == null && (m = MAVEN_GOAL_FAILED.matcher(line)).matches()) {
+                    goalFailed = m.group(1) + ":" + m.group(2) + " failed: " + withoutExceptionClass(m.group(3));
                 }
                 continue;
             }
@@ -257,6 +268,15 @@ final class BuildErrors {
                 }
             }
         }
+        if (goalFailed != null && !found.has(Found.ERROR)) {
+            found.add(Found.ERROR, goalFailed);
+        }
+    }
+
+    /** {@code org.flywaydb.core.FlywayException: Migration V7 failed} as {@code Migration V7 failed}. */
+    private static String withoutExceptionClass(String message) {
+        Matcher exception = LEADING_EXCEPTION.matcher(message);
+        return exception.lookingAt() && exception.end() < message.length() ? message.substring(exception.end()) : message;
     }
 
     /**

@@ -351,6 +351,27 @@ class HeuristicSessionExtractorTest {
     }
 
     @Test
+    void should_take_a_maven_goals_failure_as_the_error_only_when_the_output_shows_no_other() {
+        String flyway = "[INFO] --- flyway:10.10.0:migrate (default-cli) @ orders-service ---\n"
+                + "[INFO] Migrating schema \"public\" to version \"7 - export jobs\"\n"
+                + "[ERROR] Migration V7__export_jobs.sql failed\n"
+                + "[ERROR] Message    : ERROR: relation \"export_jobs_status_idx\" already exists\n"
+                + "[INFO] BUILD FAILURE\n"
+                + "[ERROR] Failed to execute goal org.flywaydb:flyway-maven-plugin:10.10.0:migrate (default-cli) on project"
+                + " orders-service: org.flywaydb.core.internal.command.DbMigrate$FlywayMigrateException: Migration"
+                + " V7__export_jobs.sql failed\n";
+        String compile = "[ERROR] /src/main/java/com/acme/Invoice.java:[57,41] ';' expected\n[INFO] BUILD FAILURE\n"
+                + "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile"
+                + " (default-compile) on project billing: Compilation failure\n";
+
+        assertThat(extractor.extract(result("bash", flyway))).filteredOn(item -> item.slot().equals("error"))
+                .extracting(SessionItem::content).containsExactly("flyway-maven-plugin:migrate failed: Migration"
+                        + " V7__export_jobs.sql failed");
+        assertThat(extractor.extract(result("bash", compile))).filteredOn(item -> item.slot().equals("error"))
+                .extracting(SessionItem::content).containsExactly("Invoice.java:57: ';' expected");
+    }
+
+    @Test
     void should_pool_the_file_a_docker_or_terraform_failure_points_at() {
         String docker = "Dockerfile.prod:9\n--------------------\nERROR: failed to solve: process \"/bin/sh -c make\" "
                 + "did not complete successfully: exit code: 2\n";
