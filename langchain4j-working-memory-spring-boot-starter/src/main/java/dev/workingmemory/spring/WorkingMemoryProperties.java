@@ -152,12 +152,27 @@ public class WorkingMemoryProperties {
         /** Whether to register the tool beans (WorkingMemoryTools.all) that @AiService picks up. */
         private boolean enabled = true;
 
+        /**
+         * Whether to register one ToolProvider bean, workingMemoryToolProvider (WorkingMemoryTools.toolProvider),
+         * in place of the tool beans: a layer's tools reach the model only where it acts (no session tools for an
+         * assistant that does not code). @AiService wires it when it is the application's only ToolProvider.
+         */
+        private boolean provider = false;
+
         public boolean isEnabled() {
             return enabled;
         }
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        public boolean isProvider() {
+            return provider;
+        }
+
+        public void setProvider(boolean provider) {
+            this.provider = provider;
         }
     }
 

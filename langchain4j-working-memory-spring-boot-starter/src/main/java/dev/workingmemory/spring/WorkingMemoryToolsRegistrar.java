@@ -1,5 +1,6 @@
 package dev.workingmemory.spring;
 
+import dev.langchain4j.service.tool.ToolProvider;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.tools.WorkingMemoryTools;
 import org.springframework.beans.factory.BeanFactory;
@@ -17,13 +18,17 @@ import java.beans.Introspector;
 import java.util.List;
 
 /**
- * Registers one bean per tool bean of {@link WorkingMemoryTools#all}, by its class: LangChain4j's {@code @AiService}
+ * With {@code working-memory.tools.provider=true}: registers one {@code ToolProvider} bean,
+ * {@value #TOOL_PROVIDER}, {@link WorkingMemoryTools#toolProvider} of the provider bean (a layer's tools offered only
+ * where it acts). Else registers one bean per tool bean of {@link WorkingMemoryTools#all}, by its class: LangChain4j's {@code @AiService}
  * wiring collects the {@code @Tool} methods of beans whose definition names their class, which a {@code @Bean} method
  * returning a list (or {@code Object}) would not. Which classes: those {@code all} returns for a provider configured by
  * the same properties; each bean is then taken from {@code all} of the provider bean. A tool class the application
  * already defines a bean of is skipped.
  */
 class WorkingMemoryToolsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+
+    static final String TOOL_PROVIDER = "workingMemoryToolProvider";
 
     private Environment environment;
     private BeanFactory beanFactory;
@@ -40,6 +45,13 @@ class WorkingMemoryToolsRegistrar implements ImportBeanDefinitionRegistrar, Envi
 
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+        if (Binder.get(environment).bind(WorkingMemoryProperties.PREFIX + ".tools.provider", Boolean.class).orElse(false)) {
+            if (!registry.containsBeanDefinition(TOOL_PROVIDER)) {
+                registry.registerBeanDefinition(TOOL_PROVIDER, new RootBeanDefinition(ToolProvider.class,
+                        () -> WorkingMemoryTools.toolProvider(beanFactory.getBean(WorkingMemoryProvider.class))));
+            }
+            return;
+        }
         for (Class<?> type : toolTypes()) {
             if (beanFactory instanceof ListableBeanFactory beans && beans.getBeanNamesForType(type, true, false).length > 0) {
                 continue;

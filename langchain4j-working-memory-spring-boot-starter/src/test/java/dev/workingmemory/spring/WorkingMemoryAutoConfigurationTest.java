@@ -264,7 +264,8 @@ class WorkingMemoryAutoConfigurationTest {
                 "working-memory.pause-after", "10m",
                 "working-memory.store.type", "memory",
                 "working-memory.store.path", "working-memory",
-                "working-memory.tools.enabled", "true"));
+                "working-memory.tools.enabled", "true",
+                "working-memory.tools.provider", "false"));
         assertThat(defaults).containsAllEntriesOf(Map.of(
                 "working-memory.crystals.enabled", "true",
                 "working-memory.crystals.past-turns", "true",
