@@ -84,6 +84,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private static final int SAVE_EVENTS_EVERY = 25;
     /** The requests {@link #history()} keeps. */
     public static final int HISTORY_SIZE = 100;
+    /** The share of the window a page read back may fill up to when the high mark leaves no room. */
+    static final double READ_BACK_CEILING = 0.97;
     /** A reference to a cached output has at most about this many characters: shorter results are not replaced by one. */
     private static final int REFERENCE_CHARS = 400;
 
@@ -108,6 +110,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private int tokens;
     private int sentTokens;
     private int contextWindow;
+    /** The characters of the pages read back ({@link #claimRoom}) since the last request was measured. */
+    private long claimedChars;
     /** Each tool result's pruned versions, by identity: made once per result, kept while it is in the window. */
     private final Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
     private String rendered = "";
@@ -149,6 +153,33 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
 
     public ContextPressureConfig config() {
         return config;
+    }
+
+    /**
+     * Claims room in the next request for a page of a tool output read back ({@code read_tool_output}): the memory's
+     * own answers are never pruned nor shortened, so a page must fit what is left. That is what the last request left
+     * below the high mark, less what pages claimed since (the calls of one model answer run before the next request
+     * is measured); when that is less than {@code least}, what it left below 97% of the
+     * window, since the next request moves older turns out from the high mark on. A token counts {@code charsPerToken}
+     * characters. Before any request was measured, {@code wanted} is granted.
+     *
+     * @return the characters granted, at most {@code wanted}; 0 when less than {@code least} are left
+     */
+    public int claimRoom(int wanted, int least, int charsPerToken) {
+        return context.write(() -> {
+            if (contextWindow <= 0 || sentTokens <= 0) {
+                return wanted;
+            }
+            long belowHigh = ((long) (config.highThreshold() * contextWindow) - sentTokens) * charsPerToken - claimedChars;
+            long belowCeiling = ((long) (READ_BACK_CEILING * contextWindow) - sentTokens) * charsPerToken - claimedChars;
+            long room = belowHigh >= least ? belowHigh : belowCeiling;
+            if (room < least) {
+                return 0;
+            }
+            int granted = (int) Math.min(wanted, room);
+            claimedChars += granted;
+            return granted;
+        });
     }
 
     /** The pressure of the last request. */
@@ -215,6 +246,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     @Override
     public void shape(RequestDraft request) {
         contextWindow = request.contextWindow();
+        claimedChars = 0; // the pages claimed are in this request now
         List<ToolExecutionResultMessage> results = toolResults(request.messages());
         if (pruned.size() > 2 * results.size() + 8) {
             Set<ToolExecutionResultMessage> present = identitySet(results);

@@ -16,10 +16,11 @@ import java.util.Arrays;
  * a tool result that the memory pruned (seed 003, tier 3: the pruned text names the id). Pages are at most
  * {@value #MAX_LINES} lines (default {@value #DEFAULT_LINES}) and at most {@link #pageChars} characters: the context
  * pressure layer never prunes this tool's results, so a page of one 28,000-character line of JSON would stay whole in
- * every request. A page also fits what the memory's last request left of the context window below the high mark
- * (a token taken as three characters): the pages one turn reads stay in its requests, and four pages of a quarter of a
- * small window each took a request to twice the window. When less than {@value #MIN_PAGE_CHARS} characters are left,
- * the answer says so instead of a page. A line longer than a page is read in slices ({@code fromChar}). An unknown or
+ * every request. A page also fits the room the memory's last request left in the context window, less the pages
+ * read since ({@link ContextPressure#claimRoom}, a token taken as three characters): the pages one turn reads stay in
+ * its requests, and four pages of a quarter of a small window each took a request to twice the window, three read in
+ * parallel by one answer each took all the room. When less than {@value #MIN_PAGE_CHARS} characters are left, the
+ * answer says so instead of a page. A line longer than a page is read in slices ({@code fromChar}). An unknown or
  * swept id, or a line past the end, is answered with an error text. Lines are numbered as the pruned output numbers
  * them: a text that ends with a line break has no empty last line.
  *
@@ -94,7 +95,14 @@ public final class ToolOutputTools {
         }
         String text = pressure.toolOutput(name).orElseThrow(() -> new ToolInputException("No cached tool output has the id "
                 + Arguments.excerpt(id, 80) + "; it may have been swept (the cache keeps recent outputs only).", FIX));
-        pageChars = Math.min(pageChars, roomLeft(pressure));
+        pageChars = pressure.claimRoom(pageChars, MIN_PAGE_CHARS, CHARS_PER_TOKEN);
+        if (pageChars == 0) {
+            PressureStats stats = pressure.stats();
+            throw new ToolInputException("The context is nearly full: no page of the output fits (the last request took "
+                    + Math.round(100.0 * stats.sentTokens() / stats.contextWindow()) + "% of " + stats.contextWindow()
+                    + " tokens, and the pages read since then take the rest).",
+                    "Answer from what you have read; once older turns have left the window, read fewer lines at a time");
+        }
         String[] all = text.split("\n", -1);
         if (all.length > 1 && all[all.length - 1].isEmpty()) {
             all = Arrays.copyOf(all, all.length - 1); // the pruner counts no line after the last line break
@@ -134,25 +142,6 @@ public final class ToolOutputTools {
             out.setLength(out.length() - 1);
         }
         return out.toString();
-    }
-
-    /**
-     * The characters left below the high mark by the memory's last request, when it was measured; throws when that is
-     * less than a page of {@value #MIN_PAGE_CHARS}.
-     */
-    private static int roomLeft(ContextPressure pressure) {
-        PressureStats stats = pressure.stats();
-        if (stats.contextWindow() <= 0 || stats.sentTokens() <= 0) {
-            return Integer.MAX_VALUE; // nothing measured yet
-        }
-        long room = ((long) (pressure.config().highThreshold() * stats.contextWindow()) - stats.sentTokens())
-                * CHARS_PER_TOKEN;
-        if (room < MIN_PAGE_CHARS) {
-            throw new ToolInputException("The context is nearly full (" + Math.round(100.0 * stats.sentTokens()
-                    / stats.contextWindow()) + "% of " + stats.contextWindow() + " tokens): no page of the output fits.",
-                    "Answer from what you have read; once older turns have left the window, read fewer lines at a time");
-        }
-        return (int) Math.min(Integer.MAX_VALUE, room);
     }
 
     /** A slice of a line longer than a page: {@code pageChars} characters from {@code from}, never half a pair. */

@@ -6,6 +6,7 @@ import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.service.AiServices;
 import dev.workingmemory.WorkingMemoryProvider;
@@ -200,9 +201,58 @@ class CodingTierTest {
             assertThat(CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(request.messages()))
                     .as("a request's tokens").isLessThanOrEqualTo(8000);
         }
-        assertThat(lastToolResult(model.lastRequest())).startsWith("Error: The context is nearly full (")
+        assertThat(lastToolResult(model.lastRequest())).startsWith("Error: The context is nearly full: ")
                 .contains("no page of the output fits");
         memories.close();
+    }
+
+    @Test
+    void should_share_the_room_among_pages_read_in_parallel_and_read_again_on_the_next_turn() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).build();
+        String log = buildLog().lines().map(line -> line + " " + "detail ".repeat(6)).collect(Collectors.joining("\n"));
+        List<String> entry = new ArrayList<>();
+        List<String> answers = new ArrayList<>();
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> {
+            List<ChatMessage> messages = request.messages();
+            ChatMessage last = messages.get(messages.size() - 1);
+            if (last instanceof UserMessage user && user.singleText().startsWith("Build")) {
+                return AiMessage.from(ScriptedChatModel.toolCall("bash", "{\"command\": \"mvn verify\"}"));
+            }
+            if (last instanceof ToolExecutionResultMessage result && result.toolName().equals("bash")) {
+                Matcher pruned = ENTRY.matcher(result.text());
+                assertThat(pruned.find()).as("the log is pruned").isTrue();
+                entry.add(pruned.group(1));
+                return AiMessage.from(List.of(read(entry.get(0), 1), read(entry.get(0), 101), read(entry.get(0), 201),
+                        read(entry.get(0), 301)));
+            }
+            if (last instanceof UserMessage) { // the next turn: read on
+                return AiMessage.from(List.of(read(entry.get(0), 351)));
+            }
+            answers.add(lastToolResult(request));
+            return AiMessage.from("Read.");
+        });
+        ToolTesting.Assistant assistant = assistant(model, memories, new Shell(List.of(log)));
+
+        assistant.chat("dev", "Build the project and read the log");
+        assistant.chat("dev", "Read the rest");
+
+        for (ChatRequest request : model.requests()) {
+            assertThat(CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(request.messages()))
+                    .as("a request's tokens").isLessThanOrEqualTo(4000);
+        }
+        // the four pages of one answer (each alone a quarter of the window) shared the room; the next turn's page came,
+        // the older pages being evictable
+        List<String> pages = model.requests().get(2).messages().stream().filter(ToolExecutionResultMessage.class::isInstance)
+                .map(message -> ((ToolExecutionResultMessage) message).text())
+                .filter(text -> text.startsWith("Lines ")).toList();
+        assertThat(pages).isNotEmpty();
+        assertThat(answers.get(answers.size() - 1)).startsWith("Lines 351-");
+        memories.close();
+    }
+
+    private static ToolExecutionRequest read(String id, int fromLine) {
+        return ScriptedChatModel.toolCall(ToolOutputTools.READ_TOOL_OUTPUT,
+                "{\"id\": \"" + id + "\", \"fromLine\": " + fromLine + ", \"lines\": 100}");
     }
 
     @Test
@@ -257,9 +307,12 @@ class CodingTierTest {
         String many = cachedOutputId(memories, "c2", listing);
         int page = ToolOutputTools.pageChars(4_000);
 
+        // each read as the answer to its own model call: the pages of one answer share the room left (below)
         String first = tools.readToolOutput("dev", one, null, null, null);
+        memories.get("dev").messages();
         int lastSlice = json.length() / page * page;
         String last = tools.readToolOutput("dev", one, 1, null, lastSlice + 1);
+        memories.get("dev").messages();
         String lines = tools.readToolOutput("dev", many, 10, 200, null);
 
         assertThat(page).isEqualTo(4_000);
