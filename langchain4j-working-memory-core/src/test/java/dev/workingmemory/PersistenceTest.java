@@ -6,6 +6,7 @@ import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.langchain4j.store.memory.chat.InMemoryChatMemoryStore;
+import dev.workingmemory.dream.DreamReport;
 import dev.workingmemory.entity.Entity;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.notes.Note;
@@ -221,6 +222,36 @@ class PersistenceTest {
                 .hasMessageContaining("Cannot fork 'mallory' into 'alice'");
         assertThat(memories.memory("alice").scratchpad().text()).isEqualTo("ALICE: her plan");
         assertThat(memories.memory("alice").notes().notes()).hasSize(1);
+        memories.close();
+    }
+
+    @Test
+    void should_fork_a_state_as_a_dreams_without_the_parents_crystal_pointers() {
+        InMemoryWorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).build();
+        memories.memory("alice").notes().note("Alice leads the API migration", 0.8, null);
+        assertThat(memories.dream("alice").committed()).isTrue();
+        String key = MemoryKey.of("alice").resourceStoreKey();
+        // a later dream moved a line out of the state, leaving a pointer to alice's long-term memory
+        store.putDocument(key, "MEMORY.md", memories.dreamState("alice").orElseThrow().replace(
+                "## Crystal Pointers\n\n- None yet.", "## Crystal Pointers\n\n- Past: Deadline is March 20th → search:"
+                        + " `Deadline March 20th`"));
+        assertThat(memories.dreamState("alice").orElseThrow()).contains("→ search: `Deadline March 20th`");
+
+        memories.fork("alice", "alice-sub");
+
+        String copied = memories.dreamState("alice-sub").orElseThrow();
+        assertThat(copied).contains("Alice leads the API migration", "## Crystal Pointers\n\n- None yet.")
+                .doesNotContain("Deadline March 20th", "memory_search");
+        // the child's first dream goes on from the copy, as the parent's next one would
+        memories.memory("alice-sub").notes().note("The sub-agent checks the staging database", 0.7, null);
+        DreamReport first = memories.dream("alice-sub");
+        String child = memories.dreamState("alice-sub").orElseThrow();
+        assertThat(first.committed()).as(first.reason()).isTrue();
+        assertThat(first.reason()).doesNotContain("seed migration");
+        assertThat(child).contains("The sub-agent checks the staging database").doesNotContain("## Dream-Generated");
+        assertThat(child.split("# Working Memory State", -1)).hasSize(2); // one document
+        assertThat(store.getDocument(MemoryKey.of("alice-sub").resourceStoreKey(), "MEMORY.md.seed-backup")).isEmpty();
         memories.close();
     }
 

@@ -167,13 +167,19 @@ public final class DreamEngine implements AutoCloseable {
     }
 
     /**
-     * Gives {@code child} a copy of {@code parent}'s state document, without its dream history (a sub-agent's fork);
-     * nothing when the parent has none.
+     * Gives {@code child} a copy of {@code parent}'s state document (a sub-agent's fork), as a dream's: its first dream
+     * goes on from it (no dream history is copied, and an empty one tells {@link SeedMigration} the document is no
+     * hand-written seed). Its crystal pointers are left out: they point at the parent's long-term memory, which the
+     * child's searches do not reach. Nothing when the parent has none.
      */
     public void copyState(String parent, String child) {
         Optional<String> text = state(parent);
         if (text.isPresent()) {
-            store.putDocument(key(child), STATE, text.get());
+            String childKey = key(child);
+            records.write(childKey, List.of());
+            store.putDocument(childKey, STATE,
+                    SeedTransition.state(text.get(), config.schema())
+                            .withSection(StateSchema.CRYSTAL_POINTERS, "- None yet.").render());
             changes.incrementAndGet();
         }
     }
