@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 
 /**
  * The tools that let the model read and write its working memory, for {@code AiServices.tools(...)}, and the
@@ -68,6 +69,8 @@ public final class WorkingMemoryTools {
 
     private static final Logger log = LoggerFactory.getLogger(WorkingMemoryTools.class);
     private static final int ARGUMENTS_EXCERPT_CHARS = 200;
+    private static final Pattern JACKSON_LOCATION =
+            Pattern.compile("\\s*\\(start marker at \\[Source: .*?]\\)");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How to call each of our tools, for the arguments error handler. */
@@ -145,7 +148,8 @@ public final class WorkingMemoryTools {
      * the layers that act for it. The session slots' tools ({@code working_memory_add}, ...), some 2,000 characters of
      * specifications on every request, reach a coding agent from the model call after its first compiler, build or
      * test output (or from the start with {@code codingAgent(true)}), and never an assistant that does not code.
-     * Use one or the other: the same tool given twice fails the AI service.
+     * Use one or the other: given both, LangChain4j keeps every tool of {@code tools(…)} on every request, and the
+     * provider saves nothing.
      *
      * @return a provider that registers the tools' names with {@code provider} as {@link #all} does
      */
@@ -278,6 +282,8 @@ public final class WorkingMemoryTools {
             return cause.getClass().getSimpleName();
         }
         int newline = message.indexOf('\n');
-        return (newline < 0 ? message : message.substring(0, newline)).strip();
+        String first = newline < 0 ? message : message.substring(0, newline);
+        // Jackson puts a location into the first line too: "(start marker at [Source: …; line: 1, column: 1])"
+        return JACKSON_LOCATION.matcher(first).replaceAll("").strip();
     }
 }

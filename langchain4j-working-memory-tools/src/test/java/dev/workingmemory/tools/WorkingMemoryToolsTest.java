@@ -103,6 +103,22 @@ class WorkingMemoryToolsTest {
         assertThat(WorkingMemoryTools.executionErrorHandler().handle(new RuntimeException(), null).text()).startsWith("Error: ");
     }
 
+    @Test
+    void should_leave_jacksons_location_out_of_the_text_for_the_model() {
+        String arguments = "{\"block\": \"goal\", \"content\": \"x\"";
+        ToolErrorContext context = ToolErrorContext.builder()
+                .toolExecutionRequest(ToolExecutionRequest.builder().id("1").name("core_memory_update").arguments(arguments)
+                        .build())
+                .invocationContext(InvocationContext.builder().chatMemoryId("alice").build())
+                .build();
+
+        String text = WorkingMemoryTools.argumentsErrorHandler()
+                .handle(new IllegalArgumentException("not JSON"), context).text();
+
+        assertThat(text).contains("they are not valid JSON (Unexpected end-of-input: expected close marker for Object)")
+                .doesNotContain("[Source:", "column:");
+    }
+
     static class FailingTools {
         @Tool("Publishes the page")
         String publish(@P("id") String id) {
