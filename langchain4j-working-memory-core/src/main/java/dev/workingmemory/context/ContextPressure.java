@@ -159,9 +159,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
      * Claims room in the next request for a page of a tool output read back ({@code read_tool_output}): the memory's
      * own answers are never pruned nor shortened, so a page must fit what is left. That is what the last request left
      * below the high mark, less what pages claimed since (the calls of one model answer run before the next request
-     * is measured); when that is less than {@code least}, what it left below 97% of the
-     * window, since the next request moves older turns out from the high mark on. A token counts {@code charsPerToken}
-     * characters. Before any request was measured, {@code wanted} is granted.
+     * is measured); when that is less than {@code least}, what it left below 97% of the window, since the next request
+     * moves older turns out from the high mark on. A token counts {@code charsPerToken} characters. Before any request
+     * was measured, {@code wanted} is granted.
      *
      * @return the characters granted, at most {@code wanted}; 0 when less than {@code least} are left
      */
@@ -170,8 +170,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             if (contextWindow <= 0 || sentTokens <= 0) {
                 return wanted;
             }
-            long belowHigh = ((long) (config.highThreshold() * contextWindow) - sentTokens) * charsPerToken - claimedChars;
-            long belowCeiling = ((long) (READ_BACK_CEILING * contextWindow) - sentTokens) * charsPerToken - claimedChars;
+            long highMark = (long) (config.highThreshold() * contextWindow);
+            long ceiling = (long) (READ_BACK_CEILING * contextWindow);
+            long belowHigh = (highMark - sentTokens) * charsPerToken - claimedChars;
+            long belowCeiling = (ceiling - sentTokens) * charsPerToken - claimedChars;
             long room = belowHigh >= least ? belowHigh : belowCeiling;
             if (room < least) {
                 return 0;
@@ -680,8 +682,8 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
         StringBuilder text = new StringBuilder("The memory");
         if (shortenedNow > 0) {
-            text.append(" replaced ").append(shortenedNow).append(shortenedNow == 1 ? " older tool output" : " older tool outputs")
-                    .append(" by references");
+            text.append(" replaced ").append(shortenedNow)
+                    .append(shortenedNow == 1 ? " older tool output" : " older tool outputs").append(" by references");
         }
         if (evicted > 0) {
             text.append(shortenedNow > 0 ? " and" : "").append(" moved the oldest ")

@@ -24,7 +24,8 @@ import java.util.Map;
  *       collapsed to one line per directory with its entry count and first names, or, for a tree, to the depth that
  *       fits with deeper entries counted.</li>
  *   <li>Otherwise runs of {@linkplain #builder() at least four} near-identical consecutive lines (log lines that
- *       differ in their timestamps, downloads, progress) become their first line, {@code [... 120 similar lines (lines 3-122) ...]}
+ *       differ in their timestamps, downloads, progress) become their first line,
+ *       {@code [... 120 similar lines (lines 3-122) ...]}
  *       and their last line. Two lines are near-identical when, with digits masked, they are equal or share a prefix
  *       of at least half the longer one. Error lines never join a run.</li>
  *   <li>When that is still longer than {@code headLines + tailLines + 1} lines (seed 003 keeps 30 + 30 of an output

@@ -268,8 +268,8 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
          * nothing of the text is left for a topic (backticks and arrows only).
          */
         private CrystalPointer pointerFor(String text, DreamCrystal from) {
-            // a past turn's topic and words are what its lines say, not their dates and roles, nor the placeholder of
-            // a tool's text the dream does not see ("tool run_build: (output not shown)" made `tool build output shown`)
+            // a past turn's topic and words are what its lines say, not their dates and roles, nor the placeholder of a
+            // tool's text the dream does not see ("tool run_build: (output not shown)" gave `tool build output shown`)
             String bare = StateLines.bare(from != null && CrystalKind.TURN.textName().equals(from.kind())
                     ? text.lines().filter(line -> !line.endsWith(ToolText.OUTPUT_NOT_SHOWN))
                     .map(Provenance::turnLineText).collect(Collectors.joining("\n")) : text);

@@ -54,17 +54,18 @@ import java.util.regex.Pattern;
  *       thing when their words, weighed by how rare they are among the candidates, are alike ({@value #SAME_SUBJECT}
  *       or more: the cosine of their tf-idf vectors of English stems), or when they both hold the same words of the
  *       query, a third of its weight or more, with other numbers (they answer it alike with another value: "5 women
- *       I mentor" and "my mentees are now 7"). Hits so linked form a subject, and two subjects that each hold a passage of one whole (an exchange, a note,
- *       a tool output) are one: a whole is about one thing (on BEAM's chat 10 the old deadline was linked to a user's
- *       message and the new one to the assistant's answer to it); a hit linked to nothing is no subject and stays
- *       where it ranks.
+ *       I mentor" and "my mentees are now 7"). Hits so linked form a subject, and two subjects that each hold a
+ *       passage of one whole (an exchange, a note, a tool output) are one: a whole is about one thing (on BEAM's chat
+ *       10 the old deadline was linked to a user's message and the new one to the assistant's answer to it); a hit
+ *       linked to nothing is no subject and stays where it ranks.
  *       A subject keeps the place of its best hit, newest first; an older one is marked
  *       {@linkplain MemoryHit#earlierThan() earlier than} the newer one it states the same thing as. Hits that merely
  *       hold the same words of the query are often not one fact at two times (a birthday's date and talk of its
  *       party, a decision and a file that names what it decided), and were put newest first and marked until the
  *       numbers were asked for: on LoCoMo's dev conversations, where facts seldom change, 76% of the questions had a
  *       hit so marked, 14% now; on BEAM's ten chats 67% and 64%, the old value of a knowledge update marked in 13 of
- *       the 16 questions that find both values (13 before), update_first 0.89 as before. Only the order changes: on BEAM's first three chats, bringing in a newer candidate left out (in place of the last hit) cost
+ *       the 16 questions that find both values (13 before), update_first 0.89 as before. Only the order changes: on
+ *       BEAM's first three chats, bringing in a newer candidate left out (in place of the last hit) cost
  *       recall_all@10 (0.389 against 0.407) and moved no update first. On BEAM's ten chats, the query's words moved
  *       the new value first in 12 of 20 knowledge-update questions (10 with the words' cosine alone); with subjects
  *       joined through an exchange, in 15 of the 18 that can be ordered.</li>

@@ -56,8 +56,8 @@ public final class NotesConfig {
     }
 
     /**
-     * Soft 35, hard 50, batches of 10, seed 004's protected tags, the auto-notes hidden, notes of up to 2,000 characters,
-     * importance 0.7.
+     * Soft 35, hard 50, batches of 10, seed 004's protected tags, the auto-notes hidden, notes of up to 2,000
+     * characters, importance 0.7.
      */
     public static NotesConfig defaults() {
         return builder().build();

@@ -101,8 +101,8 @@ final class BuildErrors {
      * (<execution>) on project <project>: <message>}; an error item only when the output gave no other (a plugin's
      * failure, such as Flyway's migration, has no line of its own in the formats above).
      */
-    private static final Pattern MAVEN_GOAL_FAILED = Pattern.compile(
-            "^\\[ERROR] Failed to execute goal [\\w.-]+:([\\w.-]+):[\\w.-]+:([\\w.-]+) \\([^)]*\\) on project [\\w.-]+: (.+)$");
+    private static final Pattern MAVEN_GOAL_FAILED = Pattern.compile("^\\[ERROR] Failed to execute goal"
+            + " [\\w.-]+:([\\w.-]+):[\\w.-]+:([\\w.-]+) \\([^)]*\\) on project [\\w.-]+: (.+)$");
     private static final Pattern LEADING_EXCEPTION = Pattern.compile("(?:[\\w$]+\\.)+[\\w$]*(?:Exception|Error): ");
     private static final Pattern CONFLICT = Pattern.compile("^CONFLICT \\(([^)]{1,40})\\): (?:Merge conflict in (.+)|(.+))$");
 
@@ -276,7 +276,8 @@ final class BuildErrors {
     /** {@code org.flywaydb.core.FlywayException: Migration V7 failed} as {@code Migration V7 failed}. */
     private static String withoutExceptionClass(String message) {
         Matcher exception = LEADING_EXCEPTION.matcher(message);
-        return exception.lookingAt() && exception.end() < message.length() ? message.substring(exception.end()) : message;
+        return exception.lookingAt() && exception.end() < message.length() ? message.substring(exception.end())
+                : message;
     }
 
     /**
