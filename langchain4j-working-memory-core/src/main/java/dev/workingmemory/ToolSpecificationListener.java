@@ -63,8 +63,9 @@ final class ToolSpecificationListener implements ChatModelListener {
                     List<ToolSpecification> tools = request.toolSpecifications() == null ? List.of()
                             : request.toolSpecifications();
                     Set<String> names = namesOf(tools);
-                    modelTools.seen(names);
-                    memory.toolSpecificationsSent(tokensOf(tools), names);
+                    int tokens = tokensOf(tools);
+                    modelTools.seen(names, tokens);
+                    memory.toolSpecificationsSent(tokens, names);
                     return;
                 }
             }

@@ -77,8 +77,11 @@ public final class WorkingMemory {
      * the thread's lock, read without it by {@link #sentFirst}.
      */
     private volatile Sent lastSent;
-    /** The tool specifications' tokens of this memory's last request a model listener saw (ToolSpecificationListener). */
-    private volatile int toolTokens;
+    /**
+     * The tool specifications' tokens of this memory's last request a model listener saw (ToolSpecificationListener);
+     * -1 before it saw one, when the provider's guess counts ({@link ScopeState#toolTokensUnseen}).
+     */
+    private volatile int toolTokens = -1;
     /** The block as text, joined from {@link #blockLines} when first asked for. */
     private String block;
     /** The system message {@link #systemWithBlock} was built from ({@code null}: none). */
@@ -351,7 +354,7 @@ public final class WorkingMemory {
                 view = conversation.window().view();
             } else {
                 ShapedRequest request = new ShapedRequest(system, conversation, settings.tokenCountEstimator(),
-                        settings.contextWindow(), toolTokens);
+                        settings.contextWindow(), toolTokens >= 0 ? toolTokens : thread.toolTokensUnseen());
                 shape(request);
                 system = request.systemMessage();
                 view = request.messages();

@@ -225,6 +225,11 @@ public final class ScopeState {
         }
     }
 
+    /** The tool specifications' tokens to count for a memory whose requests the model listener has not matched. */
+    public int toolTokensUnseen() {
+        return messageRules.modelTools().toolTokensUnseen();
+    }
+
     /**
      * Whether every memory of this scope was offered {@code toolName} with its last request the model listener saw;
      * for a scope none of whose requests it saw, what the provider assumes ({@link ModelTools}).

@@ -352,6 +352,28 @@ class ContextPressureTest {
         assertThat(measured[1] - measured[0]).isBetween(description, description + 40);
     }
 
+    @Test
+    void should_count_for_a_new_conversation_the_tools_the_listener_saw_in_others() {
+        int[] firstOfBob = new int[2];
+        for (int listening = 0; listening < 2; listening++) {
+            WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).build();
+            ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Sure."));
+            if (listening == 1) {
+                model.listeners(memories.chatModelListener());
+            }
+            Shopper shopper = AiServices.builder(Shopper.class).chatModel(model).chatMemoryProvider(memories)
+                    .tools(new Catalog()).build();
+            shopper.chat("ann", "Do you have running shoes?");
+            shopper.chat("ann", "In size 42?"); // the listener tells ann's request by its first message
+            // bob's first request starts with his own message, which no memory sent: the listener cannot tell it
+            shopper.chat("bob", "Do you have running shoes?");
+            firstOfBob[listening] = memories.memory("bob").contextPressure().history().get(0).tokens();
+            memories.close();
+        }
+        int description = CharsPerTokenEstimator.INSTANCE.estimateTokenCountInText(Catalog.DESCRIPTION);
+        assertThat(firstOfBob[1] - firstOfBob[0]).isBetween(description, description + 40);
+    }
+
     interface Coder {
         String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
     }
