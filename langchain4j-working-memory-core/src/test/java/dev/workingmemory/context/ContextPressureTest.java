@@ -329,17 +329,22 @@ class ContextPressureTest {
         String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
     }
 
+    /** A shop assistant with one tool, {@link Catalog}, its model with the provider's listener when {@code listening}. */
+    private static Shopper shopper(WorkingMemoryProvider memories, boolean listening) {
+        ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Sure."));
+        if (listening) {
+            model.listeners(memories.chatModelListener());
+        }
+        return AiServices.builder(Shopper.class).chatModel(model).chatMemoryProvider(memories).tools(new Catalog())
+                .build();
+    }
+
     @Test
     void should_count_the_tool_specifications_the_models_listener_saw() {
         int[] measured = new int[2];
         for (int listening = 0; listening < 2; listening++) {
             WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).build();
-            ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Sure."));
-            if (listening == 1) {
-                model.listeners(memories.chatModelListener());
-            }
-            Shopper shopper = AiServices.builder(Shopper.class).chatModel(model).chatMemoryProvider(memories)
-                    .tools(new Catalog()).build();
+            Shopper shopper = shopper(memories, listening == 1);
             shopper.chat("ann", "Do you have running shoes?");
             shopper.chat("ann", "In size 42?");
             shopper.chat("ann", "And in blue?"); // measured after the listener saw a request of this memory
@@ -357,12 +362,7 @@ class ContextPressureTest {
         int[] firstOfBob = new int[2];
         for (int listening = 0; listening < 2; listening++) {
             WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).build();
-            ScriptedChatModel model = ScriptedChatModel.answering(request -> AiMessage.from("Sure."));
-            if (listening == 1) {
-                model.listeners(memories.chatModelListener());
-            }
-            Shopper shopper = AiServices.builder(Shopper.class).chatModel(model).chatMemoryProvider(memories)
-                    .tools(new Catalog()).build();
+            Shopper shopper = shopper(memories, listening == 1);
             shopper.chat("ann", "Do you have running shoes?");
             shopper.chat("ann", "In size 42?"); // the listener tells ann's request by its first message
             // bob's first request starts with his own message, which no memory sent: the listener cannot tell it
