@@ -387,6 +387,13 @@ public final class WorkingMemory {
      */
     void toolSpecificationsSent(int tokens, Set<String> toolNames) {
         toolTokens = tokens;
+        for (RequestShaper shaper : shapers) {
+            try {
+                shaper.toolSpecificationsSent(tokens);
+            } catch (RuntimeException e) {
+                log.warn("A request shaper of {} failed on the tools sent", key, e);
+            }
+        }
         thread.toolsOffered(key, toolNames);
         resource.toolsOffered(key, toolNames);
     }

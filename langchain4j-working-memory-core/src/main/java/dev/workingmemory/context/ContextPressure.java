@@ -112,6 +112,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private int contextWindow;
     /** The characters of the pages read back ({@link #claimRoom}) since the last request was measured. */
     private long claimedChars;
+    /** The tool specifications' tokens the last request was measured with. */
+    private int measuredToolTokens;
+    /** The tokens of the last request's turns before its newest: what the next request can move out. */
+    private int olderTurnTokens;
     /** Each tool result's pruned versions, by identity: made once per result, kept while it is in the window. */
     private final Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
     private String rendered = "";
@@ -159,9 +163,10 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
      * Claims room in the next request for a page of a tool output read back ({@code read_tool_output}): the memory's
      * own answers are never pruned nor shortened, so a page must fit what is left. That is what the last request left
      * below the high mark, less what pages claimed since (the calls of one model answer run before the next request
-     * is measured); when that is less than {@code least}, what it left below 97% of the window, since the next request
-     * moves older turns out from the high mark on. A token counts {@code charsPerToken} characters. Before any request
-     * was measured, {@code wanted} is granted.
+     * is measured). When that is less than {@code least}, the turns before the request's newest count as room too, up to
+     * 97% of the window: from the high mark on the next request moves them out (the newest turn stays, so what it
+     * holds stays bounded by the high mark; the estimate may count fewer tokens than the model does). A token counts
+     * {@code charsPerToken} characters. Before any request was measured, {@code wanted} is granted.
      *
      * @return the characters granted, at most {@code wanted}; 0 when less than {@code least} are left
      */
@@ -172,15 +177,43 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             }
             long highMark = (long) (config.highThreshold() * contextWindow);
             long ceiling = (long) (READ_BACK_CEILING * contextWindow);
-            long belowHigh = (highMark - sentTokens) * charsPerToken - claimedChars;
-            long belowCeiling = (ceiling - sentTokens) * charsPerToken - claimedChars;
-            long room = belowHigh >= least ? belowHigh : belowCeiling;
+            long room = (highMark - sentTokens) * charsPerToken - claimedChars;
+            if (room < least && olderTurnTokens > 0) {
+                long afterMovingOut = (highMark - (sentTokens - olderTurnTokens)) * charsPerToken - claimedChars;
+                long belowCeiling = (ceiling - sentTokens) * charsPerToken - claimedChars;
+                room = Math.min(afterMovingOut, belowCeiling);
+            }
             if (room < least) {
                 return 0;
             }
             int granted = (int) Math.min(wanted, room);
             claimedChars += granted;
             return granted;
+        });
+    }
+
+    /** The tokens of the messages before the last user message of the request counted last ({@link #count}). */
+    private int olderTurnTokens() {
+        int newest = countedSize - 1;
+        while (newest >= 0 && !(counted[newest] instanceof UserMessage)) {
+            newest--;
+        }
+        int tokens = 0;
+        for (int i = 0; i < newest; i++) {
+            tokens += countedTokens[i];
+        }
+        return tokens;
+    }
+
+    /** The request measured without its tools (their tokens not known yet) went out with them: count them. */
+    @Override
+    public void toolSpecificationsSent(int tokens) {
+        context.write(() -> {
+            if (tokens > measuredToolTokens) {
+                sentTokens += tokens - measuredToolTokens;
+                measuredToolTokens = tokens;
+            }
+            return null;
         });
     }
 
@@ -249,6 +282,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     public void shape(RequestDraft request) {
         contextWindow = request.contextWindow();
         claimedChars = 0; // the pages claimed are in this request now
+        measuredToolTokens = request.toolTokens();
         List<ToolExecutionResultMessage> results = toolResults(request.messages());
         if (pruned.size() > 2 * results.size() + 8) {
             Set<ToolExecutionResultMessage> present = identitySet(results);
@@ -291,6 +325,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
         sentTokens = withoutElement
                 + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count, intervention));
+        olderTurnTokens = olderTurnTokens();
         tokens = measured;
         if (history.size() == HISTORY_SIZE) {
             history.removeFirst();

@@ -12,4 +12,12 @@ package dev.workingmemory.layer;
 public interface RequestShaper {
 
     void shape(RequestDraft request);
+
+    /**
+     * The model's listener saw the request last shaped go out with tool specifications of {@code tokens} tokens, which
+     * {@link RequestDraft#toolTokens()} may not have counted yet (a conversation's first requests). Called without the
+     * memory's lock, from the model's thread. Default: nothing.
+     */
+    default void toolSpecificationsSent(int tokens) {
+    }
 }

@@ -374,6 +374,22 @@ class ContextPressureTest {
         assertThat(firstOfBob[1] - firstOfBob[0]).isBetween(description, description + 40);
     }
 
+    @Test
+    void should_add_the_tools_a_request_went_out_with_when_they_were_not_known_at_its_measure() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4000).build();
+        Shopper shopper = shopper(memories, true);
+
+        shopper.chat("ann", "Do you have running shoes?"); // no request of any memory told yet
+        shopper.chat("ann", "In size 42?"); // measured without the tools, then told as it went out
+
+        ContextPressure pressure = memories.memory("ann").contextPressure();
+        PressureSample measured = pressure.history().get(pressure.history().size() - 1);
+        int description = CharsPerTokenEstimator.INSTANCE.estimateTokenCountInText(Catalog.DESCRIPTION);
+        // what read_tool_output's pages may still take is counted from the request as it went out
+        assertThat(pressure.stats().sentTokens() - measured.sentTokens()).isBetween(description, description + 40);
+        memories.close();
+    }
+
     interface Coder {
         String chat(@MemoryId String user, @dev.langchain4j.service.UserMessage String message);
     }
