@@ -35,10 +35,11 @@ public final class MemoryToolNames {
     /** Removes one session item; named by context pressure's advice. */
     public static final String WORKING_MEMORY_REMOVE = "working_memory_remove";
 
-    /** How the tools module's answer to a call of a tool the model does not have starts. */
-    public static final String UNKNOWN_TOOL_ANSWER = "Error: There is no tool ";
-    /** How the tools module's answer to a call whose arguments could not be read starts. */
-    public static final String UNREADABLE_ARGUMENTS_ANSWER = "Error: The arguments of tool ";
+    /** How the tools module's answer to a call of a tool the model does not have starts, after {@code "Error: "}. */
+    public static final String UNKNOWN_TOOL = "There is no tool ";
+    /** How the tools module's answer to a call whose arguments could not be read starts, after {@code "Error: "}. */
+    public static final String UNREADABLE_ARGUMENTS = "The arguments of tool ";
+    private static final String ERROR = "Error: ";
     /** Such an answer is short (it quotes the arguments in part): a long text that starts alike is a tool's output. */
     static final int MAX_HANDLER_ANSWER_CHARS = 2_000;
 
@@ -72,7 +73,8 @@ public final class MemoryToolNames {
             return false; // contents other than one text: a tool's output
         }
         return text != null && text.length() <= MAX_HANDLER_ANSWER_CHARS
-                && (text.startsWith(UNKNOWN_TOOL_ANSWER) || text.startsWith(UNREADABLE_ARGUMENTS_ANSWER));
+                && text.startsWith(ERROR) && (text.startsWith(UNKNOWN_TOOL, ERROR.length())
+                || text.startsWith(UNREADABLE_ARGUMENTS, ERROR.length()));
     }
 
     /** How many names are registered: it only grows, so a change of it means a new tool. */

@@ -474,8 +474,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         if (dreams != null && dreams.state(memory.key().resource()).isPresent()) {
             return false;
         }
-        return memory.layers().stream().filter(layer -> layer.scope() == LayerScope.RESOURCE)
-                .allMatch(layer -> layer.render(Integer.MAX_VALUE).isEmpty());
+        return memory.resourceState().read(() -> memory.layers().stream()
+                .filter(layer -> layer.scope() == LayerScope.RESOURCE)
+                .allMatch(layer -> layer.render(Integer.MAX_VALUE).isEmpty()));
     }
 
     /**

@@ -114,8 +114,6 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
     private long claimedChars;
     /** The tool specifications' tokens the last request was measured with. */
     private int measuredToolTokens;
-    /** The tokens of the last request's turns before its newest: what the next request can move out. */
-    private int olderTurnTokens;
     /** Each tool result's pruned versions, by identity: made once per result, kept while it is in the window. */
     private final Map<ToolExecutionResultMessage, Pruned> pruned = new IdentityHashMap<>();
     private String rendered = "";
@@ -178,8 +176,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
             long highMark = (long) (config.highThreshold() * contextWindow);
             long ceiling = (long) (READ_BACK_CEILING * contextWindow);
             long room = (highMark - sentTokens) * charsPerToken - claimedChars;
-            if (room < least && olderTurnTokens > 0) {
-                long afterMovingOut = (highMark - (sentTokens - olderTurnTokens)) * charsPerToken - claimedChars;
+            int older = room < least ? olderTurnTokens() : 0; // counted only when a page needs it, not per request
+            if (older > 0) {
+                long afterMovingOut = (highMark - (sentTokens - older)) * charsPerToken - claimedChars;
                 long belowCeiling = (ceiling - sentTokens) * charsPerToken - claimedChars;
                 room = Math.min(afterMovingOut, belowCeiling);
             }
@@ -325,7 +324,6 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         }
         sentTokens = withoutElement
                 + elementTokens(request, element(measuredLevel, shownPercent, measuredPercent, count, intervention));
-        olderTurnTokens = olderTurnTokens();
         tokens = measured;
         if (history.size() == HISTORY_SIZE) {
             history.removeFirst();

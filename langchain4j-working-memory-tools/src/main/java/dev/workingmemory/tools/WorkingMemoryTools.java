@@ -208,7 +208,8 @@ public final class WorkingMemoryTools {
         String hint = ARGUMENT_HINTS.getOrDefault(tool,
                 "call " + tool + " again with a JSON object whose fields match the tool's parameters");
         return ToolErrorHandlerResult.text(ToolRunner.error(
-                "The arguments of tool '" + tool + "' could not be read: " + ToolRunner.sentence(argumentsProblem(arguments, error))
+                MemoryToolNames.UNREADABLE_ARGUMENTS + "'" + tool + "' could not be read: "
+                        + ToolRunner.sentence(argumentsProblem(arguments, error))
                         + " Received: " + received + ". The tool did not run and nothing was changed.",
                 hint));
     }
@@ -217,7 +218,7 @@ public final class WorkingMemoryTools {
         String tool = request.name() == null ? "'?'" : Arguments.excerpt(request.name(), ARGUMENTS_EXCERPT_CHARS);
         log.debug("The model called {}, a tool it does not have", tool);
         return ToolExecutionResultMessage.builder().id(request.id()).toolName(request.name())
-                .text(ToolRunner.error("There is no tool " + tool + " here. Nothing was run.",
+                .text(ToolRunner.error(MemoryToolNames.UNKNOWN_TOOL + tool + " here. Nothing was run.",
                         "Use only the tools you were given in this request, or continue without it"))
                 .isError(true).build();
     }
