@@ -42,6 +42,7 @@ import org.apache.lucene.util.BytesRef;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -53,9 +54,10 @@ import java.util.UUID;
 
 /**
  * A LangChain4j {@link EmbeddingStore} on Lucene's HNSW vectors ({@link KnnFloatVectorField}, cosine), sharing the
- * crystal index's {@link IndexWriter}: one commit covers crystals and vectors. The index searches 7-bit quantized
- * copies of the vectors (see the crystal index's codec), so scores are the cosine relevance {@code (1 + cos) / 2}
- * to about 10⁻³; the vectors returned are the original floats. A search's metadata filter becomes a
+ * crystal index's {@link IndexWriter}: one commit covers crystals and vectors. The index walks its graphs over 7-bit
+ * quantized copies of the vectors (see the crystal index's codec) and scores the entries found by their original
+ * floats: scores are the exact cosine relevance {@code (1 + cos) / 2}, as an exact scan's; the vectors returned are
+ * the original floats. A search's metadata filter becomes a
  * Lucene filter query inside the KNN query, so it walks only the matching entries' neighbourhood instead of
  * scanning every entry as LangChain4j's {@code InMemoryEmbeddingStore} does.
  *
@@ -300,14 +302,25 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         List<Hit> hits = new ArrayList<>();
         for (String field : fields) {
             KnnFloatVectorQuery knn = new KnnFloatVectorQuery(field, query.vector(), maxResults, filterQuery);
-            for (ScoreDoc doc : searcher.search(knn, maxResults).scoreDocs) {
+            ScoreDoc[] found = searcher.search(knn, maxResults).scoreDocs;
+            // the graph scores quantized copies; the floats score the hits as the scope's sample and every other
+            // store (PostgreSQL's scan) score theirs, so that one scale ranks them all
+            for (ScoreDoc doc : similarities(searcher, query.vector(), docIds(found), Set.of(field))) {
                 hits.add(new Hit(doc, field));
             }
         }
-        if (fields.size() > 1) {
-            hits.sort((a, b) -> Float.compare(b.doc().score, a.doc().score));
-        }
+        hits.sort((a, b) -> a.doc().score != b.doc().score ? Float.compare(b.doc().score, a.doc().score)
+                : Integer.compare(a.doc().doc, b.doc().doc));
         return hits.size() > maxResults ? hits.subList(0, maxResults) : hits;
+    }
+
+    private static int[] docIds(ScoreDoc[] docs) {
+        int[] ids = new int[docs.length];
+        for (int i = 0; i < docs.length; i++) {
+            ids[i] = docs[i].doc;
+        }
+        Arrays.sort(ids);
+        return ids;
     }
 
     /**

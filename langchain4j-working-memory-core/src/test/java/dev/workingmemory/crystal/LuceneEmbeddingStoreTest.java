@@ -16,7 +16,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Stream;
 
@@ -71,8 +74,49 @@ class LuceneEmbeddingStoreTest {
         assertThat(best.embeddingId()).isEqualTo("1");
         assertThat(best.embedding().vector()).containsExactly(1, 0, 0);
         double cosine = 1 / Math.sqrt(1.04);
-        assertThat(best.score()).isCloseTo((1 + cosine) / 2, within(1e-3)); // scored on 7-bit quantized vectors
+        assertThat(best.score()).isCloseTo((1 + cosine) / 2, within(1e-6)); // the graph's quantized copies not
         assertThat(best.embedded().metadata().getString("scope")).isEqualTo("a");
+    }
+
+    @Test
+    void should_score_and_order_its_hits_as_an_exact_scan_of_the_same_vectors_does() throws IOException {
+        // PostgreSQL's store ranks by an exact scan (ScopeVectors), and the scope's sample is scored exactly: the
+        // graph's hits must be on the same scale. Random vectors are the hardest case for the graph's quantized copies
+        Random random = new Random(7);
+        ScopeVectors scan = new ScopeVectors();
+        List<String> ids = new ArrayList<>();
+        List<Embedding> embeddings = new ArrayList<>();
+        List<TextSegment> segments = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            float[] values = new float[384];
+            for (int d = 0; d < values.length; d++) {
+                values[d] = (float) random.nextGaussian();
+            }
+            ids.add("c-" + i);
+            embeddings.add(vector(values));
+            segments.add(segment("c " + i, "a", "turn"));
+            scan.put(VectorKeys.of("c-" + i), CrystalKind.TURN, values);
+        }
+        store.addAll(ids, embeddings, segments);
+        index.refresh();
+        for (int q = 0; q < 5; q++) {
+            float[] query = embeddings.get(random.nextInt(300)).vector().clone();
+            for (int d = 0; d < query.length; d++) {
+                query[d] += (float) random.nextGaussian();
+            }
+            List<RankFusion.Scored> exact = scan.nearest(query, 300, Set.of(), 0).top();
+            List<RankFusion.Scored> found = store.searchIds(vector(query), 10, metadataKey("scope").isEqualTo("a"), 0)
+                    .top();
+            assertThat(found).hasSize(10);
+            for (RankFusion.Scored hit : found) {
+                RankFusion.Scored scanned = exact.stream().filter(e -> e.key() == hit.key()).findFirst().orElseThrow();
+                assertThat(hit.score()).isCloseTo(scanned.score(), within(1e-5));
+            }
+            assertThat(found).extracting(RankFusion.Scored::score).isSortedAccordingTo(Comparator.reverseOrder());
+            // the graph's search stays approximate, but not far off: it finds one of the exact three best
+            assertThat(found).extracting(RankFusion.Scored::key)
+                    .containsAnyElementsOf(exact.subList(0, 3).stream().map(RankFusion.Scored::key).toList());
+        }
     }
 
     @Test
