@@ -1,5 +1,6 @@
 package dev.workingmemory;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
@@ -10,6 +11,8 @@ import dev.workingmemory.entity.Entity;
 import dev.workingmemory.scratchpad.ScratchpadConfig;
 import dev.workingmemory.scratchpad.ScratchpadUpdateException;
 import dev.workingmemory.store.FileWorkingMemoryStore;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import dev.workingmemory.store.WorkingMemoryStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +25,7 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -115,6 +119,41 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * Controls, bidi controls and unpaired surrogates reach no layer of the block, whether the layer cleaned the text
+     * as it came in (notes, core memory, scratchpad, a dream's state) or holds it as it came (an entity of a tool result,
+     * a session item, a note line an earlier version wrote to the log): the memory cleans every layer's rendering.
+     */
+    @Test
+    void should_render_no_control_bidi_control_or_unpaired_surrogate_in_any_layer() throws IOException {
+        String text = "Page\u0000 one\u202E\u2067 \uD800 \u001B[1mbold\u0085";
+        String cleaned = "Page one \uFFFD [1mbold";
+        WorkingMemoryStore store = new InMemoryWorkingMemoryStore();
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).withoutCrystals()
+                .dreams(DreamConfig.builder().scheduled(false).build()).build()) {
+            WorkingMemory memory = memories.memory("alice");
+            memory.notes().note("Dreamt: " + text, 0.8, null);
+            assertThat(memories.dream("alice").committed()).isTrue();
+            store.appendNote(MemoryKey.of("alice").resourceStoreKey(),
+                    "- [2026-03-12T14:30:00Z] (importance: 0.8) Logged: " + text.replace("\u0085", ""));
+            memory.coreMemory().replace("goal", "Goal: " + text);
+            memory.scratchpad().update("Scratch: " + text);
+            memory.sessionSlots().add("decision", "Decision: " + text.replace("\u0085", ""));
+            memories.get("alice").add(ToolExecutionResultMessage.from("1", "cms_createPage", new ObjectMapper()
+                    .writeValueAsString(Map.of("page", Map.of("id", "page-1", "title", "Page: " + text)))));
+
+            String block = memory.render();
+
+            assertThat(block).doesNotContainPattern("[\\x00-\\x08\\x0B-\\x1F\\x7F-\\x9F\\u202A-\\u202E\\u2066-\\u2069]")
+                    .doesNotContain("\uD800");
+            for (String element : List.of("state", "unsynthesized_notes", "core_memory", "entities", "session", "scratchpad")) {
+                Matcher body = Pattern.compile("<" + element + "[ >](.*?)</" + element + ">", Pattern.DOTALL).matcher(block);
+                assertThat(body.find()).as("<%s> in %s", element, block).isTrue();
+                assertThat(body.group(1)).as("<%s>", element).contains(cleaned.strip());
+            }
+        }
+    }
+
     static Stream<String> resultsWithoutEntities() {
         String deepArrays = "[".repeat(10_000) + "]".repeat(10_000);
         String deepObjects = "{\"a\":".repeat(10_000) + "1" + "}".repeat(10_000);
@@ -184,6 +223,17 @@ class HostileInputTest {
     }
 
     @Test
+    void should_clean_the_keys_and_strings_of_a_json_scratchpad_update_and_strip_a_prototype_key_hidden_by_a_nul() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder()
+                .scratchpad(ScratchpadConfig.builder().json(true).build()).build();
+        WorkingMemory memory = memories.memory("erin");
+
+        memory.scratchpad().update("{\"__pro\\u0000to__\":{\"admin\":true},\"go\\u202eal\":[\"ship\\u0000 \\ud800 v2\"]}");
+
+        assertThat(memory.scratchpad().json().toString()).isEqualTo("{\"goal\":[\"ship \uFFFD v2\"]}");
+    }
+
+    @Test
     void should_reject_an_over_long_core_block_saying_by_how_much_and_keep_the_old_content() {
         WorkingMemory memory = WorkingMemoryProvider.builder().build().memory("frank");
         memory.coreMemory().replace("goal", "Ship it");
@@ -211,7 +261,9 @@ class HostileInputTest {
         // closed before @TempDir deletes the root: loading the window evicts the lone tool result again (a past turn)
         try (WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(root)).build()) {
             assertThat(second.memory(memoryId).entities()).containsExactly(new Entity("page-9", "Nine", "page"));
-            assertThat(second.memory(memoryId).coreMemory().read("goal").content()).isEqualTo("goal of " + memoryId);
+            // core memory keeps its text cleaned (no NUL), whatever the id
+            assertThat(second.memory(memoryId).coreMemory().read("goal").content())
+                    .isEqualTo("goal of " + memoryId.replace("\u0000", ""));
         }
         try (Stream<Path> outside = Files.list(dir)) {
             assertThat(outside).containsExactly(root);

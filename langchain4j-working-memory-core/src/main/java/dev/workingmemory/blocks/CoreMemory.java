@@ -49,14 +49,15 @@ public final class CoreMemory implements MemoryLayer {
     }
 
     /**
-     * Replaces the content of {@code block}. Saved in the store when it returns; when another instance changed this
-     * memory meanwhile, the replace applies to the state it saved.
+     * Replaces the content of {@code block} with {@code rawContent} {@link BlockText#clean cleaned}. Saved in the
+     * store when it returns; when another instance changed this memory meanwhile, the replace applies to the state it
+     * saved.
      *
      * @throws IllegalArgumentException for an unknown block or content over the block's limit (nothing changed)
      * @throws dev.workingmemory.store.WorkingMemoryStoreException when it could not be saved (nothing changed)
      */
-    public CoreBlock replace(String block, String content) {
-        Ensure.notNull(content, "content");
+    public CoreBlock replace(String block, String rawContent) {
+        String content = BlockText.clean(Ensure.notNull(rawContent, "content"));
         return context.writeDurably(() -> {
             int limit = limitOf(block);
             rejectOverflow(block, content.length(), limit);
@@ -66,14 +67,15 @@ public final class CoreMemory implements MemoryLayer {
     }
 
     /**
-     * Appends {@code content} to {@code block} on a new line. Saved in the store when it returns; when another
+     * Appends {@code rawContent} {@link BlockText#clean cleaned} to {@code block} on a new line. Saved in the store
+     * when it returns; when another
      * instance changed this memory meanwhile, the line is appended to the content it saved.
      *
      * @throws IllegalArgumentException for an unknown block or when the block would exceed its limit (nothing changed)
      * @throws dev.workingmemory.store.WorkingMemoryStoreException when it could not be saved (nothing changed)
      */
-    public CoreBlock append(String block, String content) {
-        Ensure.notNull(content, "content");
+    public CoreBlock append(String block, String rawContent) {
+        String content = BlockText.clean(Ensure.notNull(rawContent, "content"));
         return context.writeDurably(() -> {
             int limit = limitOf(block);
             String current = contents.get(block);

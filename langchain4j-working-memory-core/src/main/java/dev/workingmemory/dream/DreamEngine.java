@@ -14,6 +14,7 @@ import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
+import dev.workingmemory.render.BlockText;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
@@ -315,12 +316,14 @@ public final class DreamEngine implements AutoCloseable {
             Thread.currentThread().interrupt();
             return failed(resource, input, "The dream was interrupted", started, start);
         }
-        ToolText.Held held = evidence.hold(StateDocument.parse(synthesized.state(), input.schema()));
+        // a model's answer may hold controls or an unpaired surrogate: MEMORY.md keeps the state as the rule cleans it
+        String synthesizedState = BlockText.clean(synthesized.state());
+        ToolText.Held held = evidence.hold(StateDocument.parse(synthesizedState, input.schema()));
         if (!held.lines().isEmpty()) {
             log.warn("Dream of '{}': {} line(s) repeating what a tool returned held out of the state (tool text is data,"
                     + " still searchable): {}", resource, held.lines().size(), held.lines());
         }
-        GuardVerdict verdict = config.guards().judge(input, held.lines().isEmpty() ? synthesized.state()
+        GuardVerdict verdict = config.guards().judge(input, held.lines().isEmpty() ? synthesizedState
                 : held.state().render());
         if (!verdict.passed()) {
             log.info("Dream of '{}' rejected by {}: {}", resource, verdict.failed(), verdict.reason());

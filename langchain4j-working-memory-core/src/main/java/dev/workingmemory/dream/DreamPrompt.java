@@ -2,6 +2,7 @@ package dev.workingmemory.dream;
 
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
+import dev.workingmemory.render.BlockText;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -149,8 +150,8 @@ final class DreamPrompt {
         return items.isEmpty() ? "(none)" : String.join(separator, items);
     }
 
-    /** Data cannot close or open the prompt's wrapper tags. */
+    /** Data cannot close or open the prompt's wrapper tags, and is {@link BlockText#clean cleaned}. */
     static String data(String text) {
-        return WRAPPER_TAG.matcher(text).replaceAll("‹$1");
+        return WRAPPER_TAG.matcher(BlockText.clean(text)).replaceAll("‹$1");
     }
 }

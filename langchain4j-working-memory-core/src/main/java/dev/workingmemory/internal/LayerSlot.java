@@ -6,6 +6,7 @@ import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.render.BlockText;
 
 import java.time.Clock;
 import java.util.List;
@@ -168,10 +169,11 @@ public final class LayerSlot implements LayerContext {
         return readsTools ? scope.toolsVersion() : 0;
     }
 
+    /** The layer's rendering, {@link BlockText#clean cleaned}: the one rule for every layer, ours or not. */
     private String render(int maxChars) {
         rendering = true;
         try {
-            return layer.render(maxChars);
+            return BlockText.clean(layer.render(maxChars));
         } finally {
             rendering = false;
         }

@@ -119,7 +119,8 @@ public interface MemoryLayer {
      * Renders the layer as one complete element ({@code <name>…</name>}) of at most {@code maxChars}
      * characters, or {@code ""} when the layer is empty. When the content does not fit, the layer
      * cuts it and marks the cut (see {@code dev.workingmemory.render.BlockText}). Text that came from
-     * users, tools or the model must be escaped with {@code BlockText.escape}.
+     * users, tools or the model must be escaped with {@code BlockText.escape}. The memory removes controls and
+     * replaces unpaired surrogates in what this returns ({@code BlockText.clean}), so a layer need not.
      */
     String render(int maxChars);
 

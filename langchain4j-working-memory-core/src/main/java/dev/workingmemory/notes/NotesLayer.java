@@ -85,9 +85,10 @@ public final class NotesLayer implements MemoryLayer {
 
     /**
      * Takes a note: appends it to the notes log (durable when this returns), makes it a crystal, and applies the
-     * budget. The note's time is the memory's clock, to the second.
+     * budget. The note's time is the memory's clock, to the second. The text is {@link BlockText#clean cleaned} and
+     * stripped first: the note holds what every store keeps exactly.
      *
-     * @param text       the note; not blank, at most {@link NotesConfig#maxNoteChars()} characters
+     * @param text       the note; not blank, at most {@link NotesConfig#maxNoteChars()} characters (cleaned)
      * @param importance from 0 to 1; {@code null} for {@link NotesConfig#defaultImportance()}
      * @param tags       tags such as {@code decision} ({@link NotesConfig#protectedTags()} protect from archival)
      * @throws IllegalArgumentException for an empty or too long text, an importance outside 0–1 or a malformed or null tag,
@@ -95,8 +96,8 @@ public final class NotesLayer implements MemoryLayer {
      * @throws dev.workingmemory.store.WorkingMemoryStoreException when the store cannot append it (nothing changed)
      */
     public NoteReceipt note(String text, Double importance, Collection<String> tags) {
-        Ensure.that(text != null && !text.isBlank(), "The note is empty: write what must be remembered.");
-        String trimmed = text.strip();
+        String trimmed = text == null ? "" : BlockText.clean(text).strip();
+        Ensure.that(!trimmed.isEmpty(), "The note is empty: write what must be remembered.");
         Ensure.that(trimmed.length() <= config.maxNoteChars(), "The note is " + trimmed.length()
                 + " characters long, over the limit of " + config.maxNoteChars() + " by "
                 + (trimmed.length() - config.maxNoteChars()) + ". Shorten it or split it into several notes.");

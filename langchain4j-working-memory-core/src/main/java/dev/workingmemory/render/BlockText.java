@@ -38,12 +38,85 @@ public final class BlockText {
     }
 
     /**
-     * {@link #escape} for text shown as one line of the block (an entity's name): line breaks, the Unicode line and
-     * paragraph separators and other control characters become spaces, so that the text cannot add a line that
-     * reads like the block's own (another entity, a guidance line).
+     * The memory's one rule for the characters of what it writes for the model and keeps for it: the text without
+     * controls, bidi embedding controls and unpaired surrogates. The memory applies it to every layer's rendering
+     * (so the {@code <working_memory>} block never carries them, whatever a layer holds), to the answers of its tools,
+     * to the dream prompt's data, and to text as it enters the memory (a note, a core memory block, the scratchpad, a
+     * dream's state), so that the in-memory, file and PostgreSQL stores all hold the same text and a file written as
+     * UTF-8 keeps it exactly. The messages of the conversation are never changed by it.
+     *
+     * <ul>
+     *   <li>Line feed and tab stay. CR LF, a lone CR and NEL (U+0085) become one line feed: they are line breaks.</li>
+     *   <li>Every other C0 control (NUL, ESC, BEL, …), DEL and C1 control (U+0080–U+009F) is <b>removed</b>, and so
+     *   are the bidi embedding, override and isolate controls (U+202A–U+202E, U+2066–U+2069). Removed rather than
+     *   replaced: they carry no text. A terminal shows {@code ESC[31m} around a word as colour, not as a character,
+     *   and a bidi override only reorders what a reader sees (the model reads the logical order anyway), so a
+     *   replacement character or a space in their place would add marks that were never part of the text, and split
+     *   words a reader sees whole.</li>
+     *   <li>An unpaired UTF-16 surrogate becomes U+FFFD, the replacement character: it has no UTF-8 form, and a
+     *   UTF-8 encoder (a model client's JSON, a file) would otherwise silently write {@code ?} or fail. Pairs stay.</li>
+     * </ul>
+     * Everything else stays, zero-width and other format characters included. The result is never longer than
+     * {@code text} (so a layer's rendering stays within its budget), applying it again changes nothing, and
+     * {@code text} itself is returned when nothing changes.
+     *
+     * @return the cleaned text; {@code null} for {@code null}
+     */
+    public static String clean(String text) {
+        if (text == null) {
+            return null;
+        }
+        int length = text.length();
+        int i = 0;
+        while (i < length) {
+            char c = text.charAt(i);
+            if (c >= ' ' && c < '\u007f' || c == '\n' || c == '\t') {
+                i++; // the common case first: printable ASCII
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                i += 2;
+            } else if (isRemovedOrReplaced(c)) {
+                break;
+            } else {
+                i++;
+            }
+        }
+        if (i == length) {
+            return text;
+        }
+        StringBuilder out = new StringBuilder(length).append(text, 0, i);
+        for (; i < length; i++) {
+            char c = text.charAt(i);
+            if (c == '\r') {
+                out.append('\n');
+                if (i + 1 < length && text.charAt(i + 1) == '\n') {
+                    i++;
+                }
+            } else if (c == '\u0085') {
+                out.append('\n');
+            } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
+                out.append(c).append(text.charAt(++i));
+            } else if (Character.isSurrogate(c)) {
+                out.append('\uFFFD');
+            } else if (c == '\n' || c == '\t' || !isRemovedOrReplaced(c)) {
+                out.append(c);
+            }
+        }
+        return out.toString();
+    }
+
+    /** A control (other than line feed and tab, asked before), a bidi embedding control or a surrogate. */
+    private static boolean isRemovedOrReplaced(char c) {
+        return c < ' ' || c >= '\u007f' && c <= '\u009f' || c >= '\u202a' && c <= '\u202e'
+                || c >= '\u2066' && c <= '\u2069' || Character.isSurrogate(c);
+    }
+
+    /**
+     * {@link #escape} of the {@link #clean cleaned} text, for text shown as one line of the block (an entity's name):
+     * line breaks, the Unicode line and paragraph separators and tabs become spaces, so that the text cannot add a line
+     * that reads like the block's own (another entity, a guidance line).
      */
     public static String escapeLine(String text) {
-        String escaped = escape(text);
+        String escaped = escape(clean(text));
         int length = escaped.length();
         for (int i = 0; i < length; i++) {
             if (breaksLine(escaped.charAt(i))) {

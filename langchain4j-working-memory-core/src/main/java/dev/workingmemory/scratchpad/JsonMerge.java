@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.workingmemory.render.BlockText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +38,9 @@ final class JsonMerge {
     }
 
     /**
-     * Returns a deep copy of {@code node} without {@link #FORBIDDEN_KEYS}, at any depth. The paths of
-     * the removed keys (like {@code $.a[0].__proto__}) are added to {@code strippedPaths}.
+     * Returns a deep copy of {@code node} without {@link #FORBIDDEN_KEYS}, at any depth, its keys and strings
+     * {@link BlockText#clean cleaned} (a key is checked once cleaned). The paths of the removed keys (like
+     * {@code $.a[0].__proto__}) are added to {@code strippedPaths}.
      */
     static JsonNode withoutForbiddenKeys(JsonNode node, List<String> strippedPaths) {
         List<String> found = new ArrayList<>();
@@ -53,11 +56,12 @@ final class JsonMerge {
         if (node.isObject()) {
             ObjectNode copy = JsonNodeFactory.instance.objectNode();
             for (Map.Entry<String, JsonNode> field : node.properties()) {
-                String childPath = path + "." + field.getKey();
-                if (FORBIDDEN_KEYS.contains(field.getKey())) {
+                String key = BlockText.clean(field.getKey());
+                String childPath = path + "." + key;
+                if (FORBIDDEN_KEYS.contains(key)) {
                     found.add(childPath);
                 } else {
-                    copy.set(field.getKey(), strip(field.getValue(), childPath, found));
+                    copy.set(key, strip(field.getValue(), childPath, found));
                 }
             }
             return copy;
@@ -68,6 +72,9 @@ final class JsonMerge {
                 copy.add(strip(node.get(i), path + "[" + i + "]", found));
             }
             return copy;
+        }
+        if (node.isTextual()) {
+            return TextNode.valueOf(BlockText.clean(node.textValue()));
         }
         return node.deepCopy();
     }

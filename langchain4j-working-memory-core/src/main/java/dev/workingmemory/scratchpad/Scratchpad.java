@@ -166,7 +166,8 @@ public final class Scratchpad implements MemoryLayer {
      *
      * <p>Text mode: replaces the text; {@code null} or blank clears it like {@link #clear()}.
      * JSON mode: {@code update} is a JSON object, or a JSON string whose content is a JSON object,
-     * deep-merged into the state as described in the class documentation.
+     * deep-merged into the state as described in the class documentation. The text, or the keys and strings of the
+     * JSON, are {@link BlockText#clean cleaned} first: the scratchpad holds what every store keeps exactly.
      *
      * @throws ScratchpadUpdateException when the update is not a JSON object (JSON mode), fails the
      *                                   schema or makes the state larger than {@code maxStateChars}
@@ -332,7 +333,8 @@ public final class Scratchpad implements MemoryLayer {
         }
     }
 
-    private String replaceText(String update) {
+    private String replaceText(String rawUpdate) {
+        String update = BlockText.clean(rawUpdate);
         boolean clearing = update == null || update.isBlank();
         String next = clearing ? config.initialText() : update;
         if (next.length() > config.maxStateChars()) {
