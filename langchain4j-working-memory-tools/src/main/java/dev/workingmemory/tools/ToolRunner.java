@@ -2,6 +2,7 @@ package dev.workingmemory.tools;
 
 import dev.workingmemory.WorkingMemory;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.render.BlockText;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,7 +14,8 @@ import java.util.function.Function;
  * the call never throws. Validation problems ({@link ToolInputException}) and rejections by the memory
  * ({@link IllegalArgumentException}, {@link IllegalStateException}) and a store that cannot save (then nothing
  * changed: the memory undoes a write it cannot save) become {@code "Error: … How to fix: …"};
- * any other failure is logged and reported the same way. The memory is used through
+ * any other failure is logged and reported the same way. Every answer is {@link BlockText#clean cleaned}, like the
+ * block: no controls, no unpaired surrogates. The memory is used through
  * {@link WorkingMemoryProvider#withMemory}, which runs the call again when the memory was evicted meanwhile.
  *
  * <p>Thread-safe (stateless).
@@ -41,7 +43,8 @@ final class ToolRunner {
                     "Continue without this tool; the application must register it with AiServices, which passes the memory id.");
         }
         try {
-            return provider.withMemory(memoryId, action);
+            // the answer quotes what the memory holds and what the model sent: the memory's rule for its own texts
+            return BlockText.clean(provider.withMemory(memoryId, action));
         } catch (ToolInputException e) {
             log.debug("Tool '{}' rejected its input for {}: {}", tool, memoryId, e.problem());
             return error(e.problem(), e.fix());
@@ -65,10 +68,10 @@ final class ToolRunner {
         }
     }
 
-    /** {@code "Error: <problem> How to fix: <fix>"}. */
+    /** {@code "Error: <problem> How to fix: <fix>"}, {@link BlockText#clean cleaned} (a problem may quote input). */
     static String error(String problem, String fix) {
         String text = "Error: " + sentence(problem);
-        return fix == null || fix.isBlank() ? text : text + " How to fix: " + sentence(fix);
+        return BlockText.clean(fix == null || fix.isBlank() ? text : text + " How to fix: " + sentence(fix));
     }
 
     /** {@code text} trimmed and ending with a full stop (or another sentence end). */
