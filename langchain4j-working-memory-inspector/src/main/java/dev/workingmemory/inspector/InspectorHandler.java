@@ -9,12 +9,13 @@ import dev.workingmemory.dream.DreamReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -205,7 +206,7 @@ public final class InspectorHandler {
         throw new IllegalArgumentException("The limit must be a number from 1 to " + max + ", was '" + value + "'");
     }
 
-    /** The parameters of a query string, URL-decoded (UTF-8); the first value of each name. */
+    /** The parameters of a query string, {@link #decode URL-decoded}; the first value of each name. */
     static Map<String, String> query(String query) {
         Map<String, String> parameters = new LinkedHashMap<>();
         if (query == null || query.isEmpty()) {
@@ -216,14 +217,62 @@ public final class InspectorHandler {
             String name = equals < 0 ? pair : pair.substring(0, equals);
             String value = equals < 0 ? "" : pair.substring(equals + 1);
             try {
-                parameters.putIfAbsent(URLDecoder.decode(name, StandardCharsets.UTF_8),
-                        URLDecoder.decode(value, StandardCharsets.UTF_8));
+                parameters.putIfAbsent(decode(name), decode(value));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("The query string is not URL-encoded: " + pair.length()
                         + " characters at '" + name + "'");
             }
         }
         return parameters;
+    }
+
+    /**
+     * URL-decodes {@code text} ({@code %XX} escapes of UTF-8 bytes, {@code +} for a space), where an unpaired
+     * surrogate may stand as the three bytes of its own code point ({@code %ED%A0%80} for U+D800, as WTF-8 writes it),
+     * which UTF-8 forbids: a memory id may hold one, and the page sends it so (no UTF-8 could carry it, and a decoder
+     * would make every such id U+FFFD). Any other byte sequence that is not UTF-8 becomes U+FFFD.
+     *
+     * @throws IllegalArgumentException for a {@code %} not followed by two hex digits
+     */
+    static String decode(String text) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(text.length());
+        int run = 0; // the start of the characters not yet written
+        for (int i = 0; i <= text.length(); i++) {
+            char c = i < text.length() ? text.charAt(i) : '%';
+            if (c != '%' && c != '+') {
+                continue;
+            }
+            bytes.writeBytes(text.substring(run, i).getBytes(StandardCharsets.UTF_8));
+            if (i == text.length()) {
+                break;
+            }
+            if (c == '+') {
+                bytes.write(' ');
+            } else if (i + 2 < text.length() && HexFormat.isHexDigit(text.charAt(i + 1))
+                    && HexFormat.isHexDigit(text.charAt(i + 2))) {
+                bytes.write(HexFormat.fromHexDigits(text, i + 1, i + 3));
+                i += 2;
+            } else {
+                throw new IllegalArgumentException("'%' not followed by two hex digits");
+            }
+            run = i + 1;
+        }
+        return wtf8(bytes.toByteArray());
+    }
+
+    /** UTF-8, with a surrogate's own three bytes ({@code ED A0..BF 80..BF}) read as that surrogate. */
+    private static String wtf8(byte[] bytes) {
+        StringBuilder out = new StringBuilder(bytes.length);
+        int start = 0;
+        for (int i = 0; i + 2 < bytes.length; i++) {
+            if ((bytes[i] & 0xFF) == 0xED && (bytes[i + 1] & 0xE0) == 0xA0 && (bytes[i + 2] & 0xC0) == 0x80) {
+                out.append(new String(bytes, start, i - start, StandardCharsets.UTF_8))
+                        .append((char) (0xD000 | (bytes[i + 1] & 0x3F) << 6 | bytes[i + 2] & 0x3F));
+                i += 2;
+                start = i + 1;
+            }
+        }
+        return out.append(new String(bytes, start, bytes.length - start, StandardCharsets.UTF_8)).toString();
     }
 
     private InspectorResponse ok(JsonNode body) {

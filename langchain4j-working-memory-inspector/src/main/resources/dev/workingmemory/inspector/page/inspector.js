@@ -72,10 +72,51 @@
         }
     }
 
+    // ---- ids: addressed exactly, shown escaped -------------------------------------------------------------------
+
+    // Percent-encoded UTF-8, an unpaired surrogate as the three bytes of its code point (%ED%A0%80 for U+D800), as the
+    // API decodes it: a memory id may hold one, which encodeURIComponent refuses and URLSearchParams makes U+FFFD.
+    function encodeText(text) {
+        return String(text).replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\uD800-\uDFFF]|[^\uD800-\uDFFF]+/g, part => {
+            if (part.length !== 1 || part < '\uD800' || part > '\uDFFF') {
+                return encodeURIComponent(part);
+            }
+            const code = part.charCodeAt(0);
+            const hex = byte => '%' + byte.toString(16).toUpperCase();
+            return '%ED' + hex(0x80 | (code >> 6) & 0x3F) + hex(0x80 | code & 0x3F);
+        });
+    }
+
+    // The inverse of encodeText.
+    function decodeText(text) {
+        return text.replace(/\+/g, ' ').split(/(%ED%[AB][0-9A-F]%[89AB][0-9A-F])/i).map((part, i) => {
+            if (i % 2 === 1) {
+                return String.fromCharCode(0xD000 | (parseInt(part.substring(4, 6), 16) & 0x3F) << 6
+                    | parseInt(part.substring(7, 9), 16) & 0x3F);
+            }
+            try {
+                return decodeURIComponent(part);
+            } catch (e) {
+                return part;
+            }
+        }).join('');
+    }
+
+    function queryString(parameters) {
+        return Object.entries(parameters).map(([name, value]) => encodeText(name) + '=' + encodeText(value)).join('&');
+    }
+
+    // An id as the page shows it: controls, line breaks, bidi controls and unpaired surrogates as \uXXXX, so that an
+    // id cannot hide a character, break its line or reorder what is shown around it.
+    function shown(id) {
+        return String(id).replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]|[\x00-\x1F\x7F-\x9F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/g,
+            c => c.length === 2 ? c : '\\u' + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0'));
+    }
+
     // ---- the API ------------------------------------------------------------------------------------------------
 
     async function get(endpoint, parameters) {
-        const query = new URLSearchParams(parameters || {}).toString();
+        const query = queryString(parameters || {});
         const response = await fetch('api/' + endpoint + (query ? '?' + query : ''), {headers: {'Accept': 'application/json'}});
         const body = await response.json();
         if (!response.ok) {
@@ -118,8 +159,8 @@
                     'data-resource': user.resource, 'data-thread': t.thread,
                     title: t.loaded ? 'loaded: live view' : 'not loaded: stored state',
                     onclick: () => select(user.resource, t.thread)
-                }, 'thread ' + t.thread + (t.loaded ? ' ●' : '')));
-            return el('div', {class: 'user'}, el('div', {class: 'id', text: user.resource}),
+                }, 'thread ' + shown(t.thread) + (t.loaded ? ' ●' : '')));
+            return el('div', {class: 'user'}, el('div', {class: 'id', text: shown(user.resource)}),
                 el('div', {class: 'stats', text: stats.join(' · ')}), threads);
         });
         if (answer.truncated) {
@@ -132,7 +173,7 @@
     }
 
     function select(resource, thread) {
-        const hash = new URLSearchParams({r: resource, t: thread}).toString();
+        const hash = queryString({r: resource, t: thread});
         if (location.hash.substring(1) === hash) {
             show();
         } else {
@@ -141,8 +182,15 @@
     }
 
     function fromHash() {
-        const parameters = new URLSearchParams(location.hash.substring(1));
-        return {resource: parameters.get('r'), thread: parameters.get('t') || 'default'};
+        const parameters = {};
+        for (const pair of location.hash.substring(1).split('&')) {
+            const equals = pair.indexOf('=');
+            const name = decodeText(equals < 0 ? pair : pair.substring(0, equals));
+            if (name && !(name in parameters)) {
+                parameters[name] = decodeText(equals < 0 ? '' : pair.substring(equals + 1));
+            }
+        }
+        return {resource: parameters.r === undefined ? null : parameters.r, thread: parameters.t || 'default'};
     }
 
     // ---- one user and thread ------------------------------------------------------------------------------------
@@ -183,8 +231,8 @@
                 if (confirm('Forget everything of this user? This cannot be undone.')) act('forget', resource.resource, 'Forget');
             }}, 'Forget this user')] : [];
         return el('div', {class: 'row'},
-            el('h3', {class: 'title', id: 'resource-id'}, 'User ', el('span', {text: resource.resource}),
-                ' · thread ', el('span', {text: thread.thread})),
+            el('h3', {class: 'title', id: 'resource-id'}, 'User ', el('span', {text: shown(resource.resource)}),
+                ' · thread ', el('span', {text: shown(thread.thread)})),
             el('span', {class: 'meta', text: thread.loaded ? 'loaded: live view' : 'not loaded: stored state'}),
             thread.pausePending ? el('span', {class: 'meta', id: 'pause-pending',
                 title: 'Messages since its last pause: the window becomes long-term memory, which the user\'s other'
