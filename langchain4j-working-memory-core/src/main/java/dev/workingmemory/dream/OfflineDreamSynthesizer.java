@@ -2,6 +2,7 @@ package dev.workingmemory.dream;
 
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.Provenance;
+import dev.workingmemory.internal.ContentWords;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.notes.Note;
 

@@ -1,5 +1,6 @@
 package dev.workingmemory.dream;
 
+import dev.workingmemory.internal.ContentWords;
 import dev.workingmemory.internal.Ensure;
 
 import java.util.ArrayList;

@@ -1,5 +1,6 @@
 package dev.workingmemory.dream;
 
+import dev.workingmemory.internal.ContentWords;
 import dev.workingmemory.notes.Note;
 
 import java.util.ArrayList;

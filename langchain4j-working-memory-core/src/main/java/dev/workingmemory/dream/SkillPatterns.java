@@ -1,5 +1,7 @@
 package dev.workingmemory.dream;
 
+import dev.workingmemory.internal.ContentWords;
+
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

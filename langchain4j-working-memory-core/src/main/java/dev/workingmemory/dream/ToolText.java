@@ -3,6 +3,7 @@ package dev.workingmemory.dream;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.Provenance;
+import dev.workingmemory.internal.ContentWords;
 
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;

@@ -1,4 +1,4 @@
-package dev.workingmemory.dream;
+package dev.workingmemory.internal;
 
 import org.junit.jupiter.api.Test;
 

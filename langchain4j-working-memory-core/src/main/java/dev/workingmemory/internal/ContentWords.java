@@ -1,4 +1,4 @@
-package dev.workingmemory.dream;
+package dev.workingmemory.internal;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * The content words of a text: what the dream's rules compare (a pointer's topic with a search hit, a note with an old
- * item) and what fallback keywords are made of. A content word is a token of letters and digits with at least three
+ * item), what fallback keywords are made of, and what the session compares a todo with a statement that it is done
+ * by. A content word is a token of letters and digits with at least three
  * characters (two when it holds a digit, as in {@code v2}) that is not an English function word, contraction or
  * interjection. Words are compared by
  * a light stem (lower case, a plural or {@code -ing}/{@code -ed}/{@code -ion} ending and a final {@code e} removed), so
@@ -19,7 +20,7 @@ import java.util.Set;
  *
  * <p>Thread-safe (stateless).
  */
-final class ContentWords {
+public final class ContentWords {
 
     private static final Set<String> STOPWORDS = Set.of(
             "the", "and", "for", "are", "but", "not", "you", "your", "yours", "all", "any", "can", "had", "her", "hers",
@@ -46,7 +47,7 @@ final class ContentWords {
     }
 
     /** The content words of {@code text} as written (original case), in order, without repeats of a stem. */
-    static List<String> words(String text) {
+    public static List<String> words(String text) {
         Map<String, String> byStem = new LinkedHashMap<>();
         for (String token : tokens(text)) {
             if (isContentWord(token)) {
@@ -57,7 +58,7 @@ final class ContentWords {
     }
 
     /** The stems of the content words of {@code text}, in order. */
-    static Set<String> stems(String text) {
+    public static Set<String> stems(String text) {
         Set<String> stems = new LinkedHashSet<>();
         for (String token : tokens(text)) {
             if (isContentWord(token)) {
@@ -68,7 +69,7 @@ final class ContentWords {
     }
 
     /** How many stems {@code a} and {@code b} share. */
-    static int shared(Set<String> a, Set<String> b) {
+    public static int shared(Set<String> a, Set<String> b) {
         int shared = 0;
         for (String stem : a) {
             if (b.contains(stem)) {
@@ -83,7 +84,7 @@ final class ContentWords {
      * a crude stand-in for rarity — words with digits (ids, versions: {@code ABC-101}, {@code v2}) first, then the
      * longest — in the order they appear in the text.
      */
-    static List<String> keywords(String text, int max) {
+    public static List<String> keywords(String text, int max) {
         List<String> words = words(text);
         List<String> longest = new ArrayList<>(words);
         longest.sort(Comparator.comparing((String w) -> w.chars().noneMatch(Character::isDigit))
@@ -93,7 +94,7 @@ final class ContentWords {
     }
 
     /** The tokens of letters and digits (apostrophes inside words kept), lower case. */
-    static List<String> tokens(String text) {
+    public static List<String> tokens(String text) {
         List<String> tokens = new ArrayList<>();
         if (text == null) {
             return tokens;
@@ -113,7 +114,7 @@ final class ContentWords {
         return tokens;
     }
 
-    static boolean isContentWord(String token) {
+    public static boolean isContentWord(String token) {
         String lower = token.toLowerCase(Locale.ROOT);
         boolean hasDigit = lower.chars().anyMatch(Character::isDigit);
         if (lower.length() < (hasDigit ? 2 : 3) || STOPWORDS.contains(lower)) {
@@ -135,7 +136,7 @@ final class ContentWords {
         return true;
     }
 
-    static String stem(String token) {
+    public static String stem(String token) {
         String word = token.toLowerCase(Locale.ROOT);
         if (word.endsWith("'s")) {
             word = word.substring(0, word.length() - 2);
