@@ -23,6 +23,8 @@ final class FilePaths {
     private static final Set<String> BARE_FILES = Set.of("Dockerfile", "Makefile", "Jenkinsfile", "Procfile", "Gemfile");
     /** A path-like token: segments of word characters, dots and dashes, separated by slashes. Bounded, no nesting. */
     private static final Pattern TOKEN = Pattern.compile("[\\w.@~-]{1,200}(?:[/\\\\][\\w.@~-]{1,200}){0,40}");
+    /** Longer items are no path. */
+    private static final int MAX_PATH_CHARS = 2_000;
     private static final Pattern URL = Pattern.compile("[a-zA-Z][a-zA-Z0-9+.-]{0,20}://\\S{1,2000}");
 
     private FilePaths() {
@@ -47,6 +49,40 @@ final class FilePaths {
             }
         }
         return p;
+    }
+
+    /**
+     * The segments of {@code item} when the whole item is one file's path ({@code scripts/report.py},
+     * {@code /home/dev/app/scripts/report.py}, {@code report.py}), as {@link #display} shows it, split at either
+     * separator, without empty, {@code .} and {@code ..} segments; {@code null} for any other text.
+     */
+    static List<String> segments(String item) {
+        if (item.isEmpty() || item.length() > MAX_PATH_CHARS || !isFile(item)) {
+            return null;
+        }
+        for (int i = 0; i < item.length(); i++) {
+            if (Character.isWhitespace(item.charAt(i))) {
+                return null;
+            }
+        }
+        List<String> segments = new ArrayList<>();
+        for (String segment : display(item).split("[/\\\\]")) {
+            if (!segment.isEmpty() && !segment.equals(".") && !segment.equals("..")) {
+                segments.add(segment);
+            }
+        }
+        return segments.isEmpty() ? null : List.copyOf(segments);
+    }
+
+    /**
+     * Whether two paths ({@link #segments}) may name one file: the shorter is the end of the longer, segment by
+     * segment ({@code report.py}, {@code scripts/report.py} and {@code /home/dev/app/scripts/report.py}), compared
+     * case-sensitively. {@code scripts/report.py} and {@code tests/report.py} are two files.
+     */
+    static boolean sameFile(List<String> a, List<String> b) {
+        List<String> shorter = a.size() <= b.size() ? a : b;
+        List<String> longer = shorter == a ? b : a;
+        return shorter.equals(longer.subList(longer.size() - shorter.size(), longer.size()));
     }
 
     /** The last segment of a path. */

@@ -56,6 +56,14 @@ import java.util.Optional;
  * lowest-scoring. A repeated item starts again at age 0. An item already in a slot is not added to the pool, and an
  * item added to a slot leaves the pool.
  *
+ * <p><b>One file, one pool item.</b> A file's path and its shorter forms — its bare name, a relative path, an absolute
+ * path ending in the same relative path ({@code report.py}, {@code scripts/report.py},
+ * {@code /home/dev/app/scripts/report.py}) — are one item, shown in the most specific form seen, and a mention of any
+ * form is the item's ({@link Mentions}). Forms that cannot be one file ({@code scripts/report.py},
+ * {@code tests/report.py}) are two items. A shorter form of two pooled files ({@code report.py} then) could be either:
+ * it adds no item (a third line for one of the two) and each of them counts as named again, as a message naming
+ * {@code report.py} mentions both.
+ *
  * <p><b>Extraction.</b> Once the session acts for the memory ({@link SessionSlotsConfig#activation()}: by default from
  * the first tool result that is a coding agent's output, {@link SessionActivation}), every message goes through the
  * configured {@link SessionExtractor}; what it finds is added (most important last, so it ends up first) and saved
@@ -119,7 +127,7 @@ public final class SessionSlots implements MemoryLayer {
     /**
      * What {@link #add} did.
      *
-     * @param item     the item as stored
+     * @param item     the item as stored (for a path of a file the pool holds, the form the pool shows)
      * @param repeated whether an equal item was there already (it moved to the front, or its age started again)
      * @param dropped  the items the slot dropped to stay within its limit, oldest last
      * @param size     the slot's (or the pool's) size afterwards
@@ -440,15 +448,20 @@ public final class SessionSlots implements MemoryLayer {
                 }
             }
         }
-        boolean bareName = content.indexOf('/') < 0 && content.indexOf('\\') < 0 && FilePaths.isFile(content);
-        for (Pooled existing : pool) {
-            // a file named again without its directory ("UserService.java") repeats the pooled path
-            if (existing.key.equals(key) || bareName && FilePaths.fileName(existing.content).equals(content)) {
-                existing.age = 0;
+        Pooled added = new Pooled(content, key, 0, 0);
+        List<Pooled> same = sameItem(added);
+        if (!same.isEmpty()) {
+            if (same.size() > 1) {
+                // a shorter form of several files: whichever it names is named again, and none is shown twice
+                same.forEach(existing -> existing.age = 0);
                 return new Added(item, true, List.of(), pool.size(), config.poolCapacity());
             }
+            Pooled existing = same.get(0);
+            existing.age = 0;
+            existing.takeFormOf(added);
+            return new Added(new SessionItem(POOL, existing.content), true, List.of(), pool.size(), config.poolCapacity());
         }
-        pool.add(new Pooled(content, key, 0, 0));
+        pool.add(added);
         List<String> dropped = new ArrayList<>(1);
         while (pool.size() > config.poolCapacity()) {
             Pooled worst = pool.stream().min(leastRelevantFirst()).orElseThrow();
@@ -456,6 +469,26 @@ public final class SessionSlots implements MemoryLayer {
             dropped.add(worst.content);
         }
         return new Added(item, false, dropped, pool.size(), config.poolCapacity());
+    }
+
+    /**
+     * The pool items that are {@code item}: the same text, or, for a file's path, a path of the same file
+     * ({@link FilePaths#sameFile}: {@code report.py}, {@code scripts/report.py}, an absolute path ending in it). Two
+     * items when {@code item} is a shorter form of two files the pool holds ({@code report.py} beside
+     * {@code scripts/report.py} and {@code tests/report.py}): the pool holds one item per file, so several items are
+     * never the same file as each other.
+     */
+    private List<Pooled> sameItem(Pooled item) {
+        List<Pooled> same = new ArrayList<>(1);
+        for (Pooled existing : pool) {
+            if (existing.key.equals(item.key)) {
+                return List.of(existing);
+            }
+            if (item.path != null && existing.path != null && FilePaths.sameFile(item.path, existing.path)) {
+                same.add(existing);
+            }
+        }
+        return same;
     }
 
     /** Lowest score first, then the oldest: the order in which pool items go. */
@@ -610,16 +643,35 @@ public final class SessionSlots implements MemoryLayer {
             int mentions = item.path("mentions").asInt(-1);
             if (content.isBlank() || age < 0 || mentions < 0) {
                 log.warn("Dropping an unreadable stored pool item {} of {}", item, context.key());
-            } else if (pool.size() < config.poolCapacity()) {
-                pool.add(new Pooled(content, Texts.normalize(content), age, mentions));
+            } else {
+                restore(new Pooled(content, Texts.normalize(content), age, mentions));
             }
+        }
+    }
+
+    /**
+     * Adds a stored pool item as {@link #putInPool} would: a file a stored pool holds under two paths (saved before one
+     * file was one item) becomes one item with the younger age and the more mentions, and a shorter form of two files
+     * it holds is left out.
+     */
+    private void restore(Pooled stored) {
+        List<Pooled> same = sameItem(stored);
+        if (same.size() == 1) {
+            Pooled existing = same.get(0);
+            existing.age = Math.min(existing.age, stored.age);
+            existing.mentions = Math.max(existing.mentions, stored.mentions);
+            existing.takeFormOf(stored);
+        } else if (same.isEmpty() && pool.size() < config.poolCapacity()) {
+            pool.add(stored);
         }
     }
 
     /** A pool item. Mutable, guarded by the memory's lock. */
     private static final class Pooled {
-        final String content;
-        final String key;
+        String content;
+        String key;
+        /** The file's path when the item is one ({@link FilePaths#segments}), else {@code null}. */
+        List<String> path;
         int age;
         int mentions;
         private Mentions keys;
@@ -627,8 +679,19 @@ public final class SessionSlots implements MemoryLayer {
         Pooled(String content, String key, int age, int mentions) {
             this.content = content;
             this.key = key;
+            this.path = FilePaths.segments(content);
             this.age = age;
             this.mentions = mentions;
+        }
+
+        /** Shows {@code other}'s form when that is the more specific path of the same file (more segments). */
+        void takeFormOf(Pooled other) {
+            if (path != null && other.path != null && other.path.size() > path.size()) {
+                content = other.content;
+                key = other.key;
+                path = other.path;
+                keys = null;
+            }
         }
 
         Mentions mentionKeys() {

@@ -177,6 +177,73 @@ class SessionSlotsTest {
     }
 
     @Test
+    void should_keep_one_item_for_a_file_named_bare_first_and_by_its_path_later_showing_the_path() {
+        session.add(SessionSlots.POOL, "report.py");
+        session.onMessage(user("report.py fails"));
+        session.onMessage(user("x"));
+
+        SessionSlots.Added path = session.add(SessionSlots.POOL, "scripts/report.py");
+
+        assertThat(path.repeated()).isTrue();
+        assertThat(path.item().content()).isEqualTo("scripts/report.py");
+        assertThat(session.pool()).singleElement().satisfies(item -> {
+            assertThat(item.content()).isEqualTo("scripts/report.py");
+            assertThat(item.age()).isZero();
+            assertThat(item.mentions()).isEqualTo(1); // the bare name's mention is the file's
+        });
+        session.add(SessionSlots.POOL, "/home/dev/orders-service/scripts/report.py");
+        session.add(SessionSlots.POOL, "./scripts/report.py");
+        session.add(SessionSlots.POOL, "report.py");
+        assertThat(session.items(SessionSlots.POOL)).containsExactly("/home/dev/orders-service/scripts/report.py");
+    }
+
+    @Test
+    void should_keep_two_files_of_one_name_apart_and_take_their_bare_name_as_naming_both_again() {
+        session.add(SessionSlots.POOL, "scripts/report.py");
+        session.add(SessionSlots.POOL, "tests/report.py");
+        session.onMessage(user("a"));
+        session.onMessage(user("b"));
+
+        SessionSlots.Added bare = session.add(SessionSlots.POOL, "report.py");
+
+        assertThat(bare.repeated()).isTrue();
+        assertThat(session.pool()).extracting(PoolItem::content, PoolItem::age).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("scripts/report.py", 0),
+                org.assertj.core.groups.Tuple.tuple("tests/report.py", 0));
+        assertThat(session.add(SessionSlots.POOL, "app/tests/report.py").item().content()).isEqualTo("app/tests/report.py");
+        assertThat(session.items(SessionSlots.POOL)).containsExactlyInAnyOrder("scripts/report.py", "app/tests/report.py");
+    }
+
+    @Test
+    void should_count_any_form_of_a_pooled_files_path_as_its_mention_and_not_another_files_path() {
+        session.add(SessionSlots.POOL, "scripts/report.py");
+        session.add(SessionSlots.POOL, "tests/report.py");
+
+        session.onMessage(user("Traceback: File \"/home/dev/app/scripts/report.py\", line 44"));
+        session.onMessage(user("tests/report.py::test_totals FAILED"));
+        session.onMessage(user("Look at report.py"));
+        session.onMessage(user("old_report.py and scripts/report.pyc are other files"));
+
+        assertThat(session.pool()).extracting(PoolItem::content, PoolItem::mentions).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("scripts/report.py", 2),
+                org.assertj.core.groups.Tuple.tuple("tests/report.py", 2));
+    }
+
+    @Test
+    void should_remove_a_file_by_any_part_of_its_path_and_merge_a_stored_pool_that_holds_it_twice() throws Exception {
+        session.restore(new ObjectMapper().readTree("""
+                {"formatVersion":1,"slots":{},
+                 "pool":[{"content":"report.py","age":3,"mentions":2},{"content":"scripts/report.py","age":1,"mentions":0},
+                         {"content":"src/App.java","age":0,"mentions":0}]}"""));
+
+        assertThat(session.pool()).extracting(PoolItem::content, PoolItem::age, PoolItem::mentions).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("scripts/report.py", 1, 2),
+                org.assertj.core.groups.Tuple.tuple("src/App.java", 0, 0));
+        assertThat(session.remove("report.py")).containsExactly(SessionItem.of(SessionSlots.POOL, "scripts/report.py"));
+        assertThat(session.items(SessionSlots.POOL)).containsExactly("src/App.java");
+    }
+
+    @Test
     void should_not_count_common_words_shared_with_an_item_as_mentions() {
         session.add(SessionSlots.POOL, "fix the failing test in the order service");
 
