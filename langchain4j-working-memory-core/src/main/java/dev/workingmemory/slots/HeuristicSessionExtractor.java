@@ -31,7 +31,8 @@ import java.util.Set;
  *
  * <p><b>User messages.</b> Decisions and todos ({@code Statements}), files named (to the pool), and compiler errors
  * or stack traces pasted in. <b>The model's messages.</b> Decisions, todos and files named. TODO comments inside
- * code are not todos: only prose counts.
+ * code are not todos: only prose counts. <b>Todos done.</b> A user's or the model's statement that a todo's task is
+ * done ({@link #done}).
  *
  * <p>Large texts are read as their first and last {@linkplain Builder#maxScanChars half million characters}; every
  * pattern runs on lines of at most 2,000 characters, so a 10 MB result costs linear time.
@@ -106,6 +107,27 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
         } catch (RuntimeException e) {
             // a rule that trips over some input must not cost the message its other items, nor the caller its turn
             log.warn("Session extraction failed on a {} message", message == null ? null : message.type(), e);
+            return List.of();
+        }
+    }
+
+    /**
+     * The todos a user's message, or the model's, says are done ({@code Completions}): "the README is updated",
+     * "done with the pagination", "I fixed the flaky OrderServiceTest", "- [x] add retries"; not "don't forget to
+     * update the README", "is the README done?", "the README isn't updated yet".
+     */
+    @Override
+    public List<SessionItem> done(ChatMessage message, List<SessionItem> held) {
+        try {
+            String text = null;
+            if (message instanceof UserMessage && userMessages) {
+                text = Texts.of(message);
+            } else if (message instanceof AiMessage ai && assistantMessages) {
+                text = ai.text();
+            }
+            return text == null || held.isEmpty() ? List.of() : Completions.find(Texts.window(text, maxScanChars), held);
+        } catch (RuntimeException e) {
+            log.warn("Finding completed todos failed on a {} message", message == null ? null : message.type(), e);
             return List.of();
         }
     }

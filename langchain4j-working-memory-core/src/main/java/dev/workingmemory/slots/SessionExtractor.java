@@ -22,6 +22,20 @@ public interface SessionExtractor {
      */
     List<SessionItem> extract(ChatMessage message);
 
+    /**
+     * The items among {@code held} whose task {@code message} says is done ("the README's export section is updated",
+     * "done with the pagination"); the session removes them. Called for each user and model message while the session
+     * holds slot items, before the message's own items are added, so that a message does not complete what it states.
+     * The default finds none; {@link HeuristicSessionExtractor} finds todos.
+     *
+     * @param message a user's or the model's message added to the memory
+     * @param held    the items the session holds: each slot's, newest first, then the pool's; not empty
+     * @return some of {@code held}; never {@code null}
+     */
+    default List<SessionItem> done(ChatMessage message, List<SessionItem> held) {
+        return List.of();
+    }
+
     /** The default: {@link HeuristicSessionExtractor} with its defaults. */
     static SessionExtractor defaults() {
         return HeuristicSessionExtractor.builder().build();

@@ -9,6 +9,7 @@ import dev.langchain4j.data.message.AiMessage;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.MemoryToolNames;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
@@ -72,6 +73,12 @@ import java.util.Optional;
  * {@code core_memory_read}, ...) are never extracted: their errors are the memory's, not the build's. A message is
  * read as far as the memory analyses ({@link LayerContext#maxAnalyzedChars()}).
  *
+ * <p><b>A todo done.</b> A todo goes when a user's or the model's message says its task is done
+ * ({@link SessionExtractor#done}; by default "the README's export section is updated", "done with the
+ * pagination", "I fixed …", not "don't forget to update the README", "is the README done?", "not done yet"). There is
+ * no done state in seed 003's slots: a done todo is no todo. Todos the model added go that way too, also before the
+ * session acts.
+ *
  * <p><b>A call run again.</b> The items a tool result gave are its call's: the tool's name and arguments
  * ({@link ToolRuns}). When the same call runs again, what it says now replaces what it said: the errors of
  * {@code mvn -q compile} go when it passes, and a test run that fails otherwise shows only its new failures. Items the
@@ -87,6 +94,8 @@ public final class SessionSlots implements MemoryLayer {
     public static final String NAME = "session";
     /** The name that {@link #add}, {@link #clearSlot} and {@link #items} accept for the pool. */
     public static final String POOL = "pool";
+    /** The slot of tasks to do: by default, its items go when a message says they are done. */
+    static final String TODO = "todo";
     private static final Logger log = LoggerFactory.getLogger(SessionSlots.class);
     private static final int FORMAT_VERSION = 1;
     /** The messages kept while the session waits, extracted when it starts to act. */
@@ -312,10 +321,11 @@ public final class SessionSlots implements MemoryLayer {
                 backlog.removeFirst();
             }
             backlog.addLast(seen);
-            if (!pool.isEmpty()) { // items a tool added age as in an acting session
-                String text = Texts.of(seen.message());
+            if (!pool.isEmpty() || holdsSlotItems()) { // items a tool added age, and go when done, as in an acting session
+                String text = pool.isEmpty() ? "" : Texts.of(seen.message());
                 context.write(() -> {
-                    if (observe(text)) {
+                    if (observe(text) | complete(seen.message())) {
+                        runs.retainOnly(slots);
                         context.changed();
                     }
                     return null;
@@ -335,6 +345,7 @@ public final class SessionSlots implements MemoryLayer {
             active = true;
             changed |= observe(text);
             for (int i = 0; i < found.size(); i++) {
+                changed |= complete(extracted.get(i).message());
                 changed |= replaceRun(calls.get(i));
                 changed |= put(found.get(i), calls.get(i));
             }
@@ -354,6 +365,42 @@ public final class SessionSlots implements MemoryLayer {
         boolean changed = false;
         for (Map.Entry<String, LinkedList<String>> slot : slots.entrySet()) {
             changed |= slot.getValue().removeIf(item -> runs.gaveBy(slot.getKey(), item, call));
+        }
+        return changed;
+    }
+
+    private boolean holdsSlotItems() {
+        for (List<String> items : slots.values()) {
+            if (!items.isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Removes the slot items whose task a user's or the model's message says is done ({@link SessionExtractor#done}). */
+    private boolean complete(ChatMessage message) {
+        if (!(message instanceof UserMessage || message instanceof AiMessage) || !holdsSlotItems()) {
+            return false;
+        }
+        List<SessionItem> held = new ArrayList<>();
+        slots.forEach((slot, items) -> items.forEach(item -> held.add(new SessionItem(slot, item))));
+        ranked().forEach(p -> held.add(new SessionItem(POOL, p.content)));
+        List<SessionItem> done;
+        try {
+            done = config.extractor().done(message, List.copyOf(held));
+        } catch (RuntimeException e) {
+            log.warn("Session extractor failed to find what is done in a {} message of {}", message.type(),
+                    context.key(), e);
+            return false;
+        }
+        boolean changed = false;
+        for (SessionItem item : done == null ? List.<SessionItem>of() : done) {
+            if (item != null && POOL.equals(item.slot())) {
+                changed |= pool.removeIf(p -> p.content.equals(item.content()));
+            } else if (item != null && slots.containsKey(item.slot())) {
+                changed |= slots.get(item.slot()).remove(item.content());
+            }
         }
         return changed;
     }

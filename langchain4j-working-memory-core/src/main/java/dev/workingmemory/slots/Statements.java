@@ -26,7 +26,8 @@ final class Statements {
 
     private static final String LEAD = "^(?:(?:ok|okay|so|and|also|then|now|alright|right|great|good|fine|but|well|yes|no"
             + "|first|finally|after that|for now|in that case)\\b[,:]?\\s+)*";
-    private static final Pattern CONNECTORS = Pattern.compile(LEAD, Pattern.CASE_INSENSITIVE);
+    /** Words that lead into a sentence and say nothing of it ("ok, so", "great,", "no,"). */
+    static final Pattern CONNECTORS = Pattern.compile(LEAD, Pattern.CASE_INSENSITIVE);
     private static final Pattern CONDITION = Pattern.compile("^(?:if|when|whether|unless|once|in case)\\b", Pattern.CASE_INSENSITIVE);
 
     private static final Pattern TODO_MARKER = Pattern.compile("^(?:todo|to-do)\\b\\s*[:-]?\\s*(.+)$", Pattern.CASE_INSENSITIVE);

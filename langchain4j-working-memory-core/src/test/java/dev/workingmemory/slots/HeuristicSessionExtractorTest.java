@@ -314,6 +314,76 @@ class HeuristicSessionExtractorTest {
         assertThat(extractor.extract(AiMessage.from(message))).extracting(SessionItem::slot).doesNotContain("todo");
     }
 
+    /** What a coding session holds: three todos, newest first, a decision and a file. */
+    private static final List<SessionItem> HELD = List.of(
+            SessionItem.of("decision", "Use commons-csv for the export, with a semicolon as delimiter"),
+            SessionItem.of("todo", "update the README's export section before we open the PR"),
+            SessionItem.of("todo", "add pagination to the export endpoint, but not today"),
+            SessionItem.of("todo", "fix the flaky OrderServiceTest"),
+            SessionItem.of("pool", "src/main/java/com/acme/orders/ExportController.java"));
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "The README's export section is updated.|update the README's export section before we open the PR",
+            "README updated.|update the README's export section before we open the PR",
+            "I've updated the export section of the README.|update the README's export section before we open the PR",
+            "Done with the pagination.|add pagination to the export endpoint, but not today",
+            "Great. That was the pagination todo, so it's done.|add pagination to the export endpoint, but not today",
+            "Yes, pagination of the export endpoint is done.|add pagination to the export endpoint, but not today",
+            "Pagination: finished now.|add pagination to the export endpoint, but not today",
+            "The export endpoint pages now. Merged.|add pagination to the export endpoint, but not today",
+            "I fixed the flaky OrderServiceTest.|fix the flaky OrderServiceTest",
+            "The flaky OrderServiceTest is resolved; next, the README.|fix the flaky OrderServiceTest",
+            "- [x] fix the flaky OrderServiceTest|fix the flaky OrderServiceTest",
+            "The export, its pagination and the migration are done; the README's export section is still to update."
+                    + "|add pagination to the export endpoint, but not today"})
+    void should_take_a_statement_that_a_todos_task_is_done_as_completing_it(String message, String todo) {
+        assertThat(extractor.done(UserMessage.from(message), HELD)).containsExactly(SessionItem.of("todo", todo));
+        assertThat(extractor.done(AiMessage.from(message), HELD)).containsExactly(SessionItem.of("todo", todo));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Don't forget to finish the README.", "Is the README done?", "Is the README updated",
+            "So the pagination is done?",
+            "The README isn't updated yet.", "The pagination is not done.", "Pagination is almost done.",
+            "The README should be updated before the PR.", "Let me know when the pagination is done.",
+            "Once the pagination is merged, update the README.", "Make sure the README is updated.",
+            "I'll update the README's export section before the PR.", "Update the README export section now.",
+            "Let's get the pagination done today.", "I think the flaky OrderServiceTest is fixed.",
+            "The export is done.", "The export job is finished.", "Fixed the typo in the changelog.",
+            "I fixed the return type of the endpoint.",
+            "The README is outdated.", "The export endpoint is implemented in ExportController.",
+            "```\nREADME updated\n```", "> The README's export section is updated."})
+    void should_not_take_a_plan_a_question_a_negation_or_another_task_for_a_todo_done(String message) {
+        assertThat(extractor.done(UserMessage.from(message.replace("\\n", "\n")), HELD)).isEmpty();
+    }
+
+    @Test
+    void should_complete_two_todos_a_clause_names_apart_and_neither_when_it_names_what_they_share() {
+        List<SessionItem> todos = List.of(SessionItem.of("todo", "update the README's export section"),
+                SessionItem.of("todo", "add pagination to the export endpoint"));
+        List<SessionItem> endpoints = List.of(SessionItem.of("todo", "document the export endpoint"),
+                SessionItem.of("todo", "add pagination to the export endpoint"));
+
+        assertThat(extractor.done(UserMessage.from("The pagination and the README are done."), todos))
+                .containsExactlyInAnyOrderElementsOf(todos);
+        assertThat(extractor.done(UserMessage.from("The export is done."), todos)).isEmpty();
+        assertThat(extractor.done(UserMessage.from("The export endpoint is done."), endpoints)).isEmpty();
+        assertThat(extractor.done(UserMessage.from("Pagination of the export endpoint is done."), endpoints))
+                .containsExactly(endpoints.get(1));
+        assertThat(HeuristicSessionExtractor.builder().fromUserMessages(false).build()
+                .done(UserMessage.from("Done with the pagination."), todos)).isEmpty();
+    }
+
+    @Test
+    void should_not_complete_a_todo_by_one_word_the_sessions_other_items_share_unless_said_with_its_own_verb() {
+        List<SessionItem> held = List.of(SessionItem.of("decision", "Use PostgreSQL for the export job table"),
+                SessionItem.of("todo", "update the export section"), SessionItem.of("pool", "docs/export.md"));
+
+        assertThat(extractor.done(UserMessage.from("The export is done."), held)).isEmpty();
+        assertThat(extractor.done(UserMessage.from("Export updated."), held)).containsExactly(held.get(1));
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "We're going with Flyway for the migrations.|Flyway",

@@ -370,6 +370,36 @@ class SessionSlotsTest {
     }
 
     @Test
+    void should_remove_a_todo_once_the_user_or_the_model_says_its_task_is_done() {
+        extracting.onMessage(toolResult("src/A.java:1: error: ';' expected\n1 error"));
+        extracting.onMessage(user("We still need to add pagination to the export endpoint. "
+                + "Don't forget to update the README's export section."));
+        assertThat(extracting.items("todo")).containsExactlyInAnyOrder("add pagination to the export endpoint",
+                "update the README's export section");
+
+        extracting.onMessage(user("Is the README done?"));
+        extracting.onMessage(AiMessage.from("Not yet: the README's export section is still to update."));
+        extracting.onMessage(user("Done with the pagination."));
+        assertThat(extracting.items("todo")).containsExactly("update the README's export section");
+
+        extracting.onMessage(AiMessage.from("README updated."));
+        assertThat(extracting.items("todo")).isEmpty();
+        assertThat(extracting.items("error")).containsExactly("A.java:1: ';' expected");
+    }
+
+    @Test
+    void should_remove_a_todo_the_model_added_once_it_is_done_also_before_the_session_acts() {
+        extracting.add("todo", "rename exportCsv to writeCsv");
+        extracting.onMessage(user("Let me know when it's done."));
+        assertThat(extracting.items("todo")).hasSize(1);
+
+        extracting.onMessage(AiMessage.from("I renamed exportCsv to writeCsv everywhere."));
+
+        assertThat(extracting.active()).isFalse();
+        assertThat(extracting.items("todo")).isEmpty();
+    }
+
+    @Test
     void should_keep_the_first_error_of_one_result_first() {
         extracting.onMessage(toolResult("src/A.java:1: error: first\nsrc/A.java:9: error: second\n2 errors"));
 
