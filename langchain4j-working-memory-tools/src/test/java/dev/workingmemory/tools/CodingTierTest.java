@@ -421,6 +421,63 @@ class CodingTierTest {
         memories.close();
     }
 
+    /**
+     * {@code AiServices} builds a turn's first request from {@code messages()} before it adds the user's message to the
+     * memory, so the user's "done" shows from the request after: here the one that carries the build's result.
+     */
+    @Test
+    void should_drop_a_todo_from_the_next_requests_session_once_the_user_says_it_is_done() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        Shell shell = new Shell(List.of("src/main/java/com/acme/ExportController.java:12: error: cannot find symbol\n"
+                + "  symbol:   class PageRequest\n1 error"));
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("bash", "{\"command\": \"mvn -q compile\"}")
+                .thenAnswer("ExportController does not compile.")
+                .thenAnswer("Understood, pagination is for later.")
+                .thenCallTool("bash", "{\"command\": \"mvn -q verify\"}")
+                .thenAnswer("The build passes.");
+        ToolTesting.Assistant assistant = assistant(model, memories, shell);
+        assistant.chat("dev", "Build the project.");
+        assistant.chat("dev", "We still need to add pagination to the export endpoint, but not today.");
+        int before = model.requests().size();
+
+        assistant.chat("dev", "Done with the pagination. Build it again.");
+
+        assertThat(systemText(model.requests().get(before)))
+                .contains("todos (1/3):\n- add pagination to the export endpoint, but not today\n");
+        assertThat(systemText(model.requests().get(before + 1))).contains("<session>").doesNotContain("todos", "pagination");
+        assertThat(memories.memory("dev").sessionSlots().items("todo")).isEmpty();
+        memories.close();
+    }
+
+    @Test
+    void should_show_one_pool_item_for_report_py_named_bare_by_the_user_and_by_its_path_in_git_status() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().build();
+        Shell shell = new Shell(List.of("""
+                On branch feature/report
+                Changes not staged for commit:
+                  (use "git add <file>..." to update what will be committed)
+                	modified:   scripts/report.py
+
+                no changes added to commit (use "git add" and/or "git commit -a")"""));
+        ScriptedChatModel model = ScriptedChatModel.script()
+                .thenCallTool("bash", "{\"command\": \"git status\"}")
+                .thenAnswer("report.py is modified.")
+                .thenAnswer("It totals the CSV by month.");
+        ToolTesting.Assistant assistant = assistant(model, memories, shell);
+
+        assistant.chat("dev", "Is report.py changed? Check git status.");
+        assistant.chat("dev", "What does report.py do?");
+
+        String session = systemText(model.lastRequest());
+        assertThat(session).contains("pool (1):\n- scripts/report.py\n");
+        assertThat(memories.memory("dev").sessionSlots().pool()).singleElement().satisfies(item -> {
+            assertThat(item.content()).isEqualTo("scripts/report.py");
+            assertThat(item.mentions()).isPositive();
+        });
+        memories.close();
+    }
+
     // ---- Done when 4 ------------------------------------------------------------------------------------------
 
     @Test
