@@ -93,6 +93,9 @@ final class Completions {
      * @return the todos {@code text} says are done, as held
      */
     static List<SessionItem> find(String text, List<SessionItem> held) {
+        if (held.stream().noneMatch(item -> SessionSlots.TODO.equals(item.slot()))) {
+            return List.of(); // a session without todos: its other items' words are not needed
+        }
         List<Todo> todos = new ArrayList<>();
         List<Set<String>> items = new ArrayList<>(held.size());
         for (SessionItem item : held) {
@@ -101,9 +104,6 @@ final class Completions {
             if (SessionSlots.TODO.equals(item.slot()) && !words.isEmpty()) {
                 todos.add(new Todo(item, words, verb(item.content())));
             }
-        }
-        if (todos.isEmpty()) {
-            return List.of();
         }
         Set<SessionItem> done = new LinkedHashSet<>();
         Set<String> before = Set.of(); // what the clause before names
