@@ -205,25 +205,17 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
     /**
      * The nearest entries as crystal keys, and the similarity of an evenly spread sample of at most
      * {@code sampleSize} of the entries passing the filter (all of them when there are no more), computed from
-     * their float vectors. Where {@link ScopeVectors#scansExactly} would scan the entries passing the filter, they
-     * are scanned here too instead of walking a graph, so that both give the same nearest.
+     * their float vectors.
      */
     Ranked searchIds(Embedding query, int maxResults, Filter filter, int sampleSize) {
         try {
             IndexSearcher searcher = searchers.acquire();
             try {
                 Set<String> fields = fieldsOrAll(searcher, filter);
-                Query passing = filter == null ? new FieldExistsQuery(KEY) : toQuery(filter);
-                ScopeSample scope = ScopeSample.of(searcher, passing, sampleSize);
-                ScoreDoc[] docs;
-                if (ScopeVectors.scansExactly(scope.population(), maxResults)) {
-                    // the population may count deleted entries: at least every live one is taken
-                    docs = best(similarities(searcher, query.vector(),
-                            ScopeSample.of(searcher, passing, scope.population()).docs(), fields), maxResults);
-                } else {
-                    docs = nearest(searcher, query, maxResults, filter, fields).stream().map(Hit::doc)
-                            .toArray(ScoreDoc[]::new);
-                }
+                List<Hit> hits = nearest(searcher, query, maxResults, filter, fields);
+                ScoreDoc[] docs = hits.stream().map(Hit::doc).toArray(ScoreDoc[]::new);
+                ScopeSample scope = ScopeSample.of(searcher,
+                        filter == null ? new FieldExistsQuery(KEY) : toQuery(filter), sampleSize);
                 ScoreDoc[] sample = similarities(searcher, query.vector(), scope.docs(), fields);
                 return new Ranked(VectorKeys.scored(searcher, docs, KEY),
                         VectorKeys.scored(searcher, sample, KEY), scope.population());
@@ -320,12 +312,6 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         hits.sort((a, b) -> a.doc().score != b.doc().score ? Float.compare(b.doc().score, a.doc().score)
                 : Integer.compare(a.doc().doc, b.doc().doc));
         return hits.size() > maxResults ? hits.subList(0, maxResults) : hits;
-    }
-
-    /** The {@code max} best of {@code scored}, best first (the lower id first among equals). */
-    private static ScoreDoc[] best(ScoreDoc[] scored, int max) {
-        Arrays.sort(scored, (a, b) -> a.score != b.score ? Float.compare(b.score, a.score) : Integer.compare(a.doc, b.doc));
-        return scored.length > max ? Arrays.copyOf(scored, max) : scored;
     }
 
     private static int[] docIds(ScoreDoc[] docs) {

@@ -156,8 +156,9 @@ final class ScopeVectors {
                     matching[population++] = i;
                 }
             }
-            int[] scored = scansExactly(population, max) ? Arrays.copyOf(matching, population)
-                    : closestSigns(signs(unit), matching, population, Math.max(SHORTLIST, 4 * max));
+            int shortlist = Math.max(SHORTLIST, 4 * max);
+            int[] scored = population <= Math.max(EXACT_UP_TO, shortlist) ? Arrays.copyOf(matching, population)
+                    : closestSigns(signs(unit), matching, population, shortlist);
             // the k best in a heap whose head is the worst of them
             float[] scores = new float[scored.length];
             PriorityQueue<Integer> best = new PriorityQueue<>(max + 1,
@@ -186,14 +187,6 @@ final class ScopeVectors {
         } finally {
             lock.readLock().unlock();
         }
-    }
-
-    /**
-     * Whether the {@code max} nearest of {@code population} vectors are found by scoring every one: the embedded
-     * store scans where this scan does, so that both find the same.
-     */
-    static boolean scansExactly(int population, int max) {
-        return population <= Math.max(EXACT_UP_TO, Math.max(SHORTLIST, 4 * max));
     }
 
     /** The cosine relevance of the (unit) query to the vector at this position. */
