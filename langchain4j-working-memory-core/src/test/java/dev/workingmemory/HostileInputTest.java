@@ -127,7 +127,7 @@ class HostileInputTest {
     @Test
     void should_render_no_control_bidi_control_or_unpaired_surrogate_in_any_layer() throws IOException {
         String text = "Page\u0000 one\u202E\u2067 \uD800 \u001B[1mbold\u0085";
-        String cleaned = "Page one \uFFFD [1mbold";
+        String cleaned = "Page one \uFFFD bold";
         WorkingMemoryStore store = new InMemoryWorkingMemoryStore();
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().store(store).withoutCrystals()
                 .dreams(DreamConfig.builder().scheduled(false).build()).build()) {

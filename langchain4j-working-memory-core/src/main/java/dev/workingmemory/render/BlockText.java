@@ -52,7 +52,9 @@ public final class BlockText {
      *   replaced: they carry no text. A terminal shows {@code ESC[31m} around a word as colour, not as a character,
      *   and a bidi override only reorders what a reader sees (the model reads the logical order anyway), so a
      *   replacement character or a space in their place would add marks that were never part of the text, and split
-     *   words a reader sees whole.</li>
+     *   words a reader sees whole. An ESC or C1 introducer that starts a complete ECMA-48 escape sequence goes with
+     *   it (colours and cursor moves {@code ESC[1;31m}, a title or a hyperlink's target {@code ESC]8;;url ESC\}), so
+     *   that coloured build output reads as its plain text.</li>
      *   <li>An unpaired UTF-16 surrogate becomes U+FFFD, the replacement character: it has no UTF-8 form, and a
      *   UTF-8 encoder (a model client's JSON, a file) would otherwise silently write {@code ?} or fail. Pairs stay.</li>
      * </ul>
@@ -97,12 +99,69 @@ public final class BlockText {
                 out.append(c).append(text.charAt(++i));
             } else if (Character.isSurrogate(c)) {
                 out.append('\uFFFD');
+            } else if (c == '\u001b' || c >= '\u0090' && c <= '\u009f') {
+                i = sequenceEnd(text, i) - 1; // the whole escape sequence, or the control alone
             } else if (c == '\n' || c == '\t' || !isRemovedOrReplaced(c)) {
                 out.append(c);
             }
         }
         return out.toString();
     }
+
+    /**
+     * The end of the ECMA-48 escape sequence starting at {@code start} (an ESC or a C1 introducer), or
+     * {@code start + 1} when no complete one starts there: a control sequence ({@code ESC [} or CSI, parameter and
+     * intermediate bytes, a final byte: colours, cursor moves), a control string ({@code ESC ]}, {@code ESC P},
+     * {@code ESC X}, {@code ESC ^}, {@code ESC _} or their C1 forms, up to BEL or ST within {@value #MAX_CONTROL_STRING}
+     * characters: a window title, a hyperlink's target) or another escape ({@code ESC (B}, {@code ESC M}).
+     */
+    private static int sequenceEnd(String text, int start) {
+        int length = text.length();
+        char c = text.charAt(start);
+        int j = start + 1;
+        boolean controlSequence = c == '\u009b';
+        boolean controlString = c == '\u0090' || c == '\u0098' || c == '\u009d' || c == '\u009e' || c == '\u009f';
+        if (c == '\u001b') {
+            if (j == length) {
+                return j;
+            }
+            char next = text.charAt(j);
+            controlSequence = next == '[';
+            controlString = next == ']' || next == 'P' || next == 'X' || next == '^' || next == '_';
+            if (!controlSequence && !controlString) {
+                while (j < length && text.charAt(j) >= 0x20 && text.charAt(j) <= 0x2f) {
+                    j++;
+                }
+                return j < length && text.charAt(j) >= 0x30 && text.charAt(j) <= 0x7e ? j + 1 : start + 1;
+            }
+            j++;
+        }
+        if (controlSequence) {
+            while (j < length && text.charAt(j) >= 0x30 && text.charAt(j) <= 0x3f) {
+                j++;
+            }
+            while (j < length && text.charAt(j) >= 0x20 && text.charAt(j) <= 0x2f) {
+                j++;
+            }
+            return j < length && text.charAt(j) >= 0x40 && text.charAt(j) <= 0x7e ? j + 1 : start + 1;
+        }
+        if (controlString) {
+            int limit = (int) Math.min(length, (long) j + MAX_CONTROL_STRING);
+            for (; j < limit; j++) {
+                char d = text.charAt(j);
+                if (d == '\u0007' || d == '\u009c') {
+                    return j + 1;
+                }
+                if (d == '\u001b') {
+                    return j + 1 < length && text.charAt(j + 1) == '\\' ? j + 2 : start + 1;
+                }
+            }
+        }
+        return start + 1;
+    }
+
+    /** The longest control string removed whole (a hyperlink's target is one): past it, its introducer alone goes. */
+    private static final int MAX_CONTROL_STRING = 4_096;
 
     /** A control (other than line feed and tab, asked before), a bidi embedding control or a surrogate. */
     private static boolean isRemovedOrReplaced(char c) {

@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.agent.tool.ToolExecutionRequest;
 import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.layer.AnalyzedText;
+import dev.workingmemory.render.BlockText;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -50,11 +51,12 @@ final class Texts {
     }
 
     /**
-     * An extracted text as an item: on one line, the symbols build tools print in place of ASCII replaced (so the
-     * block stays Latin-1), at most {@code maxChars} long (cut with {@code "..."}).
+     * An extracted text as an item: {@link BlockText#clean cleaned} (an item holds what the block shows, so that
+     * {@code working_memory_remove} finds it by that text), on one line, the symbols build tools print in place of
+     * ASCII replaced (so the block stays Latin-1), at most {@code maxChars} long (cut with {@code "..."}).
      */
     static String item(String text, int maxChars) {
-        String line = collapseWhitespace(asciiSymbols(text));
+        String line = collapseWhitespace(asciiSymbols(BlockText.clean(text)));
         if (line.length() <= maxChars) {
             return line;
         }
@@ -169,14 +171,16 @@ final class Texts {
 
     /**
      * The text a message carries: what a user said ({@link MessageText#said}), the model's text and the arguments of
-     * the tools it calls, a tool's result. {@code ""} for anything else.
+     * the tools it calls, a tool's result. {@code ""} for anything else. A tool's result or a user's text holding an
+     * escape character is {@link BlockText#clean cleaned}: coloured output (a build's {@code ESC[1;31m[ERROR]ESC[m})
+     * reads as its plain text, as a developer sees it.
      */
     static String of(ChatMessage message) {
         if (message instanceof ToolExecutionResultMessage result) {
-            return MessageText.of(result);
+            return plain(MessageText.of(result));
         }
         if (message instanceof UserMessage user) {
-            return MessageText.said(user);
+            return plain(MessageText.said(user));
         }
         if (message instanceof AiMessage ai) {
             StringBuilder out = new StringBuilder(ai.text() == null ? "" : ai.text());
@@ -190,6 +194,11 @@ final class Texts {
             return out.toString();
         }
         return "";
+    }
+
+    /** {@code text} without escape sequences when it holds an ESC (most results do not: one look at each). */
+    private static String plain(String text) {
+        return text.indexOf('\u001b') < 0 ? text : BlockText.clean(text);
     }
 
     /** Whether {@code c} can be part of a word or identifier. */

@@ -12,7 +12,15 @@ class BlockTextTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "nul\\u0000byte | nulbyte",
-            "esc\\u001b[31mred\\u001b[0m | esc[31mred[0m",
+            "esc\\u001b[31mred\\u001b[0m | escred",
+            "\\u001b[1;31m[ERROR]\\u001b[m Foo.java | [ERROR] Foo.java",
+            "csi\\u009b31mred | csired",
+            "link \\u001b]8;;https://x.test/a\\u001b\\here\\u001b]8;;\\u001b\\ end | link here end",
+            "title\\u001b]0;build\\u0007 done | title done",
+            "charset\\u001b(B reverse\\u001bM | charset reverse",
+            "unfinished \\u001b[31 | unfinished [31",
+            "unended \\u001b]0;title | unended ]0;title",
+            "lone esc at the end\\u001b | lone esc at the end",
             "bell\\u0007 del\\u007f c1\\u0080\\u009f | bell del c1",
             "vt\\u000bff\\u000c | vtff",
             "cr lf\\u000d\\u000anext | cr lf\\u000anext",
@@ -25,7 +33,7 @@ class BlockTextTest {
             "pair \\ud83d\\ude00 stays | pair \\ud83d\\ude00 stays",
             "marks \\u200e\\u200f\\u200b\\ufeff\\u2028 stay | marks \\u200e\\u200f\\u200b\\ufeff\\u2028 stay",
             "Größe 日本語 | Größe 日本語"})
-    void should_remove_controls_and_bidi_controls_and_replace_unpaired_surrogates(String input, String expected) {
+    void should_remove_controls_with_their_escape_sequences_and_bidi_controls_and_replace_unpaired_surrogates(String input, String expected) {
         String cleaned = BlockText.clean(unescape(input));
 
         assertThat(cleaned).isEqualTo(unescape(expected));

@@ -38,6 +38,27 @@ class HeuristicSessionExtractorTest {
         assertThat(ignoring.extract(result("bash", "src/A.java:1: error: ';' expected"))).isNotEmpty();
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "\u001b[1;31m[ERROR]\u001b[m /home/dev/app/src/main/java/com/acme/Foo.java:[12,5] cannot find symbol\n"
+                    + "\u001b[1;31m[ERROR]\u001b[m   symbol:   class Bar\n\u001b[1;31m[ERROR]\u001b[m BUILD FAILURE",
+            "src/A.java:3: \u001b[31merror:\u001b[0m ';' expected\n\u001b]8;;file:///src/A.java\u001b\\src/A.java\u001b]8;;\u001b\\"})
+    void should_read_coloured_output_as_its_plain_text(String coloured) {
+        String plain = coloured.replaceAll("\u001b\\[[0-9;]*m|\u001b]8;;[^\u001b]*\u001b\\\\", "");
+        List<SessionItem> items = extractor.extract(result("bash", coloured));
+
+        assertThat(items).extracting(SessionItem::slot).contains("error");
+        assertThat(items).isEqualTo(extractor.extract(result("bash", plain)));
+        assertThat(CodingEvidence.INSTANCE.isEvidence(result("bash", coloured))).isTrue();
+    }
+
+    @Test
+    void should_keep_an_item_as_the_block_shows_it_without_controls() {
+        List<SessionItem> items = extractor.extract(result("bash", "src/A.java:1: error: bad\u0000 char \u202eevil"));
+
+        assertThat(items).extracting(SessionItem::content).contains("A.java:1: bad char evil");
+    }
+
     @Test
     void should_keep_the_first_three_errors_of_a_result() {
         StringBuilder log = new StringBuilder();

@@ -34,7 +34,7 @@ class HostileTextTest {
 
     /** NUL, a bidi override, an unpaired surrogate (JSON escapes, as a model's arguments carry them), ESC and CR LF. */
     private static final String HOSTILE_JSON = "Ship\\u0000 v2\\u202e now \\ud800 \\u001b[1mfast\\r\\nthen test";
-    private static final String CLEANED = "Ship v2 now \uFFFD [1mfast\nthen test";
+    private static final String CLEANED = "Ship v2 now \uFFFD fast\nthen test";
     private static final String CONTROLS = "[\\x00-\\x08\\x0B-\\x1F\\x7F-\\x9F\\u202A-\\u202E\\u2066-\\u2069]";
 
     @TempDir
