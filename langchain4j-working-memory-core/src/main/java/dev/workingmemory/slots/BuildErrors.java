@@ -1,6 +1,7 @@
 package dev.workingmemory.slots;
 
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -46,6 +47,13 @@ final class BuildErrors {
     private static final Pattern VITEST_TEST = Pattern.compile("^\\s*FAIL +(\\S+) > (.+)$");
     private static final Pattern ERROR_MESSAGE = Pattern.compile("^\\s*((?:[\\w.]*(?:Error|Exception)|Expected)\\b:? .+)$");
     private static final Pattern JEST_TEST = Pattern.compile("^\\s*\u25CF (.+ \u203A .+)$");
+    /**
+     * Jest's failed test outside any {@code describe}: {@code ● adds numbers}, under the {@code FAIL} line of its file;
+     * Jest's own headings with the same bullet ({@link #JEST_HEADINGS}) name no test.
+     */
+    private static final Pattern JEST_TOP_LEVEL_TEST = Pattern.compile("^\\s*\u25CF (\\S.*)$");
+    /** What Jest heads with a bullet besides a failed test: logged output, and a file that could not be run. */
+    private static final Set<String> JEST_HEADINGS = Set.of("Console", "Test suite failed to run");
     private static final Pattern RUST = Pattern.compile("^error(?:\\[E\\d{1,5}])?: (.+)$");
     private static final Pattern RUST_LOCATION = Pattern.compile("^\\s*--> (\\S+):(\\d+):\\d+$");
     private static final Pattern GO = Pattern.compile("^(\\S+\\.go):(\\d+):\\d+: (.+)$");
@@ -246,6 +254,10 @@ final class BuildErrors {
                 jestFile = m.group(1);
             } else if (line.indexOf('\u25CF') >= 0 && (m = JEST_TEST.matcher(line)).matches()) {
                 found.add(Found.ERROR, (jestFile == null ? "" : FilePaths.fileName(jestFile) + ": ") + m.group(1).strip());
+                found.path(jestFile);
+            } else if (jestFile != null && line.indexOf('\u25CF') >= 0
+                    && (m = JEST_TOP_LEVEL_TEST.matcher(line)).matches() && !JEST_HEADINGS.contains(m.group(1).strip())) {
+                found.add(Found.ERROR, FilePaths.fileName(jestFile) + ": " + m.group(1).strip());
                 found.path(jestFile);
             } else if (line.startsWith("rspec ") && (m = RSPEC.matcher(line)).matches()) {
                 compilerError(found, m.group(1), m.group(2), m.group(3), null);

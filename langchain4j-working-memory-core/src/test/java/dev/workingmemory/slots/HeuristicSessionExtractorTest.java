@@ -19,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /** Behaviour of the default extractor that the labelled set does not show. */
 class HeuristicSessionExtractorTest {
@@ -57,6 +58,35 @@ class HeuristicSessionExtractorTest {
         List<SessionItem> items = extractor.extract(result("bash", "src/A.java:1: error: bad\u0000 char \u202eevil"));
 
         assertThat(items).extracting(SessionItem::content).contains("A.java:1: bad char evil");
+    }
+
+    @Test
+    void should_take_a_jest_test_outside_any_describe_for_a_failure_but_not_jests_other_bulleted_headings() {
+        String jest = """
+                 FAIL  src/app.test.ts
+                  ● Console
+
+                    console.log
+                      computing 1 + 2
+
+                  ● adds numbers
+
+                    expect(received).toBe(expected) // Object.is equality
+
+                    Expected: 3
+                    Received: 4
+
+                      at Object.<anonymous> (src/app.test.ts:5:17)
+
+                Tests:       1 failed, 1 total
+                """;
+        String systemd = "● nginx.service - A high performance web server\n   Active: failed (Result: exit-code)";
+
+        assertThat(extractor.extract(result("bash", jest))).extracting(SessionItem::slot, SessionItem::content)
+                .contains(tuple("error", "app.test.ts: adds numbers"))
+                .doesNotContain(tuple("error", "app.test.ts: Console"));
+        assertThat(extractor.extract(result("bash", systemd))).extracting(SessionItem::content)
+                .noneMatch(content -> content.contains("nginx.service - A high"));
     }
 
     @Test
