@@ -93,7 +93,7 @@ final class Completions {
      * @return the todos {@code text} says are done, as held
      */
     static List<SessionItem> find(String text, List<SessionItem> held) {
-        if (held.stream().noneMatch(item -> SessionSlots.TODO.equals(item.slot()))) {
+        if (held.stream().noneMatch(item -> Found.TODO.equals(item.slot()))) {
             return List.of(); // a session without todos: its other items' words are not needed
         }
         List<Todo> todos = new ArrayList<>();
@@ -101,7 +101,7 @@ final class Completions {
         for (SessionItem item : held) {
             Set<String> words = ContentWords.stems(item.content());
             items.add(words);
-            if (SessionSlots.TODO.equals(item.slot()) && !words.isEmpty()) {
+            if (Found.TODO.equals(item.slot()) && !words.isEmpty()) {
                 todos.add(new Todo(item, words, verb(item.content())));
             }
         }

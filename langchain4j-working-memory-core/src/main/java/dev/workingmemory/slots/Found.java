@@ -13,7 +13,7 @@ final class Found {
 
     static final String ERROR = "error";
     static final String DECISION = "decision";
-    static final String TODO = SessionSlots.TODO;
+    static final String TODO = "todo";
     static final String DEPENDENCY = "dependency";
     static final String POOL = SessionSlots.POOL;
 

@@ -17,6 +17,7 @@ import dev.workingmemory.layer.LayerContext;
 import dev.workingmemory.layer.LayerScope;
 import dev.workingmemory.layer.MemoryLayer;
 import dev.workingmemory.layer.MemoryLayerFactory;
+import dev.workingmemory.render.BlockText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -94,8 +95,6 @@ public final class SessionSlots implements MemoryLayer {
     public static final String NAME = "session";
     /** The name that {@link #add}, {@link #clearSlot} and {@link #items} accept for the pool. */
     public static final String POOL = "pool";
-    /** The slot of tasks to do: by default, its items go when a message says they are done. */
-    static final String TODO = "todo";
     private static final Logger log = LoggerFactory.getLogger(SessionSlots.class);
     private static final int FORMAT_VERSION = 1;
     /** The messages kept while the session waits, extracted when it starts to act. */
@@ -154,7 +153,7 @@ public final class SessionSlots implements MemoryLayer {
      */
     public Added add(String slot, String content) {
         Ensure.notNull(content, "content");
-        String text = content.strip();
+        String text = BlockText.clean(content).strip(); // as an extracted item is kept (Texts.item)
         Ensure.that(!text.isEmpty(), "The content is empty.");
         Ensure.that(text.length() <= config.maxItemChars(), "The content has " + text.length()
                 + " chars, over the item limit of " + config.maxItemChars() + ".");
@@ -221,7 +220,7 @@ public final class SessionSlots implements MemoryLayer {
      */
     public List<SessionItem> remove(String content) {
         Ensure.notNull(content, "content");
-        String wanted = Texts.normalize(content);
+        String wanted = Texts.normalize(BlockText.clean(content));
         Ensure.that(!wanted.isEmpty(), "The content to remove is empty.");
         return context.writeDurably(() -> {
             List<SessionItem> exact = matching(item -> Texts.normalize(item).equals(wanted));

@@ -84,6 +84,14 @@ class SessionSlotsTest {
     }
 
     @Test
+    void should_keep_an_item_the_model_adds_as_the_block_shows_it_and_remove_it_by_either_text() {
+        String hostile = "Ship\u0000 v2\u202e \u001b[1mnow\u001b[0m";
+
+        assertThat(session.add("todo", hostile).item().content()).isEqualTo("Ship v2 now");
+        assertThat(session.remove(hostile)).containsExactly(SessionItem.of("todo", "Ship v2 now"));
+    }
+
+    @Test
     void should_reject_content_over_the_item_limit() {
         assertThatThrownBy(() -> session.add("todo", "x".repeat(301)))
                 .isInstanceOf(IllegalArgumentException.class)

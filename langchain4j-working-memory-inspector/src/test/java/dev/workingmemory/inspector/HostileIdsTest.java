@@ -5,13 +5,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workingmemory.WorkingMemoryProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -24,8 +25,13 @@ class HostileIdsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    static Stream<String> ids() {
+        return Stream.of("sur\uD800rogate", "low\uDC00 and high\uD800", "mal\u0000lory\u202E", "a+b c&d=e%f", "😀", "#x",
+                " ", "x".repeat(1_000), "../sur\uFFFDrogate", "sur\uFFFDrogate/..", "thread:5:sur\uFFFDrogate:default");
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"sur\uD800rogate", "low\uDC00 and high\uD800", "mal\u0000lory\u202E", "a+b c&d=e%f", "😀"})
+    @MethodSource("ids")
     void should_open_a_user_whose_id_holds_an_unpaired_surrogate_or_controls(String id) throws Exception {
         try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().withoutCrystals().build();
              MemoryInspector inspector = MemoryInspector.builder().provider(memories).port(0).build().start()) {

@@ -2,7 +2,6 @@ package dev.workingmemory.tools;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.workingmemory.render.BlockText;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -45,16 +44,15 @@ final class Arguments {
     }
 
     /**
-     * The text {@link BlockText#clean cleaned}, as the memory keeps it (so that {@code working_memory_remove} finds what
-     * {@code working_memory_add} kept); rejects text that is a JSON object turned into Java's map notation by
-     * LangChain4j.
+     * Rejects text that is a JSON object turned into Java's map notation by LangChain4j. (The memory's layers clean
+     * what they keep themselves: {@code BlockText.clean}.)
      */
     static String text(String value, String name, String fix) {
         if (value != null && looksLikeStringifiedObject(value)) {
             throw new ToolInputException("The parameter '" + name + "' must be text, but a JSON object was sent (it arrived as "
                     + excerpt(value) + ").", fix);
         }
-        return BlockText.clean(value);
+        return value;
     }
 
     static boolean looksLikeStringifiedObject(String value) {
