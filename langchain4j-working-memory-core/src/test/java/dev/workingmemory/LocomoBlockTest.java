@@ -7,6 +7,7 @@ import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.memory.ChatMemory;
 import dev.workingmemory.dream.AutoNote;
+import dev.workingmemory.testing.BenchData;
 import dev.workingmemory.testing.HashingEmbeddingModel;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.Assumptions;
@@ -15,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -54,12 +54,7 @@ class LocomoBlockTest {
 
     @BeforeAll
     static void load() throws IOException {
-        Path data = null;
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null && data == null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(DATA))) {
-                data = dir.resolve(DATA);
-            }
-        }
+        Path data = BenchData.find(DATA).orElse(null);
         if (data == null) {
             // an assumption failed in @BeforeAll reaches no report: Surefire counts no test and shows no reason
             LoggerFactory.getLogger(LocomoBlockTest.class).warn(SKIPPED);

@@ -2,6 +2,7 @@ package dev.workingmemory.dream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.workingmemory.testing.BenchData;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -84,19 +85,18 @@ class LexiconSalienceScorerEquivalenceTest {
     }
 
     private static List<String> locomoTurns() throws IOException {
-        for (Path dir = Path.of("").toAbsolutePath(); dir != null; dir = dir.getParent()) {
-            if (Files.isRegularFile(dir.resolve(LOCOMO))) {
-                List<String> turns = new ArrayList<>();
-                for (JsonNode sample : new ObjectMapper().readTree(dir.resolve(LOCOMO).toFile())) {
-                    sample.get("conversation").fields().forEachRemaining(field -> {
-                        if (field.getKey().matches("session_\\d+") && field.getValue().isArray()) {
-                            field.getValue().forEach(turn -> turns.add(turn.get("text").asText()));
-                        }
-                    });
-                }
-                return turns;
-            }
+        Path data = BenchData.find(LOCOMO).orElse(null);
+        if (data == null) {
+            return List.of();
         }
-        return List.of();
+        List<String> turns = new ArrayList<>();
+        for (JsonNode sample : new ObjectMapper().readTree(data.toFile())) {
+            sample.get("conversation").fields().forEachRemaining(field -> {
+                if (field.getKey().matches("session_\\d+") && field.getValue().isArray()) {
+                    field.getValue().forEach(turn -> turns.add(turn.get("text").asText()));
+                }
+            });
+        }
+        return turns;
     }
 }
