@@ -5,11 +5,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -189,26 +185,6 @@ public final class ConfinedFiles {
             return buffer.position() == buffer.capacity() ? buffer.array()
                     : Arrays.copyOf(buffer.array(), buffer.position());
         }
-    }
-
-    /**
-     * The text of a regular file read without following a link, decoded as UTF-8 strictly.
-     *
-     * @throws CharacterCodingException when the bytes are not valid UTF-8
-     * @throws NoSuchFileException      when nothing stands there
-     * @throws NotAFileException        when a link, a directory or a special file does
-     */
-    public static String readUtf8(Path file) throws IOException {
-        return decodeUtf8(read(file));
-    }
-
-    /** @throws CharacterCodingException when the bytes are not valid UTF-8 */
-    public static String decodeUtf8(byte[] bytes) throws CharacterCodingException {
-        CharBuffer text = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT)
-                .decode(ByteBuffer.wrap(bytes));
-        return text.toString();
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.workingmemory.internal.ConfinedFiles;
 import dev.workingmemory.internal.DirectoryNames;
 import dev.workingmemory.internal.DurableFiles;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Wtf8;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -62,6 +63,11 @@ import java.util.stream.Stream;
  *     key.json                           the key as a JSON string, written with the first note or document (for {@link #keys()})
  *     MEMORY.md, …                       documents, one file each
  * </pre>
+ * Free text is kept so that a restart reads back exactly the string that was given, every UTF-16 code unit of it (NUL,
+ * unpaired surrogates): documents and the notes log are {@link Wtf8 WTF-8}, which is UTF-8 for every well-formed string
+ * (so files written as UTF-8 read the same, also by other tools) and writes an unpaired surrogate as the three bytes of
+ * its own code point where UTF-8 would write {@code ?}; the JSON files ({@code state.json}, {@code messages.jsonl},
+ * {@code key.json}, leases) write every surrogate as a {@code \\uXXXX} escape.
  * A key's directory is named by a readable prefix of the key (lower-case {@code a-z0-9-_}, other
  * characters replaced by {@code _}, at most 40 characters) followed by the SHA-256 hex of the key's
  * UTF-16 code units, so any string (empty, {@code ../../x}, NUL bytes, 5,000 characters) maps to one
@@ -92,8 +98,9 @@ import java.util.stream.Stream;
  * {@code .locks} or {@code .crystals} linked elsewhere; a directory where {@code state.json} belongs; a file where a
  * key's directory belongs) is moved aside to {@code <name>.corrupt-<timestamp>} (the link itself, never its
  * target) with a WARN naming both, and the store goes on as if it were missing. A document that is not valid UTF-8
- * (a {@code MEMORY.md} saved in another encoding) is moved aside the same way and reads as absent; a
- * {@code scratch.md} with lines that are not is moved aside and written anew with its valid lines. A
+ * (a {@code MEMORY.md} saved in another encoding; a surrogate's own three bytes are read as that surrogate) is moved
+ * aside the same way and reads as absent; a {@code scratch.md} with lines that are not is moved aside and written anew
+ * with its valid lines. A
  * {@code .crystals} that is not a directory is moved aside with an ERROR: the long-term memory kept there is lost
  * and starts empty. So a user whose files were tampered with keeps working; nothing of another user is read or
  * written. Only the root itself may be a link.
@@ -102,7 +109,7 @@ import java.util.stream.Stream;
  * {@link #appendNote} appends one line to {@code scratch.md} and forces it to disk before returning; a crash in the
  * middle of an append leaves a last line without its line break, which {@link #notes} skips with a warning and the
  * next append cuts off. {@link #removeNotes} rewrites the file like {@code state.json} (temp file, fsync, move).
- * Blank lines and lines starting with {@code #} are not notes. Lines are UTF-8.
+ * Blank lines and lines starting with {@code #} are not notes. Lines are WTF-8, as documents.
  *
  * <h2>The message log</h2>
  * {@link #appendMessages} appends one line per entry to {@code messages.jsonl} and forces it to disk before returning,
@@ -319,7 +326,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
                         channel.truncate(end);
                     }
                 }
-                writeFully(channel, (line + "\n").getBytes(StandardCharsets.UTF_8), channel.size());
+                writeFully(channel, Wtf8.encode(line + "\n"), channel.size());
                 channel.force(true);
             }
             if (created) {
@@ -565,7 +572,10 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
 
     // ---- documents ----------------------------------------------------------------------------
 
-    /** Writes {@code <name>} in the key's directory like {@code state.json}: temp file, fsync, atomic move. */
+    /**
+     * Writes {@code <name>} in the key's directory like {@code state.json}: temp file, fsync, atomic move; in WTF-8, so
+     * that every string comes back exactly.
+     */
     @Override
     public void putDocument(String key, String name, String text) {
         Location location = locate(key);
@@ -573,16 +583,15 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         Ensure.notNull(text, "text");
         withLock(location, "write document '" + name + "' of", () -> {
             ensureKeyFile(location);
-            DurableFiles.writeAtomically(location.file(name), location.file(name + ".tmp"),
-                    text.getBytes(StandardCharsets.UTF_8));
+            DurableFiles.writeAtomically(location.file(name), location.file(name + ".tmp"), Wtf8.encode(text));
             return null;
         });
     }
 
     /**
-     * Reads the document as UTF-8. One that is not valid UTF-8 (a {@code MEMORY.md} edited by hand in another
-     * encoding) or not a regular file is moved aside to {@code <name>.corrupt-<time>} with a WARN, and reads as
-     * absent: the memory goes on without it.
+     * Reads the document as WTF-8 (UTF-8, and a surrogate's own three bytes). One that is not valid UTF-8 (a
+     * {@code MEMORY.md} edited by hand in another encoding) or not a regular file is moved aside to
+     * {@code <name>.corrupt-<time>} with a WARN, and reads as absent: the memory goes on without it.
      */
     @Override
     public Optional<String> getDocument(String key, String name) {
@@ -592,7 +601,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             if (!directoryExists(location)) {
                 return Optional.empty();
             }
-            return Optional.of(ConfinedFiles.readUtf8(location.file(name)));
+            return Optional.of(Wtf8.decode(ConfinedFiles.read(location.file(name))));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (CharacterCodingException | ConfinedFiles.NotAFileException e) {
@@ -607,7 +616,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private Optional<String> readDocumentOrMoveAside(Location location, String name) throws IOException {
         Path file = location.file(name);
         try {
-            return Optional.of(ConfinedFiles.readUtf8(file));
+            return Optional.of(Wtf8.decode(ConfinedFiles.read(file)));
         } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (CharacterCodingException e) {
@@ -767,7 +776,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         }
         String text;
         try {
-            text = ConfinedFiles.decodeUtf8(Arrays.copyOf(bytes, end));
+            text = Wtf8.decode(Arrays.copyOf(bytes, end));
         } catch (CharacterCodingException e) {
             return withLock(location, "read the notes of", () -> keepValidNotes(location));
         }
@@ -805,7 +814,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         }
         int end = complete(bytes);
         try {
-            return entries(ConfinedFiles.decodeUtf8(Arrays.copyOf(bytes, end))); // rewritten meanwhile
+            return entries(Wtf8.decode(Arrays.copyOf(bytes, end))); // rewritten meanwhile
         } catch (CharacterCodingException e) {
             // one line at a time below
         }
@@ -819,7 +828,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
             }
             lineNumber++;
             try {
-                kept.addAll(entries(ConfinedFiles.decodeUtf8(Arrays.copyOfRange(bytes, start, stop))));
+                kept.addAll(entries(Wtf8.decode(Arrays.copyOfRange(bytes, start, stop))));
             } catch (CharacterCodingException e) {
                 unreadable.add(lineNumber);
             }
@@ -840,8 +849,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private static void writeNotes(Location location, List<String> lines) throws IOException {
         StringBuilder text = new StringBuilder(NOTES_HEADER).append("\n\n");
         lines.forEach(line -> text.append(line).append('\n'));
-        DurableFiles.writeAtomically(location.notesFile(), location.file(NOTES_TEMP_FILE),
-                text.toString().getBytes(StandardCharsets.UTF_8));
+        DurableFiles.writeAtomically(location.notesFile(), location.file(NOTES_TEMP_FILE), Wtf8.encode(text.toString()));
     }
 
     /** The size of the file up to and including its last line break, or 0. */

@@ -36,6 +36,11 @@ class FileStoreToolOutputProvenanceTest implements ToolOutputProvenanceContract,
         return store;
     }
 
+    @Override
+    public WorkingMemoryStore restarted() {
+        return new FileWorkingMemoryStore(dir);
+    }
+
     @Test
     void should_write_memory_md_and_scratch_md_as_utf8_with_the_replacement_character_and_no_control() throws IOException {
         should_keep_notes_core_memory_scratchpad_and_state_as_cleaned_through_a_restart();

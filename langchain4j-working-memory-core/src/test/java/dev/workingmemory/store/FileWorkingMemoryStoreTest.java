@@ -46,9 +46,41 @@ class FileWorkingMemoryStoreTest implements WorkingMemoryStoreContract {
         return store;
     }
 
+    @Override
+    public WorkingMemoryStore restarted() {
+        return new FileWorkingMemoryStore(root);
+    }
+
     @Test
     void should_create_the_root_directory() {
         assertThat(root).isDirectory();
+    }
+
+    @Test
+    void should_write_an_unpaired_surrogate_of_a_document_or_a_note_as_its_own_three_bytes() throws IOException {
+        store.putDocument("k", "tool-output-1", "a\uD800b");
+        store.appendNote("k", "- c\uDFFFd");
+
+        Path directory = store.directoryOf("k");
+        assertThat(HexFormat.of().formatHex(Files.readAllBytes(directory.resolve("tool-output-1")))).isEqualTo("61eda08062");
+        assertThat(Files.readString(directory.resolve("scratch.md"), StandardCharsets.ISO_8859_1))
+                .endsWith("- c\u00ed\u00bf\u00bfd\n");
+    }
+
+    @Test
+    void should_read_documents_and_notes_written_as_utf_8_by_an_earlier_version_as_it_read_them() throws IOException {
+        String document = "# State\n\nGröße 😀 a\u0000b \uFFFD ? \u2028\u0085 end\n";
+        String note = "- Größe 😀 a\u0000b \uFFFD ? end";
+        store.putDocument("k", "MEMORY.md", "written anew below");
+        Path directory = store.directoryOf("k");
+        Files.write(directory.resolve("MEMORY.md"), document.getBytes(StandardCharsets.UTF_8));
+        Files.write(directory.resolve("scratch.md"), (FileWorkingMemoryStore.NOTES_HEADER + "\n\n" + note + "\n")
+                .getBytes(StandardCharsets.UTF_8));
+
+        FileWorkingMemoryStore restarted = new FileWorkingMemoryStore(root);
+
+        assertThat(restarted.getDocument("k", "MEMORY.md")).contains(document);
+        assertThat(restarted.notes("k")).containsExactly(note);
     }
 
     @Test

@@ -28,6 +28,26 @@ public interface WorkingMemoryStoreContract {
     /** The store under test: the same instance for the whole test, empty at its start. */
     WorkingMemoryStore store();
 
+    /**
+     * A new instance over what {@link #store()} kept, as an application restarted on it would open it (the same
+     * directory, the same database); a store that keeps nothing outside itself returns {@link #store()}.
+     */
+    default WorkingMemoryStore restarted() {
+        return store();
+    }
+
+    /**
+     * Every UTF-16 code unit once, in order (NUL and the other controls, each unpaired surrogate but the two that
+     * meet as a pair, noncharacters), then a pair and a low surrogate before a high one.
+     */
+    static String everyCodeUnit() {
+        StringBuilder text = new StringBuilder(0x10000 + 4);
+        for (int c = 0; c <= 0xFFFF; c++) {
+            text.append((char) c);
+        }
+        return text.append("\uD83D\uDE00\uDC00\uD800").toString();
+    }
+
     /** Keys that would escape or break a naive mapping to paths, tables or URLs. */
     static Stream<String> hostileKeys() {
         return Stream.of(
@@ -185,6 +205,41 @@ public interface WorkingMemoryStoreContract {
         store().save("k", 0, document);
 
         assertThat(store().load("k")).contains(new Snapshot("k", 1, document));
+    }
+
+    @Test
+    default void should_give_back_every_code_unit_of_state_notes_messages_documents_and_leases_after_a_restart()
+            throws Exception {
+        String text = everyCodeUnit();
+        String line = "- " + text.replace("\n", "").replace("\r", "");
+        String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(java.util.Map.of("text", text));
+        String key = "a\uD800b";
+        MessageLogEntry said = said(text);
+        MessageLogEntry result = new MessageLogEntry.Added(dev.langchain4j.data.message.ToolExecutionResultMessage.from(
+                "call\uDC00", "tool\uD800", text), java.time.Instant.parse("2026-03-12T14:30:00Z"));
+        store().save(key, 0, text);
+        store().save("json", 0, json);
+        store().appendNote(key, line);
+        store().appendNote("notes-only\uDBFF", "- " + key);
+        store().appendMessages(key, 0, List.of(said, result));
+        store().putDocument(key, "tool-output-1", text);
+        store().putDocument(key, "lone", "\uDC00");
+        assertThat(store().acquireLease(key, "dream", "owner\uD800", java.time.Duration.ofMinutes(5))).isTrue();
+
+        WorkingMemoryStore restarted = restarted();
+
+        assertThat(restarted.load(key)).contains(new Snapshot(key, 1, text));
+        assertThat(restarted.load("json")).contains(new Snapshot("json", 1, json));
+        assertThat(restarted.notes(key)).containsExactly(line);
+        assertThat(restarted.notes("notes-only\uDBFF")).containsExactly("- " + key);
+        assertThat(restarted.messages(key, 0).entries()).extracting(MessageLog.Entry::entry).containsExactly(said, result);
+        assertThat(restarted.getDocument(key, "tool-output-1")).contains(text);
+        assertThat(restarted.getDocument(key, "lone")).contains("\uDC00");
+        assertThat(restarted.keys()).containsExactlyInAnyOrder(key, "json", "notes-only\uDBFF");
+        assertThat(restarted.acquireLease(key, "dream", "owner\uDBFF", java.time.Duration.ofMinutes(5)))
+                .as("held by another owner").isFalse();
+        assertThat(restarted.acquireLease(key, "dream", "owner\uD800", java.time.Duration.ofMinutes(5)))
+                .as("renewed by its owner").isTrue();
     }
 
     @Test

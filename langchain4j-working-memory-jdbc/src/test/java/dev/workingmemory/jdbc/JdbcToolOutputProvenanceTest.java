@@ -24,4 +24,9 @@ class JdbcToolOutputProvenanceTest extends DatabaseTest implements ToolOutputPro
     public WorkingMemoryStore store() {
         return store;
     }
+
+    @Override
+    public WorkingMemoryStore restarted() {
+        return new JdbcWorkingMemoryStore(database.dataSource());
+    }
 }

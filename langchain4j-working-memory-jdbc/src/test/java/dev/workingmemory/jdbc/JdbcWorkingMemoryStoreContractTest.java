@@ -18,4 +18,9 @@ class JdbcWorkingMemoryStoreContractTest extends DatabaseTest implements Working
     public WorkingMemoryStore store() {
         return store;
     }
+
+    @Override
+    public WorkingMemoryStore restarted() {
+        return new JdbcWorkingMemoryStore(database.dataSource());
+    }
 }
