@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.dream.DreamReport;
+import dev.workingmemory.internal.Wtf8;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -257,22 +258,7 @@ public final class InspectorHandler {
             }
             run = i + 1;
         }
-        return wtf8(bytes.toByteArray());
-    }
-
-    /** UTF-8, with a surrogate's own three bytes ({@code ED A0..BF 80..BF}) read as that surrogate. */
-    private static String wtf8(byte[] bytes) {
-        StringBuilder out = new StringBuilder(bytes.length);
-        int start = 0;
-        for (int i = 0; i + 2 < bytes.length; i++) {
-            if ((bytes[i] & 0xFF) == 0xED && (bytes[i + 1] & 0xE0) == 0xA0 && (bytes[i + 2] & 0xC0) == 0x80) {
-                out.append(new String(bytes, start, i - start, StandardCharsets.UTF_8))
-                        .append((char) (0xD000 | (bytes[i + 1] & 0x3F) << 6 | bytes[i + 2] & 0x3F));
-                i += 2;
-                start = i + 1;
-            }
-        }
-        return out.append(new String(bytes, start, bytes.length - start, StandardCharsets.UTF_8)).toString();
+        return Wtf8.decodeReplacing(bytes.toByteArray());
     }
 
     private InspectorResponse ok(JsonNode body) {
