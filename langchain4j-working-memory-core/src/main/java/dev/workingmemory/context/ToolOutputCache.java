@@ -8,13 +8,13 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.Passages;
+import dev.workingmemory.internal.Wtf8;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -364,11 +364,13 @@ public final class ToolOutputCache implements AutoCloseable {
     private static String hash(String callId, String toolName, String text) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update(String.valueOf(callId).getBytes(StandardCharsets.UTF_8));
+            // WTF-8, not UTF-8: UTF-8 writes every unpaired surrogate as '?', so two texts differing only there would
+            // share one entry and read back as the first
+            digest.update(Wtf8.encode(String.valueOf(callId)));
             digest.update((byte) 0);
-            digest.update(String.valueOf(toolName).getBytes(StandardCharsets.UTF_8));
+            digest.update(Wtf8.encode(String.valueOf(toolName)));
             digest.update((byte) 0);
-            digest.update(text.getBytes(StandardCharsets.UTF_8));
+            digest.update(Wtf8.encode(text));
             return HexFormat.of().formatHex(digest.digest()).substring(0, HASH_HEX);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);

@@ -1,0 +1,35 @@
+package dev.workingmemory.context;
+
+import dev.workingmemory.MemoryKey;
+import dev.workingmemory.store.InMemoryWorkingMemoryStore;
+import org.junit.jupiter.api.Test;
+
+import java.time.Clock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How the tool-output cache names what it keeps. (That every store gives an output back exactly after a restart:
+ * {@code StoredTextContract}.)
+ */
+class ToolOutputCacheTest {
+
+    private static final MemoryKey KEY = MemoryKey.of("maya", "t1");
+
+    @Test
+    void should_keep_outputs_that_differ_only_in_an_unpaired_surrogate_apart() {
+        ToolOutputCache cache = new ToolOutputCache(new InMemoryWorkingMemoryStore(), ToolOutputCacheConfig.defaults(),
+                Clock.systemUTC());
+        try {
+            // a model that gives no call ids: the tool name and the text are all that tells two results apart
+            String high = cache.keep(KEY, null, "bash", "exit \uD800");
+            String low = cache.keep(KEY, null, "bash", "exit \uDC00");
+
+            assertThat(high).isNotEqualTo(low);
+            assertThat(cache.read(KEY, high)).contains("exit \uD800");
+            assertThat(cache.read(KEY, low)).contains("exit \uDC00");
+        } finally {
+            cache.close();
+        }
+    }
+}
