@@ -331,6 +331,28 @@ class CodingTierTest {
         memories.close();
     }
 
+    @Test
+    void should_page_a_pruned_output_holding_unpaired_surrogates_the_same_after_a_file_store_restart() {
+        String log = buildLog().replace(" processed ", " processed \uD800").replace("(copied)", "(copied \uDC00\u0000)");
+        String before;
+        String id;
+        try (WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4_000)
+                .store(new FileWorkingMemoryStore(dir)).build()) {
+            ToolOutputTools tools = new ToolOutputTools(memories); // the pruned output names read_tool_output
+            id = cachedOutputId(memories, "c1", log);
+            before = tools.readToolOutput("dev", id, 130, 20, null);
+        }
+
+        try (WorkingMemoryProvider reopened = WorkingMemoryProvider.builder().contextWindow(4_000)
+                .store(new FileWorkingMemoryStore(dir)).build()) {
+            String after = new ToolOutputTools(reopened).readToolOutput("dev", id, 130, 20, null);
+
+            assertThat(before).startsWith("Lines 130-149 of 400 of " + id + ":\n[INFO] step 130: processed \uFFFDmodule-")
+                    .contains("(copied \uFFFD)");
+            assertThat(after).isEqualTo(before);
+        }
+    }
+
     /** Adds a tool turn whose result the memory prunes and caches, and returns the id the pruned text names. */
     private static String cachedOutputId(WorkingMemoryProvider memories, String callId, String output) {
         dev.langchain4j.memory.ChatMemory chat = memories.get("dev");
