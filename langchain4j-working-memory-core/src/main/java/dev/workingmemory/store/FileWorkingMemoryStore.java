@@ -109,7 +109,8 @@ import java.util.stream.Stream;
  * {@link #appendNote} appends one line to {@code scratch.md} and forces it to disk before returning; a crash in the
  * middle of an append leaves a last line without its line break, which {@link #notes} skips with a warning and the
  * next append cuts off. {@link #removeNotes} rewrites the file like {@code state.json} (temp file, fsync, move).
- * Blank lines and lines starting with {@code #} are not notes. Lines are WTF-8, as documents.
+ * Blank lines and lines starting with {@code #} are not notes; a note that starts with {@code #} or {@code \\} is
+ * written behind a {@code \\}, which reading takes off. Lines are WTF-8, as documents.
  *
  * <h2>The message log</h2>
  * {@link #appendMessages} appends one line per entry to {@code messages.jsonl} and forces it to disk before returning,
@@ -140,6 +141,8 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     private static final String NOTES_TEMP_FILE = "scratch.md.tmp";
     /** The first line of a notes file (seed 000). */
     static final String NOTES_HEADER = "# Scratch Buffer (Working Memory WAL)";
+    /** Put before a note that starts with {@code #} or with itself ({@link #fileLine}). */
+    private static final String NOTE_ESCAPE = "\\";
     private static final String LOCKS_DIRECTORY = ".locks";
     /** Starts with a dot, which no key's directory name does. */
     private static final String CRYSTALS_DIRECTORY = ".crystals";
@@ -326,7 +329,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
                         channel.truncate(end);
                     }
                 }
-                writeFully(channel, Wtf8.encode(line + "\n"), channel.size());
+                writeFully(channel, Wtf8.encode(fileLine(line) + "\n"), channel.size());
                 channel.force(true);
             }
             if (created) {
@@ -795,10 +798,19 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
         List<String> lines = new ArrayList<>();
         for (String line : text.split("\n")) {
             if (!line.isBlank() && !line.startsWith("#")) {
-                lines.add(line);
+                lines.add(line.startsWith(NOTE_ESCAPE) ? line.substring(1) : line);
             }
         }
         return lines;
+    }
+
+    /**
+     * A note as {@code scratch.md} holds it: a note that would read as a heading ({@code #…}) or as escaped is
+     * written behind a {@code \}, which {@link #entries} takes off, so every line {@link #appendNote} accepts
+     * comes back.
+     */
+    private static String fileLine(String note) {
+        return note.startsWith("#") || note.startsWith(NOTE_ESCAPE) ? NOTE_ESCAPE + note : note;
     }
 
     /**
@@ -848,7 +860,7 @@ public final class FileWorkingMemoryStore implements WorkingMemoryStore {
     /** Must hold the key's lock. Writes the notes file with these lines (temp file, fsync, atomic move). */
     private static void writeNotes(Location location, List<String> lines) throws IOException {
         StringBuilder text = new StringBuilder(NOTES_HEADER).append("\n\n");
-        lines.forEach(line -> text.append(line).append('\n'));
+        lines.forEach(line -> text.append(fileLine(line)).append('\n'));
         DurableFiles.writeAtomically(location.notesFile(), location.file(NOTES_TEMP_FILE), Wtf8.encode(text.toString()));
     }
 

@@ -359,6 +359,19 @@ public interface WorkingMemoryStoreContract {
     }
 
     @Test
+    default void should_give_back_a_note_that_starts_like_a_heading_or_an_escape_as_it_was_appended() {
+        List<String> notes = List.of("# not a heading", "\\ a backslash first", "\\# both", "#", " # indented",
+                "- [2026-03-12T14:30:00Z] (importance: 0.8) ordinary");
+        notes.forEach(note -> store().appendNote("k", note));
+        assertThat(store().notes("k")).containsExactlyElementsOf(notes);
+
+        store().removeNotes("k", List.of("#")); // the log written anew with the others
+        List<String> kept = notes.stream().filter(note -> !note.equals("#")).toList();
+        assertThat(store().notes("k")).containsExactlyElementsOf(kept);
+        assertThat(restarted().notes("k")).containsExactlyElementsOf(kept);
+    }
+
+    @Test
     default void should_remove_one_occurrence_of_each_given_note_and_keep_the_others() {
         store().appendNote("k", "- a");
         store().appendNote("k", "- b");
