@@ -16,9 +16,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it, counts version
- * checks (of the state and of the message log), and can be switched to fail its saves, note appends and document
- * writes, and apart from those its message log. Thread-safe.
+ * An in-memory {@link WorkingMemoryStore} for tests: records every save with the thread that made it and every
+ * document deletion, counts version checks (of the state and of the message log), and can be switched to fail its
+ * saves, note appends and document writes, and apart from those its message log. Thread-safe.
  */
 public final class TestStore implements WorkingMemoryStore {
 
@@ -26,8 +26,14 @@ public final class TestStore implements WorkingMemoryStore {
     public record Save(String key, String document, Thread thread) {
     }
 
+    /** A document, by its key and name. */
+    public record Document(String key, String name) {
+    }
+
     private final InMemoryWorkingMemoryStore delegate = new InMemoryWorkingMemoryStore();
     public final List<Save> saves = new CopyOnWriteArrayList<>();
+    /** Every document deletion, in order, of a document that existed or not (one another writer undid too). */
+    public final List<Document> deletedDocuments = new CopyOnWriteArrayList<>();
     /** Saves refused while {@link #failing}. */
     public final AtomicInteger failures = new AtomicInteger();
     public final AtomicInteger versionChecks = new AtomicInteger();
@@ -139,6 +145,7 @@ public final class TestStore implements WorkingMemoryStore {
     @Override
     public void deleteDocument(String key, String name) {
         delegate.deleteDocument(key, name);
+        deletedDocuments.add(new Document(key, name));
     }
 
     @Override
