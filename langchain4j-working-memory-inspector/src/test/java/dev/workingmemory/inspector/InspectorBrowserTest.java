@@ -124,6 +124,33 @@ class InspectorBrowserTest {
     }
 
     @Test
+    void should_open_a_user_whose_id_holds_an_unpaired_surrogate_from_the_list_and_after_a_reload() {
+        String id = "sur\uD800rogate";
+        // where the page sent U+FFFD for the surrogate (as URLSearchParams does), it would show this user instead
+        String lookalike = "sur\uFFFDrogate";
+        try (HeadlessChromium chromium = HeadlessChromium.start();
+             dev.workingmemory.WorkingMemoryProvider memories = dev.workingmemory.WorkingMemoryProvider.builder()
+                     .withoutCrystals().build();
+             MemoryInspector inspector = MemoryInspector.builder().provider(memories).port(0).build().start()) {
+            memories.memory(id).notes().note("A note of this user", 0.8, List.of());
+            memories.memory(lookalike).notes().note("Another user's note", 0.8, List.of());
+            memories.flush();
+
+            chromium.driver.get(inspector.url());
+            WebElement user = chromium.await(By.cssSelector("nav#users .user"), "sur\\uD800rogate");
+            user.findElement(By.cssSelector("button.thread")).click();
+            assertThat(chromium.await(By.id("resource-id"), "sur\\uD800rogate").getText()).doesNotContain(lookalike);
+            assertThat(chromium.await(By.id("pending-notes"), "A note of this user").getText())
+                    .doesNotContain("Another user's note");
+            assertThat(chromium.driver.getCurrentUrl()).contains("sur%ED%A0%80rogate");
+
+            chromium.driver.navigate().refresh(); // the id read back from the address
+            assertThat(chromium.await(By.id("pending-notes"), "A note of this user").getText())
+                    .doesNotContain("Another user's note");
+        }
+    }
+
+    @Test
     void should_roll_back_only_with_the_token_and_show_the_state_before_on_reload() {
         try (HeadlessChromium chromium = HeadlessChromium.start();
              Scenario scenario = Scenario.build();
