@@ -1,8 +1,8 @@
 package dev.workingmemory.store;
 
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.Wtf8;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -159,7 +159,7 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
         Ensure.notNull(key, "key");
         Map<String, String> ofKey = documents.getOrDefault(key, Map.of());
         List<StoredDocument> listed = new ArrayList<>(ofKey.size());
-        ofKey.forEach((name, text) -> listed.add(new StoredDocument(name, text.getBytes(StandardCharsets.UTF_8).length)));
+        ofKey.forEach((name, text) -> listed.add(new StoredDocument(name, Wtf8.encode(text).length)));
         return listed;
     }
 

@@ -5,7 +5,8 @@ import dev.workingmemory.internal.Ensure;
 import java.util.regex.Pattern;
 
 /**
- * A document of a store key: its name and its size in bytes (UTF-8).
+ * A document of a store key: its name and its size in bytes ({@link dev.workingmemory.internal.Wtf8 WTF-8}: UTF-8, and
+ * three bytes for an unpaired surrogate, as the file and JDBC stores keep it).
  *
  * <p>Immutable and thread-safe.
  */

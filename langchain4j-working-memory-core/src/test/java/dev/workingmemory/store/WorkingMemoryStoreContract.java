@@ -649,6 +649,13 @@ public interface WorkingMemoryStoreContract {
     // ---- documents ---------------------------------------------------------------------------
 
     @Test
+    default void should_list_a_documents_size_as_the_bytes_it_is_kept_in() {
+        store().putDocument("k", "tool-output-1.txt", "Gr\u00f6\u00dfe \ud83d\ude00 a\uD800b\u0000"); // ö, ß 2 bytes, 😀 4, U+D800 3
+
+        assertThat(store().documents("k")).containsExactly(new StoredDocument("tool-output-1.txt", 19));
+    }
+
+    @Test
     default void should_write_read_replace_list_and_delete_documents() {
         assertThat(store().getDocument("k", "MEMORY.md")).isEmpty();
         assertThat(store().documents("k")).isEmpty();
