@@ -59,7 +59,7 @@ final class BuildErrors {
     private static final Pattern GO = Pattern.compile("^(\\S+\\.go):(\\d+):\\d+: (.+)$");
     private static final Pattern GO_TEST = Pattern.compile("^\\s*--- FAIL: (\\S+) \\(");
     private static final Pattern GO_TEST_MESSAGE = Pattern.compile("^\\s+(\\S+_test\\.go):(\\d+): (.+)$");
-    private static final Pattern ESLINT = Pattern.compile("^\\s+(\\d+):\\d+ +error +(.+?)(?: {2,}(\\S+))?$");
+    static final Pattern ESLINT = Pattern.compile("^\\s+(\\d+):\\d+ +error ++(.+?)(?:(?<! ) {2,}+(\\S++))?$");
     private static final Pattern MOCHA_FAILING = Pattern.compile("^\\s+\\d+ failing$");
     private static final Pattern MOCHA_ENTRY = Pattern.compile("^\\s+\\d+\\) (.+)$");
     private static final Pattern JS_FRAME_FILE = Pattern.compile("^\\s+at (?:[^()]*\\()?((?:file://)?[^()\\s]+):(\\d+):\\d+\\)?$");

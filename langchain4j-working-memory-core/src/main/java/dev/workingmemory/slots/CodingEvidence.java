@@ -116,8 +116,8 @@ final class CodingEvidence implements SessionActivation {
     private static final Pattern JAVA_FRAME = Pattern.compile(
             "^\\s+at (?:[\\w.$-]+/)*[\\w$<>-]+(?:\\.[\\w$<>-]+)+\\((?:[\\w$.-]+\\.\\w+:\\d+|Native Method|Unknown Source)\\)\\s*$");
     /** A JavaScript frame: its location is a file (a path or a name with a dot) with a line and a column. */
-    private static final Pattern JS_FRAME = Pattern.compile(
-            "^\\s+at (?:\\S.{0,200} \\()?(?:file://)?[^()\\s]*[./][^()\\s]*:\\d+:\\d+\\)?\\s*$");
+    static final Pattern JS_FRAME = Pattern.compile(
+            "^\\s+at (?:\\S.{0,200} \\()?(?:file://)?(?=[^()\\s./]*+[./])[^()\\s]*:\\d+:\\d+\\)?\\s*$");
     /** A .NET frame: {@code at Shop.Cart.Add(Item item) in /src/Cart.cs:line 42}. */
     private static final Pattern DOTNET_FRAME = Pattern.compile("^\\s+at [\\w.<>`$]+\\(.*\\) in .+:line \\d+\\s*$");
     private static final Pattern PY_FRAME = Pattern.compile("^\\s+File \"[^\"]+\", line \\d+");

@@ -80,7 +80,7 @@ final class Completions {
             "piece");
     private static final Pattern WORD = Pattern.compile("[\\p{L}\\p{N}]+(?:'[\\p{L}]+)*");
     /** Where a sentence splits into clauses: a semicolon, and a conjunction after a comma ("…, so it's done"), "but". */
-    private static final Pattern CLAUSE_BREAK = Pattern.compile(";|,\\s+(?=(?:and|but|so|then)\\b)|\\s+(?=but\\b)",
+    static final Pattern CLAUSE_BREAK = Pattern.compile(";|,\\s++(?=(?:and|but|so|then)\\b)|(?<!\\s)\\s++(?=but\\b)",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CHECKED_BOX = Pattern.compile("^\\s*[-*+] \\[[xX]] (.+)$");
 

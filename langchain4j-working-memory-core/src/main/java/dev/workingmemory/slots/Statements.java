@@ -30,10 +30,10 @@ final class Statements {
     static final Pattern CONNECTORS = Pattern.compile(LEAD, Pattern.CASE_INSENSITIVE);
     private static final Pattern CONDITION = Pattern.compile("^(?:if|when|whether|unless|once|in case)\\b", Pattern.CASE_INSENSITIVE);
 
-    private static final Pattern TODO_MARKER = Pattern.compile("^(?:todo|to-do)\\b\\s*[:-]?\\s*(.+)$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TODO_NEXT = Pattern.compile(
-            "^next(?: steps?)?\\s*[,:]\\s*(?:(?:i|we)(?:'ll| will| should| need to| have to| must| can)\\s+)?(.+)$"
-                    + "|^next,? (?:i|we)(?:'ll| will| should| need to| have to| must)\\s+(.+)$", Pattern.CASE_INSENSITIVE);
+    static final Pattern TODO_MARKER = Pattern.compile("^(?:todo|to-do)\\b\\s*+[:-]?\\s*+(.+)$", Pattern.CASE_INSENSITIVE);
+    static final Pattern TODO_NEXT = Pattern.compile(
+            "^next(?: steps?)?\\s*+[,:]\\s*+(?:(?:i|we)(?:'ll| will| should| need to| have to| must| can)\\s++)?(.+)$"
+                    + "|^next,? (?:i|we)(?:'ll| will| should| need to| have to| must)\\s++(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern TODO_STILL = Pattern.compile(
             "\\b(?:still|also) (?:need|have) to\\s+(.+)$|\\b(?:remember|don't forget|do not forget) to\\s+(.+)$"
                     + "|^(?:(?:in|for|on|at|before|after) [^,]{1,80}?,? )?we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
@@ -77,7 +77,7 @@ final class Statements {
     private static final Pattern TODO_HEADING = Pattern.compile(
             "^(?:#+ )?(?:next steps?|todos?|to-?dos?|remaining(?: work)?|still to do|left to do|open items|follow-ups?)\\s*:?\\s*$",
             Pattern.CASE_INSENSITIVE);
-    private static final Pattern LIST_ITEM = Pattern.compile("^\\s*(?:[-*+]|\\d{1,3}[.)])\\s+(?:\\[ ]\\s+)?(.+)$");
+    static final Pattern LIST_ITEM = Pattern.compile("^\\s*+(?:[-*+]|\\d{1,3}[.)])\\s++(?:\\[ ]\\s++)?(.+)$");
 
     private static final int MAX_SENTENCE = 400;
     /** Longer lines are no {@link #TODO_HEADING}. */
