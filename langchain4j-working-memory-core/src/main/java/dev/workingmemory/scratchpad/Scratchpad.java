@@ -13,7 +13,9 @@ import dev.workingmemory.render.BlockText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -34,8 +36,8 @@ import java.util.Objects;
  *   <li>the keys {@code __proto__}, {@code constructor} and {@code prototype} are dropped at every
  *       depth, also inside arrays, before merging.</li>
  * </ul>
- * The merged state must pass the schema (or be readable as the schema class) and stay within
- * {@link ScratchpadConfig#maxStateChars()}; otherwise a {@link ScratchpadUpdateException} names the
+ * The merged state must pass the schema (or be readable as the schema class), nest at most
+ * {@value #MAX_DEPTH} levels deep and stay within {@link ScratchpadConfig#maxStateChars()}; otherwise a {@link ScratchpadUpdateException} names the
  * failing path and the previous state stays.
  *
  * <pre>{@code
@@ -69,6 +71,13 @@ public final class Scratchpad implements MemoryLayer {
     private static final String EXPECTED = "a scratchpad update must be a JSON object holding the keys to change, "
             + "like {\"currentGoal\": \"Deploy v2\"} (a null value removes a key)";
     private static final String REJECTED = "The update was rejected and the scratchpad is unchanged: ";
+    /**
+     * How deep the state may nest (objects and arrays): far above any plan or checklist, and far below what a store's
+     * JSON reader takes (Jackson's 1,000 levels hold the state inside the memory's snapshot), so that an update the
+     * scratchpad accepts can always be saved and read back. Without it, a 999-level update broke the saves of its
+     * memory and made its stored state unreadable.
+     */
+    static final int MAX_DEPTH = 32;
 
     private final ScratchpadConfig config;
     private final LayerContext context;
@@ -354,6 +363,11 @@ public final class Scratchpad implements MemoryLayer {
     }
 
     private String apply(ObjectNode patch) {
+        int depth = depth(patch);
+        if (depth > MAX_DEPTH) { // checked first: cleaning, merging and the schema check recurse
+            throw new ScratchpadUpdateException(REJECTED + "it nests " + depth + " levels deep, more than the limit of "
+                    + MAX_DEPTH + ". Send a flatter object.");
+        }
         List<String> stripped = new ArrayList<>();
         ObjectNode clean = (ObjectNode) JsonMerge.withoutForbiddenKeys(patch, stripped);
         ObjectNode merged = state.deepCopy();
@@ -375,6 +389,27 @@ public final class Scratchpad implements MemoryLayer {
         state = merged;
         context.changed();
         return description;
+    }
+
+    /** How many objects and arrays deep {@code node} nests (1 for a flat object); iterative, as the node may nest deeply. */
+    static int depth(JsonNode node) {
+        int deepest = 0;
+        Deque<JsonNode> nodes = new ArrayDeque<>();
+        Deque<Integer> depths = new ArrayDeque<>();
+        nodes.push(node);
+        depths.push(1);
+        while (!nodes.isEmpty()) {
+            JsonNode current = nodes.pop();
+            int level = depths.pop();
+            if (current.isContainerNode()) {
+                deepest = Math.max(deepest, level);
+                for (JsonNode child : current) {
+                    nodes.push(child);
+                    depths.push(level + 1);
+                }
+            }
+        }
+        return deepest;
     }
 
     private static String describe(ObjectNode before, ObjectNode after, ObjectNode patch) {

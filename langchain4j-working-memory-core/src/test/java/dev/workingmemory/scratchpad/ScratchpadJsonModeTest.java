@@ -50,6 +50,32 @@ class ScratchpadJsonModeTest {
         assertThat(pad.json()).isEqualTo(json("{\"plan\": {\"step\": 1, \"detail\": {\"owner\": \"ana\", \"due\": \"monday\"}}}"));
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"a\":", "[", "{\"a\":["})
+    void should_reject_an_update_nested_deeper_than_its_store_can_read_back(String level) {
+        Scratchpad pad = scratchpad(freeJson());
+        pad.update("{\"goal\": \"ship\"}");
+        // up to 999 levels: Jackson (1,000 at most) parses the update, but not the memory's snapshot that holds it
+        String close = level.replace("{\"a\":", "}").replace("[", "]");
+        int times = 998 / (level.length() - level.replace("[", "").replace("{", "").length());
+        String deep = "{\"x\":" + level.repeat(times) + "1" + new StringBuilder(close).reverse().toString().repeat(times) + "}";
+
+        assertThatThrownBy(() -> pad.update(deep))
+                .isInstanceOf(ScratchpadUpdateException.class)
+                .hasMessageContaining("levels deep, more than the limit of " + Scratchpad.MAX_DEPTH);
+        assertThat(pad.json()).isEqualTo(json("{\"goal\": \"ship\"}"));
+    }
+
+    @Test
+    void should_take_an_update_nested_as_deep_as_the_limit() {
+        Scratchpad pad = scratchpad(freeJson());
+        String deep = "{\"a\":".repeat(Scratchpad.MAX_DEPTH - 1) + "{}" + "}".repeat(Scratchpad.MAX_DEPTH - 1);
+
+        pad.update(deep);
+
+        assertThat(Scratchpad.depth(pad.json())).isEqualTo(Scratchpad.MAX_DEPTH);
+    }
+
     @Test
     void should_replace_arrays() {
         Scratchpad pad = scratchpad(goalSchema());
