@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  */
 public record CrystalPointer(String topic, String keywords) {
 
-    private static final Pattern LINE = Pattern.compile(
-            "\\s*(?:[-*+]\\s+)?(?:\\*\\*)?(?:Past:)?(?:\\*\\*)?\\s*(.+?)\\s*(?:→|->|=>|⟶)\\s*(?:\\*\\*)?search:(?:\\*\\*)?\\s*(.+?)\\s*",
+    static final Pattern LINE = Pattern.compile(
+            "\\s*+(?:[-*+]\\s++)?+(?:\\*\\*)?+(?:Past:)?+(?:\\*\\*)?+\\s*+(.+?)(?<!\\s)\\s*+(?:→|->|=>|⟶)\\s*+(?:\\*\\*)?search:"
+                    + "(?:\\*\\*)?\\s*+(.+?)(?<!\\s)\\s*+",
             Pattern.CASE_INSENSITIVE);
 
     public CrystalPointer {

@@ -36,8 +36,8 @@ final class SkillPatterns {
             "its", "this", "that", "these", "those", "some", "up", "new", "all", "more", "another", "again", "of", "to",
             "for", "in", "on", "and");
     private static final Pattern ADJECTIVE = Pattern.compile("(?i)(?:y|al|ic|ous|ive|ful|able|less)$");
-    private static final Pattern LINE = Pattern.compile(
-            "\\s*[-*+]\\s+(.+?)\\s*(?:→|->)\\s*Confidence:\\s*(\\d{1,3})\\s*%\\s*\\|\\s*Occurrences:\\s*(\\d{1,9})\\s*",
+    static final Pattern LINE = Pattern.compile(
+            "\\s*+[-*+]\\s++(.+?)(?<!\\s)\\s*+(?:→|->)\\s*+Confidence:\\s*+(\\d{1,3})\\s*+%\\s*+\\|\\s*+Occurrences:\\s*+(\\d{1,9})\\s*+",
             Pattern.CASE_INSENSITIVE);
 
     /** A pattern: how it reads and how often it was seen. */

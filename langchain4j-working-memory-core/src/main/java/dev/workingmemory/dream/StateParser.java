@@ -16,13 +16,16 @@ import java.util.regex.Pattern;
  */
 final class StateParser {
 
-    static final Pattern TITLE = Pattern.compile("^\\s{0,3}#\\s+working\\s+memory\\s+state\\s*#*\\s*$",
+    // possessive where two quantifiers could share a run: a dream's answer or a note it was given is read in linear
+    // steps however it is built (AdversarialStateLinesTest)
+    static final Pattern TITLE = Pattern.compile("^\\s{0,3}#\\s++working\\s++memory\\s++state\\s*+#*+\\s*+$",
             Pattern.CASE_INSENSITIVE);
-    static final Pattern MOOD_LINE = Pattern.compile("^[\\s>]*[_*]*\\s*last\\s+dream\\s*[_*]*:\\s*(.*?)[_*\\s]*$",
+    /** Its value, group 1, ends with the emphasis and white space {@link #moodValue} takes off. */
+    static final Pattern MOOD_LINE = Pattern.compile("^[\\s>]*+[_*]*+\\s*+last\\s++dream\\s*+[_*]*+:\\s*+(.*)$",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern MOOD_PART = Pattern.compile("^\\s*[_*]*mood[_*]*\\s*:\\s*(.*)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern NUMBERING = Pattern.compile("^(?:\\d+[.)]|[IVX]+\\.)\\s+");
-    private static final Pattern SUFFIX = Pattern.compile("^(.*?)\\s*(\\([^()]*\\))$");
+    static final Pattern SUFFIX = Pattern.compile("^(.*?)(?<!\\s)\\s*+(\\([^()]*+\\))$");
 
     private StateParser() {
     }
@@ -94,7 +97,7 @@ final class StateParser {
         if (!m.matches()) {
             return false;
         }
-        String[] parts = m.group(1).split("\\|");
+        String[] parts = moodValue(m.group(1)).split("\\|");
         builder.lastDream(time(parts[0].strip()));
         for (int i = 1; i < parts.length; i++) {
             Matcher mood = MOOD_PART.matcher(parts[i]);
@@ -150,6 +153,21 @@ final class StateParser {
             }
         } while (!bare.equals(before));
         return bare;
+    }
+
+    /** A mood line's value without the emphasis and white space it ends with. */
+    private static String moodValue(String value) {
+        int end = value.length();
+        while (end > 0 && (value.charAt(end - 1) == '_' || value.charAt(end - 1) == '*'
+                || isRegexSpace(value.charAt(end - 1)))) {
+            end--;
+        }
+        return value.substring(0, end);
+    }
+
+    /** What {@code \\s} matches. */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     /** The name of a heading: without its suffix in parentheses. */

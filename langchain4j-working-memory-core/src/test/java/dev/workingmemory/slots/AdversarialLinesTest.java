@@ -1,5 +1,6 @@
 package dev.workingmemory.slots;
 
+import dev.workingmemory.testing.CountingText;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -44,42 +45,6 @@ class AdversarialLinesTest {
         boolean matched = find ? matcher.find() : matcher.matches();
 
         assertThat(matched).as(rule).isFalse();
-        assertThat(text.steps).as(rule + ": characters read").isLessThanOrEqualTo(text.budget);
-    }
-
-    /** A text that counts the characters read from it, and stops the matcher once over its budget. */
-    private static final class CountingText implements CharSequence {
-
-        private final String text;
-        private final long budget;
-        private long steps;
-
-        CountingText(String text, long budget) {
-            this.text = text;
-            this.budget = budget;
-        }
-
-        @Override
-        public int length() {
-            return text.length();
-        }
-
-        @Override
-        public char charAt(int index) {
-            if (++steps > budget) {
-                throw new IllegalStateException("over " + budget + " characters read from a text of " + text.length());
-            }
-            return text.charAt(index);
-        }
-
-        @Override
-        public CharSequence subSequence(int start, int end) {
-            return text.substring(start, end);
-        }
-
-        @Override
-        public String toString() {
-            return text;
-        }
+        assertThat(text.steps()).as(rule + ": characters read").isLessThanOrEqualTo(text.budget());
     }
 }
