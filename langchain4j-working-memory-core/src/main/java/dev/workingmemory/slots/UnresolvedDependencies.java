@@ -23,7 +23,8 @@ final class UnresolvedDependencies {
 
     private static final Pattern MAVEN_MISSING = Pattern.compile("(?:Could not find artifact|Failure to find) (\\S+)");
     private static final Pattern MAVEN_UNRESOLVED = Pattern.compile("The following artifacts could not be resolved: ([^ ]+(?:, [^ ]+){0,20})");
-    private static final Pattern NPM_MISSING = Pattern.compile("'(\\S+?)@([^'\\s]*)' is not in (?:this|the npm) registry|No matching version found for (\\S+?)\\.?$");
+    // a quoted name starts after white space: each run of a line is then read once, not once per quote in it
+    static final Pattern NPM_MISSING = Pattern.compile("(?<!\\S)'(\\S+?)@([^'\\s]*)' is not in (?:this|the npm) registry|No matching version found for (\\S+?)\\.?$");
     /** Poetry: "Because app depends on pydantic (^3.0) which doesn't match any versions, …". */
     private static final Pattern SOLVER_MISSING = Pattern.compile(
             "(?:depends on|no versions of) ([A-Za-z][\\w.-]*) (?:\\(([^)]{1,40})\\) )?(?:which )?(?:doesn't|don't|does not|do not) match any versions");
@@ -43,6 +44,12 @@ final class UnresolvedDependencies {
     private static final Pattern CONDA_ITEM = Pattern.compile("^\\s+- ([A-Za-z0-9][\\w.-]*)");
 
     /** Messages that name a package in their first group that matched; one per documented message of a tool. */
+    /**
+     * uv: "Because x was not found in the package registry", "Because there is no version of x==1.0". A name starts a
+     * word: from every letter of a long word, the rest of it would be read again.
+     */
+    static final Pattern UV_MISSING = Pattern.compile(
+            "(?<![\\w.-])([A-Za-z][\\w.-]*+) was not found in the package registry|there is no version of ([A-Za-z][\\w.-]*\\w)");
     private static final List<Pattern> PACKAGE_MESSAGES = List.of(
             // Gradle: "> Could not find g:a:v." and "> Could not resolve g:a:v."
             Pattern.compile("^\\s*> Could not (?:find|resolve) ([\\w.-]+:[\\w.-]+(?::[\\w.+-]*[\\w+-])?)\\.?$"),
@@ -60,8 +67,7 @@ final class UnresolvedDependencies {
             Pattern.compile("The '([^']{1,80})' distribution was not found"),
             // Poetry: "Could not find a matching version of package x"
             Pattern.compile("Could not find a matching version of package (\\S+)"),
-            // uv: "Because x was not found in the package registry", "Because there is no version of x==1.0"
-            Pattern.compile("([A-Za-z][\\w.-]*) was not found in the package registry|there is no version of ([A-Za-z][\\w.-]*\\w)"),
+            UV_MISSING,
             // apt: "E: Unable to locate package x"; dnf: "No match for argument: x"; apk: "  x (no such package)"
             Pattern.compile("^E: Unable to locate package (\\S+)|^No match for argument: (\\S+)|^\\s+([\\w.+-]+) \\(no such package\\)"),
             // cargo: "no matching package named `x` found", "failed to select a version for [the requirement] `x`"

@@ -33,7 +33,10 @@ class AdversarialLinesTest {
                 // a list item is a whole line, as long as a message's prose line
                 Arguments.of("list item", Statements.LIST_ITEM, "-" + " ".repeat(1_990) + "\u0085x", false),
                 Arguments.of("clause break", Completions.CLAUSE_BREAK, "done" + " ".repeat(2_000) + "x", true),
-                Arguments.of("JavaScript frame", CodingEvidence.JS_FRAME, "  at " + ".".repeat(1_990), false));
+                Arguments.of("JavaScript frame", CodingEvidence.JS_FRAME, "  at " + ".".repeat(1_990), false),
+                // a rule that finds its name anywhere in a line: one long word, read again from each of its starts
+                Arguments.of("npm's missing package", UnresolvedDependencies.NPM_MISSING, "'a".repeat(1_000), true),
+                Arguments.of("uv's missing package", UnresolvedDependencies.UV_MISSING, "a".repeat(2_000), true));
     }
 
     @ParameterizedTest(name = "{0}")
