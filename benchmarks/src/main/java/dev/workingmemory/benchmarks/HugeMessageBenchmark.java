@@ -33,7 +33,8 @@ import java.util.concurrent.TimeUnit;
  * <p>Shapes, each 1,048,576 characters: {@code newlines} (only line breaks), {@code log} (timestamped log lines),
  * {@code binary} (random characters 0-255: control characters, carriage returns, Latin-1), {@code tracebacks}
  * (Python tracebacks one after the other), {@code oneLine} (prose without a line break), {@code json} (one line of
- * JSON records). Long-term memory goes into a {@link CountingCrystalStore}, as in {@link PrunedTurnBenchmark}: the
+ * JSON records), {@code backtracking} (lines built to make a rule's pattern backtrack: long runs of the spaces, dots
+ * or letters a pattern repeats, ending where it cannot match). Long-term memory goes into a {@link CountingCrystalStore}, as in {@link PrunedTurnBenchmark}: the
  * crystals of the full output are made on the tool-output cache's thread and embedded on the indexer's, neither of
  * which the request waits for ({@code CrystalIndexingThroughput} measures the embedding).
  *
@@ -47,7 +48,7 @@ public class HugeMessageBenchmark {
 
     static final int SIZE = 1 << 20;
 
-    @Param({"newlines", "log", "binary", "tracebacks", "oneLine", "json"})
+    @Param({"newlines", "log", "binary", "tracebacks", "oneLine", "json", "backtracking"})
     public String shape;
 
     /** {@code user}: a user message; {@code tool}: a tool result, after the model's call of the tool. */
@@ -149,6 +150,18 @@ public class HugeMessageBenchmark {
                             .append(",\"status\":\"shipped\"}");
                 }
                 out.append(" ".repeat(SIZE - 2 - out.length())).append("]}"); // valid JSON of exactly 1 MB
+            }
+            case "backtracking" -> {
+                // lines built to make a rule's pattern backtrack (the adversarial audit of the twenty-fourth session):
+                // runs of what a pattern repeats, ending where it cannot match, each within the 2,000 characters a
+                // line is read up to
+                List<String> lines = List.of("src/app.js", "  1:1 error " + " ".repeat(1_980) + "\u2028\t",
+                        "todo" + " ".repeat(390) + "\u2028x", "  at " + ".".repeat(1_990), "'a".repeat(990),
+                        "a".repeat(1_990), "Next steps:", "-" + " ".repeat(1_990) + "\u0085x",
+                        "- " + " ".repeat(900) + "a -> Confidence: 5 %" + " ".repeat(900));
+                for (int i = 0; out.length() < SIZE; i++) {
+                    out.append(lines.get(i % lines.size())).append('\n');
+                }
             }
             default -> throw new IllegalArgumentException(shape);
         }

@@ -17,8 +17,8 @@ import java.util.Locale;
  * which the CPU time does not. A {@code main}, not JMH: per shape, 20 operations to warm up, then 60 measured, each on a
  * memory of its own (forgotten afterwards); prints the median, the 99th percentile and the maximum of each.
  *
- * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.HugeMessageCost}; the last line
- * is {@code huge: worst p99 cpu=<ms> wall=<ms>}.
+ * <p>Usage: {@code java -cp benchmarks/target/benchmarks.jar dev.workingmemory.benchmarks.HugeMessageCost [shape…]} (all
+ * seven shapes of {@link HugeMessageBenchmark} by default); the last line is {@code huge: worst p99 cpu=<ms> wall=<ms>}.
  */
 public final class HugeMessageCost {
 
@@ -35,7 +35,9 @@ public final class HugeMessageCost {
         double worstWall = 0;
         System.out.printf(Locale.ROOT, "%-11s %-5s %28s %28s%n", "shape", "as", "cpu ms p50 / p99 / max",
                 "wall ms p50 / p99 / max");
-        for (String shape : List.of("newlines", "log", "binary", "tracebacks", "oneLine", "json")) {
+        List<String> shapes = args.length > 0 ? List.of(args)
+                : List.of("newlines", "log", "binary", "tracebacks", "oneLine", "json", "backtracking");
+        for (String shape : shapes) {
             String text = HugeMessageBenchmark.text(shape);
             for (String as : List.of("user", "tool")) {
                 long[] cpu = new long[MEASURED];
