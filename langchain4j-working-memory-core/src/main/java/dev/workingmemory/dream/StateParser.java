@@ -159,15 +159,10 @@ final class StateParser {
     private static String moodValue(String value) {
         int end = value.length();
         while (end > 0 && (value.charAt(end - 1) == '_' || value.charAt(end - 1) == '*'
-                || isRegexSpace(value.charAt(end - 1)))) {
+                || Character.isWhitespace(value.charAt(end - 1)))) {
             end--;
         }
         return value.substring(0, end);
-    }
-
-    /** What {@code \\s} matches. */
-    private static boolean isRegexSpace(char c) {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\u000B' || c == '\f' || c == '\r';
     }
 
     /** The name of a heading: without its suffix in parentheses. */
