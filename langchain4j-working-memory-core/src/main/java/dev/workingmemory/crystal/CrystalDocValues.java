@@ -1,6 +1,7 @@
 package dev.workingmemory.crystal;
 
 import dev.workingmemory.crystal.CrystalRecords.Stored;
+import dev.workingmemory.internal.Wtf8;
 import org.apache.lucene.index.BinaryDocValues;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.index.IndexReader;
@@ -8,8 +9,10 @@ import org.apache.lucene.index.LeafReaderContext;
 import org.apache.lucene.index.ReaderUtil;
 import org.apache.lucene.store.ByteArrayDataInput;
 import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.store.DataOutput;
 import org.apache.lucene.util.BytesRef;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,23 +38,23 @@ final class CrystalDocValues {
         ByteBuffersDataOutput out = new ByteBuffersDataOutput();
         try {
             out.writeVLong(stored.seq());
-            out.writeString(crystal.id());
-            out.writeString(crystal.scope());
-            out.writeString(crystal.kind().textName());
+            writeText(out, crystal.id());
+            writeText(out, crystal.scope());
+            writeText(out, crystal.kind().textName());
             out.writeZLong(CrystalIndex.micros(crystal.time()));
             out.writeLong(Double.doubleToLongBits(crystal.importance()));
             out.writeVInt(crystal.tags().size());
             for (String tag : crystal.tags()) {
-                out.writeString(tag);
+                writeText(out, tag);
             }
-            out.writeString(crystal.text());
+            writeText(out, crystal.text());
             out.writeByte((byte) ((crystal.source() == null ? 0 : HAS_SOURCE)
                     | (crystal.context() == null ? 0 : HAS_CONTEXT)));
             if (crystal.source() != null) {
-                out.writeString(crystal.source());
+                writeText(out, crystal.source());
             }
             if (crystal.context() != null) {
-                out.writeString(crystal.context());
+                writeText(out, crystal.context());
             }
         } catch (IOException e) {
             throw new IllegalStateException("Writing to memory failed", e); // ByteBuffersDataOutput does not throw
@@ -62,22 +65,40 @@ final class CrystalDocValues {
     static Stored decode(BytesRef value) throws IOException {
         ByteArrayDataInput in = new ByteArrayDataInput(value.bytes, value.offset, value.length);
         long seq = in.readVLong();
-        String id = in.readString();
-        String scope = in.readString();
-        CrystalKind kind = CrystalKind.fromTextName(in.readString());
+        String id = readText(in, value);
+        String scope = readText(in, value);
+        CrystalKind kind = CrystalKind.fromTextName(readText(in, value));
         long micros = in.readZLong();
         double importance = Double.longBitsToDouble(in.readLong());
         int tagCount = in.readVInt();
         List<String> tags = new ArrayList<>(tagCount);
         for (int i = 0; i < tagCount; i++) {
-            tags.add(in.readString());
+            tags.add(readText(in, value));
         }
-        String text = in.readString();
+        String text = readText(in, value);
         int present = in.readByte();
-        String source = (present & HAS_SOURCE) != 0 ? in.readString() : null;
-        String context = (present & HAS_CONTEXT) != 0 ? in.readString() : null;
+        String source = (present & HAS_SOURCE) != 0 ? readText(in, value) : null;
+        String context = (present & HAS_CONTEXT) != 0 ? readText(in, value) : null;
         return new Stored(seq, new Crystal(id, scope, kind, CrystalIndex.instant(micros), importance, tags, text,
                 source, context));
+    }
+
+    // WTF-8, not the DataOutput's UTF-8 (which writes U+FFFD for an unpaired surrogate): the same bytes for every
+    // well-formed string, so indexes written before read the same, and a crystal's text comes back exactly
+    private static void writeText(DataOutput out, String text) throws IOException {
+        byte[] bytes = Wtf8.encode(text);
+        out.writeVInt(bytes.length);
+        out.writeBytes(bytes, bytes.length);
+    }
+
+    private static String readText(ByteArrayDataInput in, BytesRef value) throws IOException {
+        int length = in.readVInt();
+        int start = in.getPosition(); // of value.bytes, as the input reads that array in place
+        if (length > value.offset + value.length - start) {
+            throw new EOFException("A crystal's doc value ends inside a text of " + length + " bytes");
+        }
+        in.skipBytes(length);
+        return Wtf8.decodeReplacing(value.bytes, start, length);
     }
 
     /** The value of one document (an id of the whole reader); a document without one is an index defect. */

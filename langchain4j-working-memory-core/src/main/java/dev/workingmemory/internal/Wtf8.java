@@ -6,6 +6,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * WTF-8: how the stores write a Java string as bytes so that any string comes back exactly. It is UTF-8 for every
@@ -61,6 +62,16 @@ public final class Wtf8 {
         } catch (CharacterCodingException e) {
             throw new IllegalStateException("A replacing decoder reported malformed input", e);
         }
+    }
+
+    /**
+     * As {@link #decodeReplacing(byte[])} for {@code length} bytes from {@code offset}, at the cost of a UTF-8 decode
+     * when they hold no surrogate's bytes (the common case, read on every search hit).
+     */
+    public static String decodeReplacing(byte[] bytes, int offset, int length) {
+        String utf8 = new String(bytes, offset, length, StandardCharsets.UTF_8);
+        // a surrogate's bytes are malformed UTF-8, which decodes to U+FFFD; a Latin-1 string is not even searched
+        return utf8.indexOf('\uFFFD') < 0 ? utf8 : decodeReplacing(Arrays.copyOfRange(bytes, offset, offset + length));
     }
 
     private static String decode(byte[] bytes, CodingErrorAction malformed) throws CharacterCodingException {

@@ -4,6 +4,8 @@ import dev.workingmemory.crystal.CrystalRecords.Stored;
 import org.apache.lucene.index.CorruptIndexException;
 import org.apache.lucene.search.IndexSearcher;
 import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.store.ByteBuffersDataOutput;
+import org.apache.lucene.util.BytesRef;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -127,14 +129,59 @@ class CrystalDocValuesTest extends InMemoryIndexTest {
     }
 
     @Test
-    void should_keep_a_nul_and_give_back_an_unpaired_surrogate_as_a_replacement_character() throws IOException {
-        Crystal odd = new Crystal("c", "alice", CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"), 0.4,
-                List.of("tag \u0000"), "a \u0000 and an unpaired \uD800 surrogate", "source \uD800", null);
+    void should_give_back_a_nul_and_unpaired_surrogates_exactly() throws IOException {
+        Crystal odd = new Crystal("c\uDC00", "alice\uD800", CrystalKind.NOTE, Instant.parse("2026-03-12T14:30:00Z"),
+                0.4, List.of("tag \u0000", "\uDBFF"), "a \u0000 and an unpaired \uD800 surrogate \uD83D\uDE00 \uDE00",
+                "source \uD800", "\uDFFF");
 
-        Crystal read = CrystalDocValues.decode(CrystalDocValues.encode(new Stored(1, odd))).crystal();
+        assertThat(CrystalDocValues.decode(CrystalDocValues.encode(new Stored(1, odd))).crystal()).isEqualTo(odd);
+    }
 
-        assertThat(read.text()).isEqualTo("a \u0000 and an unpaired \uFFFD surrogate"); // UTF-8, as stored fields were
-        assertThat(read.source()).isEqualTo("source \uFFFD");
-        assertThat(read.tags()).containsExactly("tag \u0000");
+    /** Indexes written with Lucene's UTF-8 strings before read the same: a well-formed crystal's bytes are those. */
+    @Test
+    void should_write_a_well_formed_crystal_as_lucene_strings_did() throws IOException {
+        for (Crystal crystal : List.of(WHOLE, BARE, CONTEXT_ONLY)) {
+            ByteBuffersDataOutput out = new ByteBuffersDataOutput();
+            out.writeVLong(9);
+            out.writeString(crystal.id());
+            out.writeString(crystal.scope());
+            out.writeString(crystal.kind().textName());
+            out.writeZLong(CrystalIndex.micros(crystal.time()));
+            out.writeLong(Double.doubleToLongBits(crystal.importance()));
+            out.writeVInt(crystal.tags().size());
+            for (String tag : crystal.tags()) {
+                out.writeString(tag);
+            }
+            out.writeString(crystal.text());
+            out.writeByte((byte) ((crystal.source() == null ? 0 : 1) | (crystal.context() == null ? 0 : 2)));
+            if (crystal.source() != null) {
+                out.writeString(crystal.source());
+            }
+            if (crystal.context() != null) {
+                out.writeString(crystal.context());
+            }
+
+            assertThat(CrystalDocValues.encode(new Stored(9, crystal))).isEqualTo(new BytesRef(out.toArrayCopy()));
+        }
+    }
+
+    @Test
+    void should_read_a_value_inside_a_larger_array() throws IOException {
+        Stored stored = new Stored(3, WHOLE);
+        BytesRef value = CrystalDocValues.encode(stored);
+        byte[] larger = new byte[value.length + 10];
+        System.arraycopy(value.bytes, value.offset, larger, 5, value.length);
+
+        assertThat(CrystalDocValues.decode(new BytesRef(larger, 5, value.length))).isEqualTo(stored);
+    }
+
+    @Test
+    void should_refuse_a_text_that_runs_past_the_value() {
+        BytesRef value = CrystalDocValues.encode(new Stored(1, WHOLE));
+        // the last text (the context) cut short, in an array that goes on past the value
+        BytesRef cut = new BytesRef(value.bytes, value.offset, value.length - 3);
+
+        assertThatThrownBy(() -> CrystalDocValues.decode(cut)).isInstanceOf(IOException.class)
+                .hasMessageContaining("ends inside a text");
     }
 }

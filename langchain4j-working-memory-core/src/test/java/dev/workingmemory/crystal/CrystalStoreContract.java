@@ -117,6 +117,24 @@ public interface CrystalStoreContract {
         assertThat(store().get("absent")).isEmpty();
     }
 
+    /** Nothing lost: a text, tag, source or context holding unpaired surrogates (and a NUL) comes back exactly. */
+    @Test
+    default void should_return_unpaired_surrogates_exactly_after_search_and_reopen() {
+        Crystal crystal = new Crystal("odd", "alice", CrystalKind.TOOL_OUTPUT, Instant.parse("2026-03-12T14:30:00Z"),
+                0.5, List.of("tag \uDBFF"), "Lighthouse log: lamp \uD800 rotated, keeper \uD83D\uDE00 \uDC00 \u0000 ok",
+                "message:\uDFFF", "the exchange \uD800");
+        store().add(List.of(crystal));
+
+        assertThat(store().search(new CrystalQuery("alice", "lighthouse lamp rotated", 1)))
+                .extracting(CrystalHit::crystal).containsExactly(crystal);
+        assertThat(store().get("odd")).contains(crystal);
+        if (persistent()) {
+            reopen();
+            assertThat(store().search(new CrystalQuery("alice", "lighthouse lamp rotated", 1)))
+                    .extracting(CrystalHit::crystal).containsExactly(crystal);
+        }
+    }
+
     @Test
     default void should_replace_a_crystal_added_again_with_the_same_id() {
         store().add(background("alice"));

@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.HexFormat;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,5 +67,26 @@ class Wtf8Test {
     @Test
     void should_replace_only_the_malformed_bytes_around_a_surrogate() {
         assertThat(Wtf8.decodeReplacing(HexFormat.of().parseHex("61ffeda08062"))).isEqualTo("a\uFFFD\uD800b");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "plain", "déjà 😀", "a\uD800b", "\uDFFF", "x\uD83D\uDE00\uDE00y"})
+    void should_decode_a_range_of_a_larger_array_as_the_whole_bytes(String text) {
+        byte[] bytes = Wtf8.encode(text);
+        byte[] larger = new byte[bytes.length + 6];
+        Arrays.fill(larger, (byte) 0xED); // bytes around the range are not read
+        System.arraycopy(bytes, 0, larger, 3, bytes.length);
+
+        assertThat(Wtf8.decodeReplacing(larger, 3, bytes.length)).isEqualTo(text);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ff", "61c3", "eda0", "eda080ed", "c0af", "f4908080", "61ffeda08062"})
+    void should_replace_malformed_bytes_of_a_range_as_the_whole_bytes_are(String hex) {
+        byte[] bytes = HexFormat.of().parseHex(hex);
+        byte[] larger = new byte[bytes.length + 2];
+        System.arraycopy(bytes, 0, larger, 1, bytes.length);
+
+        assertThat(Wtf8.decodeReplacing(larger, 1, bytes.length)).isEqualTo(Wtf8.decodeReplacing(bytes));
     }
 }
