@@ -26,6 +26,7 @@ public final class ChildJvm implements AutoCloseable {
     private final Process process;
     private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
     private final List<String> seen = new ArrayList<>();
+    private boolean ended; // END taken from lines
 
     private ChildJvm(Process process) {
         this.process = process;
@@ -73,6 +74,7 @@ public final class ChildJvm implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            ended |= END.equals(line);
             if (line == null || END.equals(line)) {
                 throw new AssertionError((line == null ? "Timed out" : "The child JVM exited") + " before printing the"
                         + " expected line; it printed: " + seen);
@@ -100,10 +102,28 @@ public final class ChildJvm implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** Every line the child printed, after it exited ({@link #awaitExit}). */
-    public List<String> printed() {
-        for (String line = lines.poll(); line != null && !END.equals(line); line = lines.poll()) {
-            seen.add(line);
+    /**
+     * Every line the child printed, once it is gone ({@link #awaitExit}, {@link #kill}): waits for the reader to reach
+     * the end of its output, which a pipe may still hold after the process exited.
+     *
+     * @throws IllegalStateException when the child still runs
+     * @throws AssertionError when the output does not end within a minute of the exit
+     */
+    public List<String> printed() throws InterruptedException {
+        if (process.isAlive()) {
+            throw new IllegalStateException("The child JVM still runs: its output is read once it is gone");
+        }
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+        while (!ended) {
+            String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            if (line == null) {
+                throw new AssertionError("The child JVM's output did not end after it exited; it printed: " + seen);
+            }
+            if (END.equals(line)) {
+                ended = true;
+            } else {
+                seen.add(line);
+            }
         }
         return List.copyOf(seen);
     }
