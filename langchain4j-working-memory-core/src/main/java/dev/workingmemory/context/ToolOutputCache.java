@@ -324,13 +324,25 @@ public final class ToolOutputCache implements AutoCloseable {
         List<Crystal> chunks = new ArrayList<>();
         Instant time = timeOf(name).orElse(clock.instant());
         List<String> passages = Passages.spans(text, config.crystalChunkChars());
-        List<String> named = toolName == null || toolName.isBlank() ? List.of() : List.of(toolName);
+        List<String> named = toolName == null || toolName.isBlank() ? List.of() : List.of(tag(toolName));
         List<String> tags = passages.size() == 1 ? named : Passages.pieceTags(named);
         for (String passage : passages) {
             chunks.add(new Crystal(Passages.id(id, chunks.size()), scope, CrystalKind.TOOL_OUTPUT, time, 0.3, tags,
                     passage, name));
         }
         return chunks;
+    }
+
+    /**
+     * The tool's name as a crystal's tag: its first {@link Crystal#MAX_TAG_LENGTH} characters (never half a pair), as
+     * a tool server may name its tools at any length.
+     */
+    private static String tag(String toolName) {
+        if (toolName.length() <= Crystal.MAX_TAG_LENGTH) {
+            return toolName;
+        }
+        int end = Crystal.MAX_TAG_LENGTH;
+        return toolName.substring(0, Character.isHighSurrogate(toolName.charAt(end - 1)) ? end - 1 : end);
     }
 
     private Map<String, String> existingNames(String storeKey) {

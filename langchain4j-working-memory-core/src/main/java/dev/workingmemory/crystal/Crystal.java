@@ -11,7 +11,8 @@ import java.util.List;
  * {@link CrystalStore} and found again by meaning and by keyword.
  *
  * <p>Values are checked when the record is made: {@code id} and {@code scope} not blank and at most
- * {@value #MAX_ID_LENGTH} characters, {@code text} not blank, {@code importance} within 0–1. A store also bounds
+ * {@value #MAX_ID_LENGTH} characters, each tag at most {@value #MAX_TAG_LENGTH}, {@code text} not blank, {@code importance}
+ * within 0–1. A store also bounds
  * the length of {@code text} and {@code context} (see {@link EmbeddedCrystalStore.Builder#maxTextLength}). The
  * time is kept to the microsecond (finer digits are dropped) so that every store returns exactly what it was
  * given; {@code tags} are copied.
@@ -36,6 +37,13 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
 
     /** The longest id and scope accepted. */
     public static final int MAX_ID_LENGTH = 1_000;
+    /**
+     * The longest tag accepted. A tag is one term of the index, and Lucene refuses a document with a term over 32,766
+     * bytes every time it is given: one crystal with a 40,000-character tag (a tool's name, as a third-party tool
+     * server names it) made the indexer that every user's crystals pass through retry its batch for ever. 1,000
+     * characters are at most 3,000 bytes.
+     */
+    public static final int MAX_TAG_LENGTH = 1_000;
     /**
      * The tag of a crystal that gets no vector: it is found by its words (and its context's) only. Past turns give
      * it to the passages of a model's long answer after its first, whose vectors crowded the vector list with
@@ -67,7 +75,10 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
         if (tags == null) {
             tags = List.of();
         } else {
-            tags.forEach(tag -> Ensure.notNull(tag, "tag"));
+            for (String tag : tags) {
+                Ensure.that(Ensure.notNull(tag, "tag").length() <= MAX_TAG_LENGTH, () -> "a tag must be at most "
+                        + MAX_TAG_LENGTH + " characters, was " + tag.length());
+            }
             tags = List.copyOf(tags);
         }
         Ensure.notBlank(text, "text");
