@@ -368,6 +368,13 @@ public final class Scratchpad implements MemoryLayer {
             throw new ScratchpadUpdateException(REJECTED + "it nests " + depth + " levels deep, more than the limit of "
                     + MAX_DEPTH + ". Send a flatter object.");
         }
+        String infinite = nonFinite(patch);
+        if (infinite != null) {
+            // a double holds no such number and JSON has no Infinity: it would be stored as the string "Infinity",
+            // and the next load would find a state that fails its schema and discard all of it
+            throw new ScratchpadUpdateException(REJECTED + "the number at " + infinite + " is too large for a JSON"
+                    + " number the scratchpad can keep (over about 1.8e308). Send it as a string, or a smaller number.");
+        }
         List<String> stripped = new ArrayList<>();
         ObjectNode clean = (ObjectNode) JsonMerge.withoutForbiddenKeys(patch, stripped);
         ObjectNode merged = state.deepCopy();
@@ -410,6 +417,36 @@ public final class Scratchpad implements MemoryLayer {
             }
         }
         return deepest;
+    }
+
+    /**
+     * The path ({@code $.a.b[2]}) of the first number in {@code node} that is a fraction or exponent too large for a
+     * double ({@code 1e999}), or null; iterative, like {@link #depth}. Integers stay exact at any size.
+     */
+    static String nonFinite(JsonNode node) {
+        Deque<JsonNode> nodes = new ArrayDeque<>();
+        Deque<String> paths = new ArrayDeque<>();
+        nodes.push(node);
+        paths.push("$");
+        while (!nodes.isEmpty()) {
+            JsonNode current = nodes.pop();
+            String path = paths.pop();
+            if (current.isFloatingPointNumber() && !Double.isFinite(current.doubleValue())) {
+                return path;
+            }
+            if (current.isObject()) {
+                current.properties().forEach(field -> {
+                    nodes.push(field.getValue());
+                    paths.push(path + "." + field.getKey());
+                });
+            } else if (current.isArray()) {
+                for (int i = 0; i < current.size(); i++) {
+                    nodes.push(current.get(i));
+                    paths.push(path + "[" + i + "]");
+                }
+            }
+        }
+        return null;
     }
 
     private static String describe(ObjectNode before, ObjectNode after, ObjectNode patch) {

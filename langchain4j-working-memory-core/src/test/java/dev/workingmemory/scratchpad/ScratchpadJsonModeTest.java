@@ -76,6 +76,39 @@ class ScratchpadJsonModeTest {
         assertThat(Scratchpad.depth(pad.json())).isEqualTo(Scratchpad.MAX_DEPTH);
     }
 
+    /**
+     * {@code 1e999} parses as a double's infinity, passed a schema's {@code number} and was written as the string
+     * "Infinity" (JSON has no infinity): the next load read a state failing its schema and discarded all of it.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"progress\": 1e999}", "{\"steps\": [1, -1e400]}", "{\"plan\": {\"cost\": 2.5e308}}"})
+    void should_refuse_a_number_too_large_for_a_double_so_that_the_state_reads_back(String update) {
+        ScratchpadConfig config = ScratchpadConfig.builder().jsonSchema("{\"type\": \"object\", \"properties\":"
+                + " {\"title\": {\"type\": \"string\"}, \"progress\": {\"type\": \"number\"},"
+                + " \"steps\": {\"type\": \"array\", \"items\": {\"type\": \"number\"}}}}").build();
+        Scratchpad pad = scratchpad(config);
+        pad.update("{\"title\": \"Launch plan\", \"progress\": 5}");
+
+        assertThatThrownBy(() -> pad.update(update)).isInstanceOf(ScratchpadUpdateException.class)
+                .hasMessageContaining("too large").hasMessageMatching("(?s).*\\$\\.(progress|steps\\[1]|plan\\.cost).*");
+
+        // what a store keeps is the snapshot as JSON text
+        Scratchpad reloaded = scratchpad(config);
+        reloaded.restore(ScratchpadJson.parseOrNull(ScratchpadJson.compact(pad.snapshot())));
+        assertThat(reloaded.json()).isEqualTo(json("{\"title\": \"Launch plan\", \"progress\": 5}"));
+    }
+
+    /** The check above is of fractions and exponents: an integer beyond a double's range is kept, digit for digit. */
+    @Test
+    void should_keep_an_integer_of_any_size_exactly() {
+        Scratchpad pad = scratchpad(freeJson());
+        String big = "1" + "0".repeat(400);
+
+        pad.update("{\"count\": " + big + "}");
+
+        assertThat(ScratchpadJson.compact(pad.json())).isEqualTo("{\"count\":" + big + "}");
+    }
+
     @Test
     void should_replace_arrays() {
         Scratchpad pad = scratchpad(goalSchema());
