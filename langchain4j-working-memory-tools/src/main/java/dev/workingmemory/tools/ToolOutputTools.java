@@ -95,14 +95,6 @@ public final class ToolOutputTools {
         }
         String text = pressure.toolOutput(name).orElseThrow(() -> new ToolInputException("No cached tool output has the id "
                 + Arguments.excerpt(id, 80) + "; it may have been swept (the cache keeps recent outputs only).", FIX));
-        pageChars = pressure.claimRoom(pageChars, MIN_PAGE_CHARS, CHARS_PER_TOKEN);
-        if (pageChars == 0) {
-            PressureStats stats = pressure.stats();
-            throw new ToolInputException("The context is nearly full: no page of the output fits (the last request took "
-                    + Math.round(100.0 * stats.sentTokens() / stats.contextWindow()) + "% of " + stats.contextWindow()
-                    + " tokens, and the pages read since then take the rest).",
-                    "Answer from what you have read; once older turns have left the window, read fewer lines at a time");
-        }
         String[] all = text.split("\n", -1);
         if (all.length > 1 && all[all.length - 1].isEmpty()) {
             all = Arrays.copyOf(all, all.length - 1); // the pruner counts no line after the last line break
@@ -115,6 +107,15 @@ public final class ToolOutputTools {
         if (firstChar > 1 && firstChar > line.length()) {
             throw new ToolInputException("Line " + first + " has " + line.length() + " characters; fromChar "
                     + firstChar + " is past its end.", "Pass a fromChar from 1 to " + Math.max(1, line.length()) + ".");
+        }
+        // claimed only for a call that reads: a call answered with an error takes no room from the pages after it
+        pageChars = pressure.claimRoom(pageChars, MIN_PAGE_CHARS, CHARS_PER_TOKEN);
+        if (pageChars == 0) {
+            PressureStats stats = pressure.stats();
+            throw new ToolInputException("The context is nearly full: no page of the output fits (the last request took "
+                    + Math.round(100.0 * stats.sentTokens() / stats.contextWindow()) + "% of " + stats.contextWindow()
+                    + " tokens, and the pages read since then take the rest).",
+                    "Answer from what you have read; once older turns have left the window, read fewer lines at a time");
         }
         if (line.length() - (firstChar - 1) > pageChars) {
             return slice(name, all.length, first, line, firstChar - 1, pageChars);

@@ -294,6 +294,29 @@ class CodingTierTest {
         memories.close();
     }
 
+    /**
+     * The reads of one model answer share the room left in the next request; a call answered with an error (a line
+     * past the end) claimed a page of it all the same, so a few such calls (a model's, or a prompt-injected one's)
+     * left no room for the read that would have worked.
+     */
+    @Test
+    void should_leave_the_room_of_an_answer_to_its_reads_after_calls_answered_with_errors() {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4_000).build();
+        String listing = IntStream.range(0, 400).mapToObj(i -> "order ORD-" + (10_000 + i) + " shipped on day " + i)
+                .collect(Collectors.joining("\n"));
+        ToolOutputTools tools = new ToolOutputTools(memories);
+        String many = cachedOutputId(memories, "c1", listing);
+
+        for (int call = 0; call < 5; call++) {
+            assertThat(tools.readToolOutput("dev", many, Integer.MAX_VALUE, null, null))
+                    .startsWith("Error: The output has 400 lines; fromLine 2147483647 is past its end.");
+            assertThat(tools.readToolOutput("dev", many, 1, null, 5_000)).startsWith("Error: Line 1 has");
+        }
+
+        assertThat(tools.readToolOutput("dev", many, 1, 20, null)).startsWith("Lines 1-20 of 400 of " + many + ":\n");
+        memories.close();
+    }
+
     @Test
     void should_read_back_a_one_line_output_in_slices_of_a_page_and_many_lines_a_page_at_a_time() {
         WorkingMemoryProvider memories = WorkingMemoryProvider.builder().contextWindow(4_000).build();
