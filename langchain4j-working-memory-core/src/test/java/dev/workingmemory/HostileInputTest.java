@@ -270,6 +270,34 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * Pins that ids equal after case folding or Unicode normalization stay different users in the file store and the
+     * long-term memory: a directory's readable prefix folds case but its hash does not, and a scope is the id as
+     * given (a case-insensitive or normalizing file system would otherwise merge two users' directories).
+     */
+    @Test
+    void should_keep_ids_that_fold_or_normalize_alike_apart_through_a_restart() {
+        List<String> ids = List.of("alice", "Alice", "ＡＬＩＣＥ", "IX", "Ⅸ", "SS", "ß", "I", "ı", "İ", "i\u0307", "\u00e9",
+                "e\u0301", "con", "CON", "nul.txt");
+        Path root = dir.resolve("folded");
+        try (WorkingMemoryProvider first = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(root)).build()) {
+            for (int i = 0; i < ids.size(); i++) {
+                first.memory(ids.get(i)).coreMemory().replace("goal", "goal " + i);
+                first.memory(ids.get(i)).notes().note("lighthouse note " + i, 0.5, null);
+            }
+        }
+        try (WorkingMemoryProvider second = WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(root)).build()) {
+            for (int i = 0; i < ids.size(); i++) {
+                WorkingMemory memory = second.memory(ids.get(i));
+                assertThat(memory.coreMemory().read("goal").content()).as(ids.get(i)).isEqualTo("goal " + i);
+                assertThat(memory.notes().notes()).as(ids.get(i)).extracting(note -> note.text())
+                        .containsExactly("lighthouse note " + i);
+                assertThat(second.search(ids.get(i), "lighthouse note", 20)).as(ids.get(i))
+                        .extracting(hit -> hit.text()).containsExactly("lighthouse note " + i);
+            }
+        }
+    }
+
     @Test
     void should_keep_a_five_thousand_char_memory_id_working() {
         String memoryId = "u".repeat(5_000);
