@@ -8,6 +8,7 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.internal.CrystalIds;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.Passages;
+import dev.workingmemory.internal.Utf16;
 import dev.workingmemory.internal.Wtf8;
 import dev.workingmemory.store.StoredDocument;
 import dev.workingmemory.store.WorkingMemoryStore;
@@ -334,15 +335,11 @@ public final class ToolOutputCache implements AutoCloseable {
     }
 
     /**
-     * The tool's name as a crystal's tag: its first {@link Crystal#MAX_TAG_LENGTH} characters (never half a pair), as
-     * a tool server may name its tools at any length.
+     * The tool's name as a crystal's tag: its first {@link Crystal#MAX_TAG_LENGTH} characters, as a tool server may
+     * name its tools at any length.
      */
     private static String tag(String toolName) {
-        if (toolName.length() <= Crystal.MAX_TAG_LENGTH) {
-            return toolName;
-        }
-        int end = Crystal.MAX_TAG_LENGTH;
-        return toolName.substring(0, Character.isHighSurrogate(toolName.charAt(end - 1)) ? end - 1 : end);
+        return Utf16.prefix(toolName, Crystal.MAX_TAG_LENGTH);
     }
 
     private Map<String, String> existingNames(String storeKey) {

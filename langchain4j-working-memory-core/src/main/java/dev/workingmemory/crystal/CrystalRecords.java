@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.workingmemory.internal.Utf16;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -77,7 +78,8 @@ final class CrystalRecords {
             List<String> tags = new ArrayList<>();
             JsonNode tagNodes = node.path("tags");
             for (JsonNode tag : tagNodes) {
-                tags.add(text(tag, "tags[]"));
+                // a line written before tags were bounded keeps its crystal, its tag cut as the tag is now made
+                tags.add(Utf16.prefix(text(tag, "tags[]"), Crystal.MAX_TAG_LENGTH));
             }
             Crystal crystal = new Crystal(
                     text(node.get("id"), "id"),

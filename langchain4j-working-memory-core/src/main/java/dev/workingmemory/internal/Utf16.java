@@ -1,7 +1,7 @@
 package dev.workingmemory.internal;
 
 /**
- * Checks of Java strings as UTF-16. Thread-safe (stateless).
+ * Checks and cuts of Java strings as UTF-16. Thread-safe (stateless).
  */
 public final class Utf16 {
 
@@ -22,5 +22,13 @@ public final class Utf16 {
             }
         }
         return false;
+    }
+
+    /** The first {@code max} characters of {@code text} (all of it when shorter), never ending in half a pair. */
+    public static String prefix(String text, int max) {
+        if (text.length() <= max) {
+            return text;
+        }
+        return text.substring(0, max > 0 && Character.isHighSurrogate(text.charAt(max - 1)) ? max - 1 : max);
     }
 }

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -105,6 +106,30 @@ class DirectoryCrystalStoreTest implements CrystalStoreContract {
         assertThat(lines).hasSize(1);
         assertThat(lines.get(0)).contains("\"id\":\"n1\"", "\"scope\":\"alice\"", "\"kind\":\"note\"",
                 "\"text\":\"First\\nnote with a line break\"");
+    }
+
+    /**
+     * A record written before tags were bounded, with a tool's 40,000-character name as its tag (the index refused it
+     * then): the crystal is kept, its tag cut as a tag is now made, and the crystals after it are indexed.
+     */
+    @Test
+    void should_keep_a_record_whose_tag_is_over_the_limit_with_the_tag_cut() throws IOException {
+        Crystal tagged = new Crystal("deadline", "alice", CrystalKind.TOOL_OUTPUT, Instant.parse("2026-03-12T14:30:00Z"),
+                0.3, List.of("from-tool"), "Deadline for the API migration is March 20th", null, null);
+        store.add(List.of(tagged));
+        store.close();
+        String longName = "t".repeat(40_000);
+        Files.writeString(recordFile("alice"), Files.readString(recordFile("alice")).replace("from-tool", longName));
+        deleteRecursively(directory.resolve("index"));
+
+        store = build();
+        store.add(List.of(note("later", "alice", "Tabs over spaces in the shared style guide")));
+
+        assertThat(store.search(new CrystalQuery("alice", "when is the migration due", 1)))
+                .extracting(CrystalHit::crystal).containsExactly(new Crystal("deadline", "alice",
+                        CrystalKind.TOOL_OUTPUT, tagged.time(), 0.3, List.of(longName.substring(0,
+                        Crystal.MAX_TAG_LENGTH)), tagged.text(), null, null));
+        assertThat(ids(store.search(new CrystalQuery("alice", "tabs or spaces", 1)))).containsExactly("later");
     }
 
     @Test

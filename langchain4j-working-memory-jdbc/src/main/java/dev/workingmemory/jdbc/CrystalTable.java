@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalKind;
+import dev.workingmemory.internal.Utf16;
 import dev.workingmemory.internal.VectorModel;
 
 import java.nio.ByteBuffer;
@@ -444,8 +445,10 @@ final class CrystalTable {
 
     private static List<String> tags(byte[] json) throws SQLException {
         try {
-            return JSON.readValue(Texts.decode(json), new TypeReference<List<String>>() {
+            List<String> tags = JSON.readValue(Texts.decode(json), new TypeReference<List<String>>() {
             });
+            // a row written before tags were bounded keeps its crystal, its tag cut as the tag is now made
+            return tags.stream().map(tag -> Utf16.prefix(tag, Crystal.MAX_TAG_LENGTH)).toList();
         } catch (JsonProcessingException e) {
             throw new SQLException("Unreadable tags of a crystal: " + e.getMessage(), e);
         }
