@@ -26,7 +26,11 @@ final class BuildErrors {
     private static final Pattern KOTLIN = Pattern.compile("^e: (?:file://)?(\\S+\\.kts?):(\\d+):\\d+:? (.+)$");
     private static final Pattern TYPESCRIPT = Pattern.compile(
             "^(\\S+\\.[cm]?[jt]sx?)(?:\\((\\d+),\\d+\\):|:(\\d+):\\d+ -) error (TS\\d+): ?(.+)$");
-    private static final Pattern SYMBOL = Pattern.compile("^(?:\\[ERROR])?\\s+symbol: +(.+)$");
+    /**
+     * javac's {@code symbol:} line. The spaces before the symbol and the symbol are taken once (atomic): when the end is
+     * no line's end, giving the spaces back one by one would read the rest again from each.
+     */
+    static final Pattern SYMBOL = Pattern.compile("^(?:\\[ERROR])?\\s+symbol:(?> +(.+))$");
     private static final Pattern SUREFIRE_SECTION = Pattern.compile("^\\[ERROR] (?:Failures|Errors|Failed tests|Tests in error): ?$");
     private static final Pattern SUREFIRE_ITEM = Pattern.compile("^\\[ERROR] {2,}(\\S.*)$");
     private static final Pattern SUREFIRE_RUN = Pattern.compile("^\\[ERROR] {2,}(?:Run \\d+:|\\[ERROR]).*");
@@ -34,8 +38,12 @@ final class BuildErrors {
     private static final Pattern SUREFIRE_PLAIN_SECTION = Pattern.compile("^(?:Failed tests|Tests in error): ?$");
     private static final Pattern SUREFIRE_PLAIN_ITEM = Pattern.compile("^ {2}(?! *Run \\d+:)(\\S.*)$");
     private static final Pattern GRADLE_TEST = Pattern.compile("^([A-Za-z_][\\w.$]*) > (.+) FAILED$");
-    private static final Pattern PYTEST_FAILED = Pattern.compile("^FAILED (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
-    private static final Pattern PYTEST_ERROR = Pattern.compile("^ERROR (\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
+    /**
+     * pytest's summary: {@code FAILED tests/test_cart.py::test_total - assert 3 == 4}. What follows the test's word is
+     * checked once first: else the test would be read again to its end from each ".py" in it.
+     */
+    static final Pattern PYTEST_FAILED = Pattern.compile("^FAILED (?=\\S++(?: - .+)?$)(\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
+    static final Pattern PYTEST_ERROR = Pattern.compile("^ERROR (?=\\S++(?: - .+)?$)(\\S+?\\.py)(::\\S+)?(?: - (.+))?$");
     private static final Pattern PYTEST_E_LINE = Pattern.compile("^E +(\\w[\\w.]*(?:Error|Exception)\\b.*)$");
     /** unittest's header of a failed test: {@code ERROR: test_x (tests.test_y.Case.test_x)}. */
     private static final Pattern UNITTEST = Pattern.compile("^(?:ERROR|FAIL): (\\w+) \\(([\\w.]+)\\)(?: .*)?$");
@@ -46,7 +54,8 @@ final class BuildErrors {
     /** Vitest's failed test: {@code FAIL  file > suite > test}, its error on the next line. */
     private static final Pattern VITEST_TEST = Pattern.compile("^\\s*FAIL +(\\S+) > (.+)$");
     private static final Pattern ERROR_MESSAGE = Pattern.compile("^\\s*((?:[\\w.]*(?:Error|Exception)|Expected)\\b:? .+)$");
-    private static final Pattern JEST_TEST = Pattern.compile("^\\s*\u25CF (.+ \u203A .+)$");
+    /** A test in a suite ({@code ● Cart › applies the discount}): the bullet's text, checked once for its separator. */
+    static final Pattern JEST_TEST = Pattern.compile("^\\s*\u25CF (?=.+ \u203A .)(.+)$");
     /**
      * Jest's failed test outside any {@code describe}: {@code ● adds numbers}, under the {@code FAIL} line of its file;
      * Jest's own headings with the same bullet ({@link #JEST_HEADINGS}) name no test.
@@ -85,11 +94,18 @@ final class BuildErrors {
     private static final Pattern RSPEC = Pattern.compile("^rspec (\\S+\\.rb):(\\d+) # (.+)$");
     /** PHPUnit's section of failures or errors, then its entries {@code 1) Tests\CartTest::testDiscount}. */
     private static final Pattern PHPUNIT_SECTION = Pattern.compile("^There (?:was|were) \\d+ (?:failure|error)s?:$");
-    private static final Pattern PHPUNIT_ENTRY = Pattern.compile("^\\d+\\) (\\S+::\\S+)$");
+    // the entry is one word holding "::", checked once: split at each "::" of it, the rest would be read again
+    static final Pattern PHPUNIT_ENTRY = Pattern.compile("^\\d+\\) (?=\\S+::\\S)(\\S++)$");
     private static final Pattern PHPUNIT_FILE = Pattern.compile("^(\\S+\\.php):\\d+$");
     /** ScalaTest's failed test ({@code [info] - should apply the discount *** FAILED ***}), its message under it. */
     private static final Pattern SCALATEST = Pattern.compile("^(?:\\[info] )?- (.+) \\*\\*\\* FAILED \\*\\*\\*$");
-    private static final Pattern SCALATEST_MESSAGE = Pattern.compile("^(?:\\[info])?\\s+(.+?) \\((\\S+\\.scala):(\\d+)\\)$");
+    /**
+     * The message under it: {@code [info]   3 did not equal 4 (CartSpec.scala:12)}. The indent is taken whole, so the
+     * message is read once, not once more for each character given back; a location with no message before it keeps
+     * its match, the indent's second-last character as the message.
+     */
+    static final Pattern SCALATEST_MESSAGE = Pattern.compile(
+            "^(?:\\[info])?(?:\\s++|\\s+(?=\\s \\())(.+?) \\((\\S+\\.scala):(\\d+)\\)$");
     /** A location, a dash, then the error, as Pyright prints it: {@code src/cart.py:27:12 - error: Argument …}. */
     private static final Pattern DASH_LOCATION = Pattern.compile("^\\s*(\\S+\\.\\w{1,10}):(\\d+):\\d+ - error: (.+)$");
     /** GNU ld's unresolved symbol: {@code cart.c:(.text+0x4a): undefined reference to `apply_discount'}. */
@@ -103,7 +119,8 @@ final class BuildErrors {
     private static final Pattern JUNIT_CONSOLE_CAUSE = Pattern.compile("^\\s+=> (?:[\\w$]+\\.)*([\\w$]+: .+)$");
     /** Testify's failure under a go test location: {@code Error Trace: …}, then {@code Error: Not equal:}. */
     private static final Pattern TESTIFY_LOCATION = Pattern.compile("^\\s+\\S+_test\\.go:\\d+:\\s*$");
-    private static final Pattern TESTIFY_ERROR = Pattern.compile("^\\s*Error:\\s+(.+)$");
+    // the white space and the message are taken once (atomic), as SYMBOL's
+    static final Pattern TESTIFY_ERROR = Pattern.compile("^\\s*Error:(?>\\s+(.+))$");
     /**
      * Maven's last word on a failed build: {@code [ERROR] Failed to execute goal <group>:<artifact>:<version>:<goal>
      * (<execution>) on project <project>: <message>}; an error item only when the output gave no other (a plugin's

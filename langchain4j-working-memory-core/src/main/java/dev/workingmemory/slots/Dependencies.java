@@ -17,9 +17,14 @@ import java.util.regex.Pattern;
  */
 final class Dependencies {
 
-    private static final Pattern GRADLE_DECLARATION = Pattern.compile(
+    /**
+     * A Gradle dependency: {@code implementation("g:a:v")}, {@code api 'g:a'}, {@code implementation(libs.x)}. The white
+     * space around the parenthesis is taken whole (what follows is never white space): shared out between the two
+     * runs, a long run would be read again for each way of sharing it.
+     */
+    static final Pattern GRADLE_DECLARATION = Pattern.compile(
             "^\\s*(?:implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|testCompileOnly"
-                    + "|annotationProcessor|kapt|ksp|compile|testCompile|runtime)\\s*\\(?\\s*(?:[\"']([\\w.-]+):([\\w.-]+)(?::([\\w.+-]+))?(?::[\\w.-]+)?[\"']"
+                    + "|annotationProcessor|kapt|ksp|compile|testCompile|runtime)\\s*+\\(?\\s*+(?:[\"']([\\w.-]+):([\\w.-]+)(?::([\\w.+-]+))?(?::[\\w.-]+)?[\"']"
                     + "|(libs\\.[\\w.]+))");
     private static final Pattern GO_REQUIRE = Pattern.compile("^(?:require )?\\s*([\\w.-]+\\.[a-z]{2,}/[\\w./-]+) (v[\\w.+-]+)(?: // indirect)?\\s*$");
     private static final Pattern CARGO_DEPENDENCY = Pattern.compile("^([A-Za-z][\\w-]*)\\s*=\\s*(?:\"([^\"]*)\"|\\{.*?version\\s*=\\s*\"([^\"]*)\".*}|\\{.*})\\s*$");

@@ -43,8 +43,12 @@ final class FailureSummaries {
     private static final Pattern HTTP_STATUS = Pattern.compile("^HTTP/\\d(?:\\.\\d)? ([45]\\d\\d)(?: (.*))?$");
     /** Box-drawing frames some tools (Terraform) put around their messages. */
     private static final Pattern FRAME = Pattern.compile("^[\\u2502\\u2503|] ?");
-    private static final Pattern LOCATION = Pattern.compile(
-            "^(\\S*Dockerfile[\\w.-]*):\\d+$|^\\s*on (\\S+\\.\\w{1,10}) line \\d+(?:, in .*)?$");
+    /**
+     * Docker's {@code Dockerfile:9}, Terraform's {@code on main.tf line 14}. A Docker file's name is read on from its
+     * last "Dockerfile" (the same names match): from each of many, the rest of a long word would be read again.
+     */
+    static final Pattern LOCATION = Pattern.compile(
+            "^(\\S*Dockerfile(?:(?!Dockerfile)[\\w.-])*+):\\d+$|^\\s*on (\\S+\\.\\w{1,10}) line \\d+(?:, in .*)?$");
     private static final Pattern COMMAND_NOT_FOUND = Pattern.compile("^(?:\\S+: )?(?:line \\d+: )?(\\S+): command not found$");
 
     private FailureSummaries() {
