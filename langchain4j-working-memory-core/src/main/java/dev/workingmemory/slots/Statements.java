@@ -34,9 +34,10 @@ final class Statements {
     static final Pattern TODO_NEXT = Pattern.compile(
             "^next(?: steps?)?\\s*+[,:]\\s*+(?:(?:i|we)(?:'ll| will| should| need to| have to| must| can)\\s++)?(.+)$"
                     + "|^next,? (?:i|we)(?:'ll| will| should| need to| have to| must)\\s++(.+)$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern TODO_STILL = Pattern.compile(
-            "\\b(?:still|also) (?:need|have) to\\s+(.+)$|\\b(?:remember|don't forget|do not forget) to\\s+(.+)$"
-                    + "|^(?:(?:in|for|on|at|before|after) [^,]{1,80}?,? )?we (?:need|have) to\\s+(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*:\\s*(.+)$",
+    // white space before a task is taken whole, as TODO_MARKER's: a sentence is stripped, so a task follows it
+    static final Pattern TODO_STILL = Pattern.compile(
+            "\\b(?:still|also) (?:need|have) to\\s++(.+)$|\\b(?:remember|don't forget|do not forget) to\\s++(.+)$"
+                    + "|^(?:(?:in|for|on|at|before|after) [^,]{1,80}?,? )?we (?:need|have) to\\s++(.+)$|^(?:remaining|still to do|left to do|open items?)\\s*+:\\s*+(.+)$",
             Pattern.CASE_INSENSITIVE);
     private static final Pattern CHECKBOX = Pattern.compile("^\\s*[-*+] \\[ ] (.+)$");
 
@@ -56,7 +57,7 @@ final class Statements {
             "^(?:we|it|(?:the|this|that|our|all|every|each) [\\w/.-]{1,40}(?: [\\w/.-]{1,40}){0,3}) (?:should|must) "
                     + "(?!probably|maybe|perhaps|not|never|be\\b|work|pass|fail|have|now|already|still|also be|help|look|get\\b"
                     + "|\\w+ (?:it|that|this)$)(\\w+ .+)$", Pattern.CASE_INSENSITIVE);
-    private static final Pattern DECISION_MARKER = Pattern.compile("^(?:decision|decided)\\s*:\\s*(.+)$", Pattern.CASE_INSENSITIVE);
+    static final Pattern DECISION_MARKER = Pattern.compile("^(?:decision|decided)\\s*+:\\s*+(.+)$", Pattern.CASE_INSENSITIVE);
     private static final Pattern DECISION = Pattern.compile(
             "\\blet'?s (?:not \\w+|use|go with|stick with|keep|switch to|move to|adopt|pick|choose|drop|avoid|store|name"
                     + "|call|put|make|rename|split|merge|replace|remove)\\b"

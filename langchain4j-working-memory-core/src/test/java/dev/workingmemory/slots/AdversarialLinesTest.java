@@ -34,6 +34,8 @@ class AdversarialLinesTest {
                 // sentences are read up to 400 characters
                 Arguments.of("TODO marker", Statements.TODO_MARKER, "todo" + " ".repeat(390) + "\u2028x", MATCHES),
                 Arguments.of("next step", Statements.TODO_NEXT, "next," + "\t".repeat(390) + "\u2028x", MATCHES),
+                Arguments.of("decision marker", Statements.DECISION_MARKER, "decided:" + " ".repeat(390) + "\u2028x", MATCHES),
+                Arguments.of("remaining task", Statements.TODO_STILL, "open items:" + " ".repeat(387) + "\u2028x", FIND),
                 // a list item is a whole line, as long as a message's prose line
                 Arguments.of("list item", Statements.LIST_ITEM, "-" + " ".repeat(1_990) + "\u0085x", MATCHES),
                 Arguments.of("clause break", Completions.CLAUSE_BREAK, "done" + " ".repeat(2_000) + "x", FIND),
