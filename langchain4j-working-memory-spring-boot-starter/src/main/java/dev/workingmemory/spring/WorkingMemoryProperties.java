@@ -1,16 +1,19 @@
 package dev.workingmemory.spring;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.Errors;
+import org.springframework.validation.Validator;
 
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The {@code working-memory.*} properties the auto-configured {@code WorkingMemoryProvider} is built from. Not
- * thread-safe (Spring binds it once at startup).
+ * The {@code working-memory.*} properties the auto-configured {@code WorkingMemoryProvider} is built from. Validates
+ * itself as Spring binds it: a value the provider's builders refuse (a negative size, a zero interval) fails startup
+ * naming the property and the reason. Not thread-safe (Spring binds it once at startup).
  */
 @ConfigurationProperties(prefix = WorkingMemoryProperties.PREFIX)
-public class WorkingMemoryProperties {
+public class WorkingMemoryProperties implements Validator {
 
     public static final String PREFIX = "working-memory";
 
@@ -45,6 +48,17 @@ public class WorkingMemoryProperties {
     private final Crystals crystals = new Crystals();
 
     private final Dreams dreams = new Dreams();
+
+    @Override
+    public boolean supports(Class<?> type) {
+        return WorkingMemoryProperties.class.isAssignableFrom(type);
+    }
+
+    /** Rejects each property whose value the provider's builders refuse, with their reason. */
+    @Override
+    public void validate(Object target, Errors errors) {
+        ProviderSettings.validate((WorkingMemoryProperties) target, errors);
+    }
 
     public boolean isEnabled() {
         return enabled;

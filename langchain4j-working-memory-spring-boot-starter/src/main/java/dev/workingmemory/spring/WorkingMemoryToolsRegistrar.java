@@ -8,7 +8,9 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.validation.ValidationBindHandler;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
@@ -67,8 +69,10 @@ class WorkingMemoryToolsRegistrar implements ImportBeanDefinitionRegistrar, Envi
 
     /** The classes of the tool beans a provider built from the properties gets; the provider is built and dropped. */
     private List<Class<?>> toolTypes() {
+        // validated as the properties bean is, so that a bad value fails here naming its property too
         WorkingMemoryProperties properties = Binder.get(environment)
-                .bind(WorkingMemoryProperties.PREFIX, WorkingMemoryProperties.class)
+                .bind(WorkingMemoryProperties.PREFIX, Bindable.of(WorkingMemoryProperties.class),
+                        new ValidationBindHandler(new WorkingMemoryProperties()))
                 .orElseGet(WorkingMemoryProperties::new);
         try (WorkingMemoryProvider probe = ProviderSettings.builder(properties).build()) {
             return WorkingMemoryTools.all(probe).stream().<Class<?>>map(Object::getClass).toList();

@@ -31,6 +31,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -221,16 +222,35 @@ class WorkingMemoryAutoConfigurationTest {
 
     @ParameterizedTest
     @CsvSource({
-            "working-memory.max-messages=0, maxMessages must be positive",
-            "working-memory.context-window=-1, contextWindowTokens must be positive",
-            "working-memory.max-cached-memories=0, maxCachedMemories must be positive",
-            "working-memory.save-delay=-1s, saveDelay must not be negative",
-            "working-memory.pause-after=0s, pauseAfter must be positive",
             "working-memory.store.type=redis, working-memory.store.type",
-            "working-memory.crystals.search-token-budget=0, tokens must be positive"})
+            "working-memory.tools.enabled=maybe, working-memory.tools.enabled"})
     void should_refuse_a_bad_property_saying_which(String property, String message) {
         runner.withPropertyValues(property).run(context ->
                 assertThat(context).getFailure().hasStackTraceContaining(message));
+    }
+
+    /**
+     * Spring's validation names the property (Spring Boot's failure analysis prints it with its origin and the reason);
+     * before, the builders' exception named their own parameter ({@code tokens}, {@code interval}) and no property.
+     */
+    @ParameterizedTest
+    @CsvSource({
+            "working-memory.max-messages=0, maxMessages, maxMessages must be positive",
+            "working-memory.context-window=-1, contextWindow, contextWindowTokens must be positive",
+            "working-memory.max-cached-memories=0, maxCachedMemories, maxCachedMemories must be positive",
+            "working-memory.save-delay=-1s, saveDelay, saveDelay must not be negative",
+            "working-memory.pause-after=0s, pauseAfter, pauseAfter must be positive",
+            "working-memory.crystals.search-token-budget=0, crystals.searchTokenBudget, tokens must be positive",
+            "working-memory.dreams.interval=-1m, dreams.interval, interval must be positive",
+            "working-memory.dreams.min-notes=0, dreams.minNotes, minNotes must be positive"})
+    void should_refuse_a_value_the_builders_refuse_naming_its_property(String property, String field, String reason) {
+        runner.withPropertyValues(property).run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(BindValidationException.class)
+                        .hasMessageContaining("on field '" + field + "'").hasMessageContaining(reason));
+        // unused while the crystals are off, and refused all the same: the value is wrong wherever it is read
+        runner.withPropertyValues("working-memory.crystals.enabled=false", property).run(context ->
+                assertThat(context).getFailure().rootCause().isInstanceOf(BindValidationException.class)
+                        .hasMessageContaining("on field '" + field + "'"));
     }
 
     @Test
