@@ -12,6 +12,7 @@ import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import dev.workingmemory.store.WorkingMemoryStore;
 import dev.workingmemory.tools.WorkingMemoryTools;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -73,7 +74,12 @@ public class WorkingMemoryAutoConfiguration {
         WorkingMemoryProvider.Builder builder = ProviderSettings.builder(properties).store(store);
         String dreamModel = properties.getDreams().getModel();
         if (dreamModel != null && !dreamModel.isBlank()) {
-            builder.dreamModel(beans.getBean(dreamModel, ChatModel.class)); // a missing bean fails startup, naming it
+            try {
+                builder.dreamModel(beans.getBean(dreamModel, ChatModel.class));
+            } catch (BeansException e) {
+                throw new IllegalStateException(WorkingMemoryProperties.PREFIX + ".dreams.model=" + dreamModel
+                        + " names no ChatModel bean of the application: " + e.getMessage(), e);
+            }
         }
         chatMemoryStore.ifAvailable(builder::chatMemoryStore);
         listeners.orderedStream().forEach(builder::listener);

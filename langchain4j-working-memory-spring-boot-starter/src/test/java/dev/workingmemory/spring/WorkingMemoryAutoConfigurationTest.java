@@ -176,7 +176,12 @@ class WorkingMemoryAutoConfigurationTest {
     @Test
     void should_fail_to_start_naming_a_dream_model_bean_that_does_not_exist() {
         runner.withPropertyValues("working-memory.dreams.model=nope").run(context ->
-                assertThat(context.getStartupFailure()).isNotNull().hasStackTraceContaining("nope"));
+                assertThat(context.getStartupFailure()).isNotNull().hasStackTraceContaining("nope")
+                        .hasStackTraceContaining("working-memory.dreams.model=nope names no ChatModel bean"));
+        // a bean of that name that is no ChatModel
+        runner.withPropertyValues("working-memory.dreams.model=workingMemoryStore").run(context ->
+                assertThat(context.getStartupFailure()).isNotNull()
+                        .hasStackTraceContaining("working-memory.dreams.model=workingMemoryStore names no ChatModel bean"));
     }
 
     @Test
