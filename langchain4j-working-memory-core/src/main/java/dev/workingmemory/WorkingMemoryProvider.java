@@ -322,6 +322,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         });
     }
 
+    /** A builder with the defaults the {@link Builder} describes. */
     public static Builder builder() {
         return new Builder();
     }
@@ -1171,31 +1172,40 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return this;
         }
 
+        /** How entities are found in tool results and kept; on by default with {@link EntityMemoryConfig#defaults()}. */
         public Builder entities(EntityMemoryConfig config) {
             this.entities = Ensure.notNull(config, "config");
             return this;
         }
 
+        /** Turns the entity layer off: no {@code <entities>} in the block, tool results are not mined. */
         public Builder withoutEntities() {
             this.entities = null;
             return this;
         }
 
+        /** The core memory's blocks and their limits; on by default with {@link CoreMemoryConfig#defaults()}. */
         public Builder coreMemory(CoreMemoryConfig config) {
             this.coreMemory = Ensure.notNull(config, "config");
             return this;
         }
 
+        /** Turns core memory off, and with it its tools ({@code core_memory_update}, {@code core_memory_read}). */
         public Builder withoutCoreMemory() {
             this.coreMemory = null;
             return this;
         }
 
+        /**
+         * The scratchpad: free text or a JSON object, its scope, schema and budget; on by default with
+         * {@link ScratchpadConfig#defaults()} (free text, thread-scoped).
+         */
         public Builder scratchpad(ScratchpadConfig config) {
             this.scratchpad = Ensure.notNull(config, "config");
             return this;
         }
 
+        /** Turns the scratchpad off, and with it its tool ({@code updateWorkingMemory}). */
         public Builder withoutScratchpad() {
             this.scratchpad = null;
             return this;
@@ -1207,6 +1217,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return this;
         }
 
+        /** Turns notes off, and with them their tool ({@code working_memory_note}). */
         public Builder withoutNotes() {
             this.notes = null;
             return this;
@@ -1230,6 +1241,7 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return this;
         }
 
+        /** Turns the session slots off, and with them their tools ({@code working_memory_add}, ...). */
         public Builder withoutSessionSlots() {
             this.sessionSlots = null;
             return this;
@@ -1312,6 +1324,10 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             return this;
         }
 
+        /**
+         * The clock the memories read the time from (when a conversation pauses, the dates of crystals and notes, a
+         * day a query counts back to); default {@link Clock#systemUTC()}. Tests give a fixed or moving one.
+         */
         public Builder clock(Clock clock) {
             this.clock = Ensure.notNull(clock, "clock");
             return this;
@@ -1461,6 +1477,11 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
             }
         }
 
+        /**
+         * Builds the provider; close it when done (it runs background threads and keeps its crystal store open).
+         *
+         * @throws IllegalStateException when options contradict each other (a window by messages and by tokens)
+         */
         public WorkingMemoryProvider build() {
             return new WorkingMemoryProvider(this);
         }

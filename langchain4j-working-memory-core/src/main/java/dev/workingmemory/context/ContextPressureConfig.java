@@ -109,7 +109,7 @@ public final class ContextPressureConfig {
         private Builder() {
         }
 
-        /** The shares of the context window from which pressure is moderate and high (0 < moderate < high <= 1). */
+        /** The shares of the context window from which pressure is moderate and high ({@code 0 < moderate < high <= 1}). */
         public Builder thresholds(double moderate, double high) {
             this.moderate = moderate;
             this.high = high;

@@ -11,6 +11,7 @@ import java.util.Optional;
  */
 public record PointerOutcome(CrystalPointer pointer, Action action, CrystalPointer result, String reason) {
 
+    /** What the check did with the pointer: kept it as written, gave it new keywords, or took it out. */
     public enum Action { KEPT, REPAIRED, DROPPED }
 
     public PointerOutcome {
