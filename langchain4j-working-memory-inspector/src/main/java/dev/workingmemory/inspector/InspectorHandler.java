@@ -269,7 +269,8 @@ public final class InspectorHandler {
         }
     }
 
-    private InspectorResponse error(int status, String message) {
+    /** An error answer, {@code {"error": message}}, with the headers of every answer. */
+    InspectorResponse error(int status, String message) {
         try {
             return response(status, "application/json; charset=utf-8",
                     json.writeValueAsBytes(json.createObjectNode().put("error", message)));

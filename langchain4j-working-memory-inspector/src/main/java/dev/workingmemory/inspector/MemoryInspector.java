@@ -14,7 +14,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -150,7 +149,8 @@ public final class MemoryInspector implements AutoCloseable {
             InspectorResponse response;
             String refusal = refusal(exchange);
             if (refusal != null) {
-                response = refusal.startsWith("421") ? plain(421, refusal) : plain(403, refusal);
+                // answered as the handler answers, with the same policy headers
+                response = handler.error(refusal.startsWith("421") ? 421 : 403, refusal.substring(4));
             } else {
                 Map<String, String> headers = new HashMap<>();
                 exchange.getRequestHeaders().forEach((name, values) -> {
@@ -194,26 +194,6 @@ public final class MemoryInspector implements AutoCloseable {
             }
         }
         return null;
-    }
-
-    private static InspectorResponse plain(int status, String message) {
-        String text = "{\"error\":" + quote(message.substring(4)) + "}";
-        return new InspectorResponse(status, "application/json; charset=utf-8", text.getBytes(StandardCharsets.UTF_8),
-                Map.of("X-Content-Type-Options", "nosniff", "Cache-Control", "no-store"));
-    }
-
-    private static String quote(String text) {
-        StringBuilder out = new StringBuilder("\"");
-        for (char c : text.toCharArray()) {
-            if (c == '"' || c == '\\') {
-                out.append('\\').append(c);
-            } else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-                out.append(String.format("\\u%04x", (int) c));
-            } else {
-                out.append(c);
-            }
-        }
-        return out.append('"').toString();
     }
 
     /** {@code Host} without its port, lower case; an IPv6 literal keeps its brackets. */

@@ -29,6 +29,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -358,6 +359,22 @@ class InspectorApiTest {
     void should_refuse_a_request_for_another_host_against_dns_rebinding(String host) throws IOException {
         assertThat(raw("GET /api/resources HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 421").doesNotContain("alice");
+    }
+
+    /** The README: every answer carries the policy headers; a refusal before the handler carried two of them. */
+    @Test
+    void should_send_a_refusal_with_the_headers_of_every_answer() throws Exception {
+        String refused = raw("GET /api/resources HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n")
+                .toLowerCase(Locale.ROOT);
+        HttpResponse<String> crossSite = post(inspector, "rollback", TOKEN, "http://evil.example");
+
+        assertThat(refused).startsWith("http/1.1 421").contains("content-security-policy: default-src 'none'",
+                "x-frame-options: deny", "x-content-type-options: nosniff", "cache-control: no-store",
+                "content-type: application/json");
+        assertThat(crossSite.statusCode()).isEqualTo(403);
+        assertThat(crossSite.headers().firstValue("Content-Security-Policy")).get().asString().contains("default-src 'none'");
+        assertThat(crossSite.headers().firstValue("X-Frame-Options")).contains("DENY");
+        assertThat(JSON.readTree(crossSite.body()).path("error").asText()).contains("Origin was 'http://evil.example'");
     }
 
     @Test
