@@ -20,6 +20,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -115,6 +116,22 @@ public class WorkingMemoryAutoConfiguration {
                         + " org.springframework.boot:spring-boot-starter-jdbc, which makes one from spring.datasource.*"
                         + " (spring.datasource.url=jdbc:postgresql://…), or define one");
             }));
+        }
+    }
+
+    /**
+     * {@code working-memory.inspector.enabled=true} without langchain4j-working-memory-inspector on the classpath:
+     * startup fails saying so, as {@code store.type=jdbc} does without its module, rather than serve nothing silently.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(prefix = InspectorProperties.PREFIX, name = "enabled", havingValue = "true")
+    @ConditionalOnMissingClass("dev.workingmemory.inspector.InspectorHandler")
+    static class InspectorModuleMissing {
+
+        InspectorModuleMissing() {
+            throw new IllegalStateException(InspectorProperties.PREFIX + ".enabled=true needs dev.workingmemory:"
+                    + "langchain4j-working-memory-inspector on the classpath (dev.workingmemory.inspector.InspectorHandler"
+                    + " was not found)");
         }
     }
 

@@ -270,6 +270,17 @@ class WorkingMemoryAutoConfigurationTest {
     }
 
     @Test
+    void should_say_that_the_inspector_needs_its_module() {
+        runner.withPropertyValues("working-memory.inspector.enabled=true")
+                .withClassLoader(new FilteredClassLoader("dev.workingmemory.inspector"))
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("working-memory.inspector.enabled=true needs dev.workingmemory:"
+                                + "langchain4j-working-memory-inspector on the classpath"));
+        runner.withClassLoader(new FilteredClassLoader("dev.workingmemory.inspector"))
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
     void should_describe_every_property_with_its_default_for_ides() throws Exception {
         JsonNode metadata;
         try (InputStream in = getClass().getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
