@@ -26,8 +26,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 
 import javax.sql.DataSource;
+import java.nio.file.Path;
 
 /**
  * Auto-configures a {@link WorkingMemoryProvider} (a LangChain4j {@code ChatMemoryProvider}, which
@@ -50,15 +52,28 @@ public class WorkingMemoryAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    public WorkingMemoryStore workingMemoryStore(WorkingMemoryProperties properties) {
+    public WorkingMemoryStore workingMemoryStore(WorkingMemoryProperties properties, Environment environment) {
         return switch (properties.getStore().getType()) {
             case MEMORY -> new InMemoryWorkingMemoryStore();
-            case FILE -> new FileWorkingMemoryStore(properties.getStore().getPath());
+            case FILE -> new FileWorkingMemoryStore(storePath(properties, environment));
             // JdbcStoreConfiguration defines the store when the module is there
             case JDBC -> throw new IllegalStateException("working-memory.store.type=jdbc needs dev.workingmemory:"
                     + "langchain4j-working-memory-jdbc on the classpath (dev.workingmemory.jdbc.JdbcWorkingMemoryStore"
                     + " was not found)");
         };
+    }
+
+    /**
+     * The file store's directory. Spring leaves the default in place for a blank value ({@code store.path=}, or an
+     * environment variable set empty), which would put every user's memory in {@code ./working-memory} unannounced.
+     */
+    private static Path storePath(WorkingMemoryProperties properties, Environment environment) {
+        String given = environment.getProperty(WorkingMemoryProperties.PREFIX + ".store.path");
+        if (given != null && given.isBlank()) {
+            throw new IllegalStateException(WorkingMemoryProperties.PREFIX + ".store.path is blank: name the directory"
+                    + " of the file store, or leave the property out for ./working-memory");
+        }
+        return properties.getStore().getPath();
     }
 
     /**

@@ -270,6 +270,12 @@ class WorkingMemoryAutoConfigurationTest {
     }
 
     @Test
+    void should_refuse_a_blank_store_path_rather_than_use_the_default() {
+        runner.withPropertyValues("working-memory.store.type=file", "working-memory.store.path= ").run(context ->
+                assertThat(context).getFailure().rootCause().hasMessageContaining("working-memory.store.path is blank"));
+    }
+
+    @Test
     void should_say_that_the_inspector_needs_its_module() {
         runner.withPropertyValues("working-memory.inspector.enabled=true")
                 .withClassLoader(new FilteredClassLoader("dev.workingmemory.inspector"))
