@@ -91,7 +91,7 @@ public final class InspectorHandler {
                 return error(404, "Nothing here: the inspector serves its page at its root and its API under api/");
             }
             if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
-                return error(405, "The page is read with GET");
+                return notAllowed("GET, HEAD", "The page is read with GET");
             }
             return response(200, contentType(file), files.get(file));
         } catch (RuntimeException e) {
@@ -106,7 +106,7 @@ public final class InspectorHandler {
         }
         Map<String, String> query = query(request.query());
         if (!request.method().equals("GET")) {
-            return error(405, "The API reads with GET and writes with POST");
+            return notAllowed("GET, POST", "The API reads with GET and writes with POST");
         }
         try {
             return switch (endpoint) {
@@ -267,6 +267,14 @@ public final class InspectorHandler {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** A 405, with the {@code Allow} header HTTP requires of it. */
+    private InspectorResponse notAllowed(String allow, String message) {
+        InspectorResponse error = error(405, message);
+        Map<String, String> headers = new LinkedHashMap<>(error.headers());
+        headers.put("Allow", allow);
+        return new InspectorResponse(405, error.contentType(), error.body(), headers);
     }
 
     /** An error answer, {@code {"error": message}}, with the headers of every answer. */

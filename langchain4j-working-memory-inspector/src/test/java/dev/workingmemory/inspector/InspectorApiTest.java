@@ -378,6 +378,19 @@ class InspectorApiTest {
     }
 
     @Test
+    void should_say_which_methods_are_allowed_when_refusing_one() throws Exception {
+        HttpResponse<String> put = HTTP.send(HttpRequest.newBuilder(URI.create(inspector.url() + "api/info"))
+                .PUT(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> delete = HTTP.send(HttpRequest.newBuilder(URI.create(inspector.url())).DELETE().build(),
+                HttpResponse.BodyHandlers.ofString());
+
+        assertThat(put.statusCode()).isEqualTo(405);
+        assertThat(put.headers().firstValue("Allow")).contains("GET, POST");
+        assertThat(delete.statusCode()).isEqualTo(405);
+        assertThat(delete.headers().firstValue("Allow")).contains("GET, HEAD");
+    }
+
+    @Test
     void should_answer_a_request_for_its_own_host() throws IOException {
         assertThat(raw("GET /api/info HTTP/1.1\r\nHost: localhost:" + inspector.port() + "\r\nConnection: close\r\n\r\n"))
                 .startsWith("HTTP/1.1 200");
