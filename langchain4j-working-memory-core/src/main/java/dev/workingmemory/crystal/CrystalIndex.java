@@ -350,7 +350,19 @@ final class CrystalIndex implements AutoCloseable {
 
     // ---- writes (under the store's write lock) -------------------------------------------------------
 
+    /**
+     * Adds or replaces the crystal's document.
+     *
+     * @throws RefusedByIndex when the document cannot be built or Lucene refuses it (the index is as before)
+     */
     void put(Stored stored) throws IOException {
+        Crystal crystal = stored.crystal();
+        Document document = RefusedByIndex.build(() -> document(stored));
+        RefusedByIndex.write(writer, () -> writer.updateDocument(new Term(ID, crystal.id()), document));
+        unshown.put(crystal.id(), new Unshown(new Indexed(crystal.scope(), stored.seq()), writes.get() + 1));
+    }
+
+    private static Document document(Stored stored) {
         Crystal crystal = stored.crystal();
         Document document = new Document();
         document.add(new StringField(ID, crystal.id(), Field.Store.NO));
@@ -371,8 +383,7 @@ final class CrystalIndex implements AutoCloseable {
         if (crystal.context() != null) {
             document.add(new TextField(CONTEXT_BODY + partition, crystal.context(), Field.Store.NO));
         }
-        writer.updateDocument(new Term(ID, crystal.id()), document);
-        unshown.put(crystal.id(), new Unshown(new Indexed(crystal.scope(), stored.seq()), writes.get() + 1));
+        return document;
     }
 
     void delete(String scope, Collection<String> ids) throws IOException {

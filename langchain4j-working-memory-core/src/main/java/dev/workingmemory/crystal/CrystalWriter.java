@@ -7,6 +7,8 @@ import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.CrystalIndex.Marker;
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.PendingQueue.Pending;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,6 +36,8 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * <p>Thread-safe: every method takes {@link #lock}.
  */
 final class CrystalWriter {
+
+    private static final Logger log = LoggerFactory.getLogger(CrystalWriter.class);
 
     static final String CRYSTAL_ID = "crystal_id";
     static final String SCOPE = "scope";
@@ -87,7 +91,7 @@ final class CrystalWriter {
         try {
             Map<String, List<Integer>> byScope = new LinkedHashMap<>();
             for (int i = 0; i < batch.size(); i++) {
-                if (!batch.get(i).cancelled) {
+                if (!batch.get(i).cancelled && !batch.get(i).refused) {
                     byScope.computeIfAbsent(batch.get(i).crystal.scope(), s -> new ArrayList<>()).add(i);
                 }
             }
@@ -137,16 +141,37 @@ final class CrystalWriter {
                 queue.rewritten(indexed.scope());
                 touched.add(indexed.scope());
             }
-            index.put(new Stored(pending.seq, pending.crystal));
             String vectorId = vectorId(pending.crystal.id());
-            if (embeddings.get(i) != null) {
+            try {
+                index.put(new Stored(pending.seq, pending.crystal));
+            } catch (RefusedByIndex e) {
+                if (refused(pending, e)) {
+                    stale.add(vectorId);
+                }
+                continue;
+            }
+            Embedding embedding = pending.vectorRefused ? null : embeddings.get(i);
+            if (embedding != null && ownVectors) {
+                // one entry at a time, each refusal its crystal's own (another store's failures are all retried:
+                // its refusal of one entry cannot be told from its being unreachable)
+                try {
+                    ((LuceneEmbeddingStore) vectors).put(vectorId, embedding, segment(pending.crystal));
+                } catch (RefusedByIndex e) {
+                    pending.vectorRefused = true;
+                    log.error("The crystal index refuses the vector of crystal '{}' of scope '{}' ({}): the crystal"
+                            + " is indexed for keywords only (its vector is made again when the index is rebuilt)",
+                            pending.crystal.id(), scope, e.getMessage());
+                    embedding = null;
+                }
+            } else if (embedding != null) {
                 vectorIds.add(vectorId);
-                vectorEmbeddings.add(embeddings.get(i));
+                vectorEmbeddings.add(embedding);
                 segments.add(segment(pending.crystal));
-                if (!ownVectors && indexed != null) {
+                if (indexed != null) {
                     stale.add(vectorId); // most stores add a second entry under an id they hold
                 }
-            } else if (indexed != null) {
+            }
+            if (embedding == null && indexed != null) {
                 stale.add(vectorId);
             }
         }
@@ -158,6 +183,29 @@ final class CrystalWriter {
         }
         touched.add(scope);
         dirty = true;
+    }
+
+    /**
+     * Leaves a crystal the index refuses out, for good: retried, it would hold back every crystal behind it. Its
+     * record stays (the records are the source of truth, and what it holds may be indexed by a later version); its
+     * batch goes on, and is then done with it, so no read waits for it. An older version of its id is dropped from
+     * the index, as a newer add of the id replaces it: the records no longer hold that one. Read back from the
+     * records again (the index rebuilt, its scope compared after a crash), it is refused the same way, once.
+     *
+     * @return whether an older version was dropped (its vector goes too)
+     */
+    private boolean refused(Pending pending, RefusedByIndex refusal) throws IOException {
+        pending.refused = true; // a retry of the batch (another crystal's I/O failure) passes it by
+        log.error("The crystal index refuses crystal '{}' of scope '{}' ({}): it is left out of the index and not"
+                        + " retried (its record stays; a search does not find it)", pending.crystal.id(),
+                pending.crystal.scope(), refusal.getMessage());
+        String id = pending.crystal.id();
+        CrystalIndex.Indexed older = index.indexed(List.of(id)).get(id); // perhaps put earlier in this batch
+        if (older == null) {
+            return false;
+        }
+        index.delete(older.scope(), List.of(id));
+        return true;
     }
 
     /**

@@ -65,7 +65,8 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * starts (once a minute at most), an INFO when the indexer caught up, and {@link WorkingMemoryListener#onCrystalsDeferred}
  * counts them. Without a directory there is nowhere to put them: the queue holds them beyond its bound (memory grows
  * by what is added, as the in-memory index does once they are indexed), with the same WARN and count. Failures
- * behind {@code add} are logged and retried (see the indexer's policy in the README), never thrown at its caller.
+ * behind {@code add} are logged and retried, never thrown at its caller; a crystal the index refuses every time is
+ * left out with an ERROR instead of holding back every crystal behind it (see the indexer's policy in the README).
  *
  * <h2>Read-your-writes</h2>
  * {@link #search}, {@link #recent}, {@link #count} and {@link #keywords} first wait until the indexer has indexed

@@ -29,8 +29,11 @@ import java.util.List;
  *
  * <p>Failures are logged and retried, never thrown at anyone: a batch whose embedding fails is embedded crystal by
  * crystal, each retried with a growing pause; a crystal that still cannot be embedded is indexed for keywords only
- * (ERROR log; it is embedded again when the index is rebuilt). A failing write is retried until it succeeds or the
- * store closes; what is left then is recorded by {@code close} and indexed after the next open.
+ * (ERROR log; it is embedded again when the index is rebuilt). A crystal the index refuses ({@link RefusedByIndex}:
+ * the same document is refused every time) is left out with an ERROR, its vector alone refused makes it indexed for
+ * keywords only, and the rest of its batch is written: retried, it would hold back every user's crystals. Any other
+ * failing write (I/O) is retried until it succeeds or the store closes; what is left then is recorded by
+ * {@code close} and indexed after the next open. Crystals read back from the records go through the same batches.
  *
  * <p>Runs on one thread; {@link #unfinished()} is read after that thread ended.
  */
@@ -130,7 +133,8 @@ final class Indexer implements Runnable {
             if (embeddings == null || !retry("index " + batch.size() + " crystals", () -> writer.write(batch, embeddings))) {
                 return false;
             }
-            indexed(batch.size(), Duration.ofNanos(System.nanoTime() - start));
+            int refused = (int) batch.stream().filter(pending -> pending.refused).count();
+            indexed(batch.size() - refused, Duration.ofNanos(System.nanoTime() - start));
             return true;
         } finally {
             queue.finished(batch);

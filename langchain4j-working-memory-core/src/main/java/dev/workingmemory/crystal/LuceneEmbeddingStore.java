@@ -147,29 +147,43 @@ final class LuceneEmbeddingStore implements EmbeddingStore<TextSegment> {
         Ensure.that(segments == null || segments.size() == ids.size(), "segments must be null or of the ids' size");
         try {
             for (int i = 0; i < ids.size(); i++) {
-                String id = Ensure.notBlank(ids.get(i), "id");
-                Document document = new Document();
-                document.add(new StringField(ID, id, Field.Store.YES));
-                document.add(new LongField(KEY, VectorKeys.of(id), Field.Store.NO));
-                TextSegment segment = segments == null ? null : segments.get(i);
-                Object partition = segment == null || partitionKey == null ? null
-                        : segment.metadata().toMap().get(partitionKey);
-                document.add(new KnnFloatVectorField(partition == null ? VECTOR : partitionField(partition),
-                        Ensure.notNull(embeddings.get(i), "embedding").vector(), VectorSimilarityFunction.COSINE));
-                if (segment != null) {
-                    document.add(new StoredField(TEXT, segment.text()));
-                    for (Map.Entry<String, Object> entry : segment.metadata().toMap().entrySet()) {
-                        String value = String.valueOf(entry.getValue());
-                        document.add(new StringField(metadataField(entry.getKey()), value, Field.Store.NO));
-                        document.add(new StoredField(METADATA, entry.getKey() + SEPARATOR
-                                + entry.getValue().getClass().getSimpleName() + SEPARATOR + value));
-                    }
-                }
-                writer.updateDocument(new Term(ID, id), document);
+                put(Ensure.notBlank(ids.get(i), "id"), Ensure.notNull(embeddings.get(i), "embedding"),
+                        segments == null ? null : segments.get(i));
             }
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot add embeddings to the Lucene index: " + e, e);
         }
+    }
+
+    /**
+     * Adds or replaces one entry.
+     *
+     * @param segment its text and metadata, or null
+     * @throws RefusedByIndex when its document cannot be built or Lucene refuses it (the entry is as before)
+     */
+    void put(String id, Embedding embedding, TextSegment segment) throws IOException {
+        Document document = RefusedByIndex.build(() -> document(id, embedding, segment));
+        RefusedByIndex.write(writer, () -> writer.updateDocument(new Term(ID, id), document));
+    }
+
+    private Document document(String id, Embedding embedding, TextSegment segment) {
+        Document document = new Document();
+        document.add(new StringField(ID, id, Field.Store.YES));
+        document.add(new LongField(KEY, VectorKeys.of(id), Field.Store.NO));
+        Object partition = segment == null || partitionKey == null ? null
+                : segment.metadata().toMap().get(partitionKey);
+        document.add(new KnnFloatVectorField(partition == null ? VECTOR : partitionField(partition),
+                embedding.vector(), VectorSimilarityFunction.COSINE));
+        if (segment != null) {
+            document.add(new StoredField(TEXT, segment.text()));
+            for (Map.Entry<String, Object> entry : segment.metadata().toMap().entrySet()) {
+                String value = String.valueOf(entry.getValue());
+                document.add(new StringField(metadataField(entry.getKey()), value, Field.Store.NO));
+                document.add(new StoredField(METADATA, entry.getKey() + SEPARATOR
+                        + entry.getValue().getClass().getSimpleName() + SEPARATOR + value));
+            }
+        }
+        return document;
     }
 
     @Override

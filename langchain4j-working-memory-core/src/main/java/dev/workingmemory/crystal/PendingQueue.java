@@ -56,6 +56,13 @@ final class PendingQueue {
         final boolean deferred;
         /** Whether its record is written. Under the writer's lock only. */
         boolean recorded;
+        /**
+         * Whether the index refused it ({@link RefusedByIndex}): left out, and not written again when its batch is
+         * retried. Under the writer's lock only.
+         */
+        boolean refused;
+        /** Whether the index refused its vector: indexed for keywords only. Under the writer's lock only. */
+        boolean vectorRefused;
         volatile boolean cancelled;
         private boolean done;
 

@@ -1,0 +1,298 @@
+package dev.workingmemory.crystal;
+
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.langchain4j.model.output.Response;
+import dev.workingmemory.internal.ConfinedFiles;
+import dev.workingmemory.testing.CapturedLog;
+import dev.workingmemory.testing.GatedEmbeddingModel;
+import dev.workingmemory.testing.HashingEmbeddingModel;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.LowerCaseFilter;
+import org.apache.lucene.analysis.TokenFilter;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.standard.StandardTokenizer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static dev.workingmemory.crystal.CrystalStoreContract.ids;
+import static dev.workingmemory.crystal.CrystalStoreContract.note;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A crystal the index refuses every time is left out with one ERROR, and holds back no one: the one indexer thread
+ * every user's crystals pass through goes on, in the live batches and in what is read back from the records.
+ *
+ * <p>No Lucene refusal of a crystal's own document is left that {@link Crystal}'s checks let through (ids, scopes
+ * and tags are bounded far below Lucene's 32,766-byte term, and the default analyzer cuts words at 255 characters).
+ * The refusals used here: a time {@code Crystal} accepts and the index cannot hold (beyond the ±292,000 years of
+ * its microseconds: refused while its document is built, a real input); Lucene's own immense-term refusal from
+ * {@code IndexWriter.updateDocument}, through the store's package-private analyzer seam with an analyzer that keeps
+ * long words whole (real Lucene, no mock); and Lucene refusing a vector of another dimension than its field's, from
+ * an embedding model that returns one.
+ */
+class RefusedCrystalTest {
+
+    /** A time beyond what the index holds. */
+    private static final Instant BEYOND = Instant.parse("+1000000-01-01T00:00:00Z");
+    private static final Duration TIMEOUT = Duration.ofSeconds(20);
+
+    private final List<EmbeddedCrystalStore> stores = new ArrayList<>();
+    private CapturedLog log;
+
+    @BeforeEach
+    void capture() {
+        log = CapturedLog.start();
+    }
+
+    @AfterEach
+    void close() {
+        stores.forEach(EmbeddedCrystalStore::close);
+        log.close();
+    }
+
+    private EmbeddedCrystalStore open(EmbeddedCrystalStore.Builder builder) {
+        EmbeddedCrystalStore store = builder.readYourWritesTimeout(TIMEOUT).build();
+        stores.add(store);
+        return store;
+    }
+
+    private static EmbeddedCrystalStore.Builder builder() {
+        return EmbeddedCrystalStore.builder().embeddingModel(new HashingEmbeddingModel());
+    }
+
+    private static Crystal beyond(String id, String scope) {
+        return new Crystal(id, scope, CrystalKind.NOTE, BEYOND, 0.5, List.of(), "a note from far ahead", null);
+    }
+
+    /** The ERROR lines that name the crystal as refused. */
+    private List<String> refusals(String id) {
+        return log.lines("ERROR").stream().filter(line -> line.contains("refuses") && line.contains("'" + id + "'"))
+                .toList();
+    }
+
+    /** Searches and checks the read did not wait its read-your-writes timeout. */
+    private static List<String> search(CrystalStore store, String scope, String text) {
+        long start = System.nanoTime();
+        List<String> found = ids(store.search(new CrystalQuery(scope, text, 10)));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.dividedBy(2));
+        return found;
+    }
+
+    private void assertNoReadTimedOut() {
+        assertThat(log.lines("WARN")).noneMatch(line -> line.contains("are not all indexed"));
+    }
+
+    @Test
+    void should_index_the_rest_of_the_batch_and_every_later_crystal_of_every_scope() {
+        EmbeddedCrystalStore store = open(builder());
+        // one add: one batch for the indexer
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees on the roof"), beyond("alice-far", "alice"),
+                note("bob-1", "bob", "bob repairs old bicycles"), note("carol-1", "carol", "carol sings in a choir")));
+
+        assertThat(search(store, "alice", "bees on the roof")).containsExactly("alice-1");
+        assertThat(search(store, "bob", "old bicycles")).containsExactly("bob-1");
+        assertThat(search(store, "carol", "choir")).containsExactly("carol-1");
+        store.add(List.of(note("alice-2", "alice", "alice bought a second beehive"),
+                note("bob-2", "bob", "bob found a vintage frame"), note("carol-2", "carol", "carol learns the cello")));
+        assertThat(search(store, "alice", "second beehive")).first().isEqualTo("alice-2");
+        assertThat(search(store, "bob", "vintage frame")).first().isEqualTo("bob-2");
+        assertThat(search(store, "carol", "cello")).first().isEqualTo("carol-2");
+
+        assertThat(store.count("alice")).isEqualTo(2);
+        assertThat(store.get("alice-far")).isEmpty();
+        assertThat(store.pendingCount()).isZero();
+        assertThat(refusals("alice-far")).singleElement().asString().contains("scope 'alice'", "ArithmeticException");
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_not_make_a_read_of_its_scope_wait_its_timeout() {
+        EmbeddedCrystalStore store = open(builder());
+        store.add(List.of(beyond("alice-far", "alice")));
+
+        long start = System.nanoTime();
+        assertThat(store.count("alice")).isZero();
+        assertThat(store.recent("alice", Instant.EPOCH, 10)).isEmpty();
+        assertThat(search(store, "alice", "a note from far ahead")).isEmpty();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(TIMEOUT.dividedBy(2));
+        assertNoReadTimedOut();
+        assertThat(refusals("alice-far")).hasSize(1);
+    }
+
+    @Test
+    void should_leave_out_a_crystal_whose_term_lucene_refuses_and_index_the_others() {
+        EmbeddedCrystalStore.Builder builder = builder();
+        builder.analyzer = new LongWordAnalyzer();
+        EmbeddedCrystalStore store = open(builder);
+        String immense = "ä".repeat(17_000); // one word of 34,000 UTF-8 bytes: Lucene's limit is 32,766
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees"), note("alice-long", "alice", "see " + immense),
+                note("bob-1", "bob", "bob repairs bicycles")));
+
+        assertThat(search(store, "alice", "bees")).containsExactly("alice-1");
+        assertThat(search(store, "bob", "bicycles")).containsExactly("bob-1");
+        assertThat(refusals("alice-long")).singleElement().asString().contains("scope 'alice'", "immense term");
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_index_for_keywords_only_a_crystal_whose_vector_lucene_refuses() {
+        EmbeddedCrystalStore store = open(builder().embeddingModel(new OddVectorModel("ragged")));
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees")));
+        assertThat(store.count("alice")).isEqualTo(1); // the scope's vector field has its dimension now
+        store.add(List.of(note("alice-2", "alice", "a ragged vector for the hive"),
+                note("alice-3", "alice", "alice sells honey"), note("bob-1", "bob", "bob repairs bicycles")));
+
+        assertThat(search(store, "alice", "hive")).contains("alice-2"); // by its words
+        assertThat(search(store, "alice", "honey")).first().isEqualTo("alice-3");
+        assertThat(search(store, "bob", "bicycles")).containsExactly("bob-1");
+        assertThat(log.lines("ERROR")).filteredOn(line -> line.contains("'alice-2'")).singleElement().asString()
+                .contains("refuses the vector", "keywords only");
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_log_it_once_and_stall_nothing_after_a_reopen_or_when_read_back_from_the_records(@TempDir Path dir)
+            throws IOException {
+        EmbeddedCrystalStore store = open(builder().directory(dir));
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees"), beyond("alice-far", "alice"),
+                note("bob-1", "bob", "bob repairs bicycles")));
+        assertThat(search(store, "alice", "bees")).containsExactly("alice-1");
+        store.close();
+
+        // reopened: the index holds the records as they are (the refused one is behind the scope's marker)
+        store = open(builder().directory(dir));
+        store.add(List.of(note("alice-2", "alice", "alice sells honey"), note("bob-2", "bob", "bob found a frame")));
+        assertThat(search(store, "alice", "honey")).first().isEqualTo("alice-2");
+        assertThat(search(store, "bob", "frame")).first().isEqualTo("bob-2");
+        store.close();
+        assertThat(refusals("alice-far")).hasSize(1);
+
+        // the index rebuilt: every record is read back, the refused one too, and refused once more
+        ConfinedFiles.deleteTree(dir.resolve("index"));
+        store = open(builder().directory(dir));
+        assertThat(search(store, "alice", "bees honey")).containsExactlyInAnyOrder("alice-1", "alice-2");
+        assertThat(search(store, "bob", "bicycles frame")).containsExactlyInAnyOrder("bob-1", "bob-2");
+        assertThat(store.pendingCount()).isZero();
+        store.close();
+        assertThat(refusals("alice-far")).hasSize(2);
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_refuse_a_crystal_deferred_to_the_records_once_and_index_the_others(@TempDir Path dir) {
+        GatedEmbeddingModel model = new GatedEmbeddingModel();
+        EmbeddedCrystalStore store = open(EmbeddedCrystalStore.builder().embeddingModel(model).directory(dir)
+                .queueCapacity(2).batchSize(2));
+        List<Crystal> crystals = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            crystals.add(note("alice-" + i, "alice", "alice note number " + i + " about bees"));
+            crystals.add(note("bob-" + i, "bob", "bob note number " + i + " about bicycles"));
+        }
+        crystals.add(beyond("alice-far", "alice")); // beyond the queue's capacity: read back from the records
+        crystals.add(note("alice-last", "alice", "the last note about honey"));
+        store.add(crystals);
+        assertThat(store.pendingCount()).isEqualTo(crystals.size());
+        model.open();
+
+        assertThat(search(store, "alice", "honey")).first().isEqualTo("alice-last");
+        assertThat(store.count("alice")).isEqualTo(7);
+        assertThat(store.count("bob")).isEqualTo(6);
+        assertThat(store.pendingCount()).isZero();
+        assertThat(refusals("alice-far")).hasSize(1);
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_retry_a_failure_that_is_not_a_refusal_until_the_crystal_is_indexed() {
+        EmbeddedCrystalStore.Builder builder = builder();
+        LongWordAnalyzer analyzer = new LongWordAnalyzer();
+        analyzer.failures.set(3); // fails three times, then clears
+        builder.analyzer = analyzer;
+        EmbeddedCrystalStore store = open(builder);
+        // in one batch after a crystal refused for good: the refusal must not carry the transient one away with it,
+        // nor be written (and logged) again as the batch is retried
+        store.add(List.of(beyond("alice-far", "alice"),
+                note("alice-1", "alice", "alice keeps bees " + LongWordAnalyzer.FLAKY),
+                note("bob-1", "bob", "bob repairs bicycles")));
+
+        assertThat(search(store, "alice", "bees")).containsExactly("alice-1");
+        assertThat(search(store, "bob", "bicycles")).containsExactly("bob-1");
+        assertThat(analyzer.failures.get()).isNegative();
+        assertThat(log.lines("WARN")).anyMatch(line -> line.contains("Cannot index") && line.contains("retrying"));
+        assertThat(log.lines("ERROR")).noneMatch(line -> line.contains("'alice-1'"));
+        assertThat(refusals("alice-far")).hasSize(1);
+        assertNoReadTimedOut();
+    }
+
+    /**
+     * Lower-cased words, kept whole however long (the default analyzer cuts them at 255 characters); the word
+     * {@value #FLAKY} fails to be read while {@link #failures} is positive, as a transient failure (not a refusal).
+     */
+    static final class LongWordAnalyzer extends Analyzer {
+
+        static final String FLAKY = "flakyword";
+        final AtomicInteger failures = new AtomicInteger();
+
+        @Override
+        protected TokenStreamComponents createComponents(String fieldName) {
+            StandardTokenizer tokenizer = new StandardTokenizer();
+            tokenizer.setMaxTokenLength(StandardTokenizer.MAX_TOKEN_LENGTH_LIMIT);
+            TokenStream stream = new TokenFilter(new LowerCaseFilter(tokenizer)) {
+                private final CharTermAttribute term = addAttribute(CharTermAttribute.class);
+
+                @Override
+                public boolean incrementToken() throws IOException {
+                    if (!input.incrementToken()) {
+                        return false;
+                    }
+                    if (FLAKY.contentEquals(term) && failures.getAndDecrement() > 0) {
+                        throw new UncheckedIOException(new IOException("the disk is busy"));
+                    }
+                    return true;
+                }
+            };
+            return new TokenStreamComponents(tokenizer, stream);
+        }
+    }
+
+    /** Hashed words, but a vector of 3 dimensions (its field's have 64) for a text with the marker word. */
+    static final class OddVectorModel implements EmbeddingModel {
+
+        private final EmbeddingModel model = new HashingEmbeddingModel();
+        private final String marker;
+
+        OddVectorModel(String marker) {
+            this.marker = marker;
+        }
+
+        @Override
+        public Response<List<Embedding>> embedAll(List<TextSegment> segments) {
+            List<Embedding> embeddings = new ArrayList<>(model.embedAll(segments).content());
+            for (int i = 0; i < segments.size(); i++) {
+                if (segments.get(i).text().contains(marker)) {
+                    embeddings.set(i, Embedding.from(new float[]{0.6f, 0.8f, 0}));
+                }
+            }
+            return Response.from(embeddings);
+        }
+
+        @Override
+        public int dimension() {
+            return 64;
+        }
+    }
+}
