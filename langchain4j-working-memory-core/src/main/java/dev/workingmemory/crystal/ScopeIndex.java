@@ -7,6 +7,8 @@ import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.analysis.en.EnglishAnalyzer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.Collection;
@@ -33,6 +35,7 @@ import java.util.List;
  */
 public final class ScopeIndex implements AutoCloseable {
 
+    private static final Logger log = LoggerFactory.getLogger(ScopeIndex.class);
     /** Estimated heap of an index apart from its files and vectors (its writer, searcher and analyzer). */
     private static final long OVERHEAD_BYTES = 64 * 1024;
 
@@ -76,7 +79,9 @@ public final class ScopeIndex implements AutoCloseable {
     /**
      * Removes crystals, then adds or replaces others (by id), visible to the reads that start after it returns (the
      * keyword index is refreshed once, before the next read, however many updates came before it: loading a scope in
-     * chunks costs one refresh).
+     * chunks costs one refresh). A crystal the index refuses every time (Lucene refuses its document, or it has a time beyond
+     * the ±292,000 years it holds) is left out with an ERROR, and an older version of its id goes: the others are
+     * added.
      *
      * @param puts     the crystals to add or replace, with their vectors
      * @param removals the ids of crystals to remove; ids not held are ignored
@@ -98,7 +103,17 @@ public final class ScopeIndex implements AutoCloseable {
             }
             for (Entry entry : puts) {
                 Crystal crystal = entry.crystal();
-                index.put(new Stored(0, crystal));
+                try {
+                    index.put(new Stored(0, crystal));
+                } catch (RefusedByIndex e) {
+                    // refused every time: left out, as the embedded store leaves it out, so that the scope's other
+                    // crystals are searched (an older version of the id is replaced by it, so it goes too)
+                    log.error("The crystal index refuses crystal '{}' of scope '{}' ({}): it is left out of the index",
+                            crystal.id(), scope, e.getMessage());
+                    index.delete(scope, List.of(crystal.id()));
+                    vectors.remove(key(crystal.id()));
+                    continue;
+                }
                 if (entry.embedding() != null) {
                     vectors.put(key(crystal.id()), crystal.kind(), entry.embedding().vector());
                 } else {

@@ -2,11 +2,13 @@ package dev.workingmemory.crystal;
 
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.model.embedding.EmbeddingModel;
+import dev.workingmemory.testing.CapturedLog;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -236,5 +238,23 @@ class ScopeIndexTest {
         assertThatThrownBy(() -> index.update(List.of(new ScopeIndex.Entry(note("b", "alice", "Other"),
                 Embedding.from(new float[] {1, 0, 0}))), List.of()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("3 dimensions among vectors of 384");
+    }
+
+    @Test
+    void should_leave_out_a_crystal_the_index_refuses_with_one_error_and_add_the_others() {
+        Crystal honey = note("honey", "alice", "Alice sells honey at the market");
+        put(List.of(honey));
+        // a time Crystal accepts and the index cannot hold (beyond the ±292,000 years of its microseconds)
+        Crystal beyond = new Crystal("honey", "alice", CrystalKind.NOTE, Instant.parse("+1000000-01-01T00:00:00Z"), 0.5,
+                List.of(), "Alice sells honey far ahead", null);
+        try (CapturedLog log = CapturedLog.start()) {
+            put(List.of(note("bees", "alice", "Alice keeps bees on the roof"), beyond,
+                    note("hive", "alice", "A second hive arrives in May")));
+
+            assertThat(log.lines("ERROR")).singleElement().asString().contains("'honey'", "'alice'", "refuses");
+        }
+        assertThat(search("bees on the roof", 5)).first().isEqualTo("bees");
+        assertThat(search("second hive", 5)).first().isEqualTo("hive");
+        assertThat(search("honey at the market", 5)).doesNotContain("honey"); // replaced by the refused one: gone
     }
 }
