@@ -129,9 +129,15 @@ public final class ToolOutputCache implements AutoCloseable {
             name = PREFIX + TIME.format(now) + "-" + hash;
             byHash.put(hash, name);
         }
-        pending.computeIfAbsent(storeKey, k -> new ConcurrentHashMap<>()).put(name, text);
-        long generation = generationOf(storeKey);
+        // added and removed (removePending) under the map's lock of the key: else the writer, emptying the key's
+        // waiting outputs, could drop them with this one just put in, which a read would then not find
         String entry = name;
+        pending.compute(storeKey, (k, waiting) -> {
+            Map<String, String> outputs = waiting == null ? new ConcurrentHashMap<>() : waiting;
+            outputs.put(entry, text);
+            return outputs;
+        });
+        long generation = generationOf(storeKey);
         writer.execute(() -> write(key, entry, toolName, text, generation));
         return name;
     }
@@ -303,13 +309,10 @@ public final class ToolOutputCache implements AutoCloseable {
     }
 
     private void removePending(String storeKey, String name) {
-        Map<String, String> waiting = pending.get(storeKey);
-        if (waiting != null) {
+        pending.computeIfPresent(storeKey, (k, waiting) -> {
             waiting.remove(name);
-            if (waiting.isEmpty()) {
-                pending.remove(storeKey, waiting);
-            }
-        }
+            return waiting.isEmpty() ? null : waiting;
+        });
     }
 
     /**

@@ -32,4 +32,24 @@ class ToolOutputCacheTest {
             cache.close();
         }
     }
+
+    /**
+     * An output is readable from the moment it is kept, while the writer thread stores the ones before it: the writer
+     * once dropped the waiting outputs' map as it emptied it, with a newly kept output in it.
+     */
+    @Test
+    void should_read_every_output_right_after_keeping_it_while_earlier_ones_are_written() {
+        ToolOutputCache cache = new ToolOutputCache(new InMemoryWorkingMemoryStore(), ToolOutputCacheConfig.defaults(),
+                Clock.systemUTC());
+        try {
+            for (int i = 0; i < 50_000; i++) {
+                String text = "exit " + i;
+                String name = cache.keep(KEY, null, "bash", text);
+
+                assertThat(cache.read(KEY, name)).as("output %d", i).contains(text);
+            }
+        } finally {
+            cache.close();
+        }
+    }
 }
