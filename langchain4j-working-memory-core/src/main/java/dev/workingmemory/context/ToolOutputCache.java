@@ -127,16 +127,12 @@ public final class ToolOutputCache implements AutoCloseable {
             }
             Instant now = clock.instant();
             name = PREFIX + TIME.format(now) + "-" + hash;
+            // waiting before the name is given out: else a second keep of the same output, given the name, could read
+            // it before this thread put it here, and find nothing
+            addPending(storeKey, name, text);
             byHash.put(hash, name);
         }
-        // added and removed (removePending) under the map's lock of the key: else the writer, emptying the key's
-        // waiting outputs, could drop them with this one just put in, which a read would then not find
         String entry = name;
-        pending.compute(storeKey, (k, waiting) -> {
-            Map<String, String> outputs = waiting == null ? new ConcurrentHashMap<>() : waiting;
-            outputs.put(entry, text);
-            return outputs;
-        });
         long generation = generationOf(storeKey);
         writer.execute(() -> write(key, entry, toolName, text, generation));
         return name;
@@ -306,6 +302,18 @@ public final class ToolOutputCache implements AutoCloseable {
     private long generationOf(String storeKey) {
         Long generation = generations.getIfPresent(storeKey);
         return generation == null ? 0 : generation;
+    }
+
+    /**
+     * Added and removed ({@link #removePending}) under the map's lock of the key: else the writer, emptying the key's
+     * waiting outputs, could drop them with one just put in, which a read would then not find.
+     */
+    private void addPending(String storeKey, String name, String text) {
+        pending.compute(storeKey, (k, waiting) -> {
+            Map<String, String> outputs = waiting == null ? new ConcurrentHashMap<>() : waiting;
+            outputs.put(name, text);
+            return outputs;
+        });
     }
 
     private void removePending(String storeKey, String name) {

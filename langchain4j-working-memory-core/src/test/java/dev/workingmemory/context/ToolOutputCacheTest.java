@@ -5,6 +5,13 @@ import dev.workingmemory.store.InMemoryWorkingMemoryStore;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -49,6 +56,43 @@ class ToolOutputCacheTest {
                 assertThat(cache.read(KEY, name)).as("output %d", i).contains(text);
             }
         } finally {
+            cache.close();
+        }
+    }
+
+    /**
+     * Two requests of one memory that keep the same output at once (the same call id, tool and text) can both read it
+     * right away: the one that found the name given by the other once read before that other had put its text among
+     * the waiting outputs, and found nothing.
+     */
+    @Test
+    void should_read_an_output_kept_by_two_threads_at_once_right_after_keeping_it() throws Exception {
+        ToolOutputCache cache = new ToolOutputCache(new InMemoryWorkingMemoryStore(), ToolOutputCacheConfig.defaults(),
+                Clock.systemUTC());
+        ExecutorService threads = Executors.newFixedThreadPool(2);
+        try {
+            int rounds = 20_000;
+            CyclicBarrier together = new CyclicBarrier(2);
+            List<Future<List<Integer>>> unread = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                unread.add(threads.submit(() -> {
+                    List<Integer> missed = new ArrayList<>();
+                    for (int i = 0; i < rounds; i++) {
+                        together.await();
+                        String text = "exit " + i;
+                        String name = cache.keep(KEY, "call-" + i, "bash", text);
+                        if (!cache.read(KEY, name).equals(Optional.of(text))) {
+                            missed.add(i);
+                        }
+                    }
+                    return missed;
+                }));
+            }
+            for (Future<List<Integer>> missed : unread) {
+                assertThat(missed.get()).as("rounds whose output was not readable right after keep").isEmpty();
+            }
+        } finally {
+            threads.shutdownNow();
             cache.close();
         }
     }
