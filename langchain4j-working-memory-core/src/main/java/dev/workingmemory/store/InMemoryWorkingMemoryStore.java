@@ -143,7 +143,13 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
         Ensure.notNull(key, "key");
         StoredDocument.checkName(name);
         Ensure.notNull(text, "text");
-        documents.computeIfAbsent(key, k -> new ConcurrentHashMap<>()).put(name, text);
+        // put under the key's lock, as deleteDocument removes: else a delete emptying the key's documents could drop
+        // their map with this one just put in
+        documents.compute(key, (k, ofKey) -> {
+            Map<String, String> kept = ofKey == null ? new ConcurrentHashMap<>() : ofKey;
+            kept.put(name, text);
+            return kept;
+        });
     }
 
     @Override
