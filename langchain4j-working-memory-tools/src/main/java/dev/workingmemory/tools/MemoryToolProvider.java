@@ -49,20 +49,25 @@ final class MemoryToolProvider implements ToolProvider {
     @Override
     public ToolProviderResult provideTools(ToolProviderRequest request) {
         Object memoryId = request.chatMemoryId() == null ? "default" : request.chatMemoryId();
-        WorkingMemory memory;
+        List<AiServiceTool> offered;
         try {
-            memory = provider.memory(memoryId);
+            // through withMemory: a memory evicted between its lookup and the reading of its layers is read again
+            offered = provider.withMemory(memoryId, this::offeredTo);
         } catch (RuntimeException e) {
             log.warn("Could not read the memory of {} to choose its tools; offering them all", memoryId, e);
-            memory = null;
+            offered = tools.stream().map(Offered::tool).toList();
         }
+        return new ToolProviderResult(offered);
+    }
+
+    private List<AiServiceTool> offeredTo(WorkingMemory memory) {
         List<AiServiceTool> offered = new ArrayList<>(tools.size());
         for (Offered tool : tools) {
-            if (tool.layer() == null || memory == null || serves(memory, tool.layer())) {
+            if (tool.layer() == null || serves(memory, tool.layer())) {
                 offered.add(tool.tool());
             }
         }
-        return new ToolProviderResult(offered);
+        return offered;
     }
 
     /** Asked before every model call: a tier that starts acting mid-turn has its tools from the next call on. */

@@ -4,13 +4,21 @@ import dev.langchain4j.agent.tool.P;
 import dev.langchain4j.agent.tool.Tool;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.model.chat.request.ChatRequest;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.service.AiServices;
+import dev.langchain4j.service.tool.ToolProvider;
+import dev.langchain4j.service.tool.ToolProviderRequest;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -114,5 +122,42 @@ class MemoryToolProviderTest {
 
         assertThat(toolsOf(model.requests().get(0))).containsAll(SLOT_TOOLS);
         memories.close();
+    }
+
+    /**
+     * A memory evicted while its tools are chosen (other users' requests load theirs into a full cache) still gets
+     * its own: the choice once read the evicted memory's layers, which refuse use, and the model call failed with that.
+     */
+    @Test
+    void should_offer_the_tools_of_a_memory_evicted_while_they_are_chosen() throws Exception {
+        WorkingMemoryProvider memories = WorkingMemoryProvider.builder().maxCachedMemories(1).build();
+        ToolProvider tools = WorkingMemoryTools.toolProvider(memories);
+        ExecutorService others = Executors.newSingleThreadExecutor();
+        try {
+            int rounds = 3_000;
+            Future<?> evicting = others.submit(() -> {
+                for (int i = 0; i < rounds; i++) {
+                    memories.memory("other-" + i % 2);
+                }
+            });
+            List<String> wrong = new ArrayList<>();
+            for (int i = 0; i < rounds; i++) {
+                try {
+                    Set<String> names = tools.provideTools(new ToolProviderRequest("dana", UserMessage.from("Hi")))
+                            .tools().keySet().stream().map(ToolSpecification::name).collect(Collectors.toSet());
+                    if (names.stream().anyMatch(SLOT_TOOLS::contains)) {
+                        wrong.add("round " + i + ": the session tools of an assistant that does not code");
+                    }
+                } catch (RuntimeException e) {
+                    wrong.add("round " + i + ": " + e);
+                }
+            }
+            evicting.get(60, TimeUnit.SECONDS);
+
+            assertThat(wrong).isEmpty();
+        } finally {
+            others.shutdownNow();
+            memories.close();
+        }
     }
 }
