@@ -359,6 +359,14 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         } finally {
             fence.unlock();
         }
+        if (closed && loaded != cached) {
+            // close() began after this lookup passed ensureOpen, and may have closed the cache's memories before this
+            // one entered it: closed here, so that no memory stays usable, and unsaved, after close() returned
+            memories.asMap().remove(key, loaded);
+            loaded.close();
+            loaded.resourceState().close();
+            ensureOpen();
+        }
         if (loaded != cached && store.getDocument(key.resourceStoreKey(), FORGETTING).isPresent()) {
             // Another instance is forgetting the resource (or stopped halfway): what was loaded may be half deleted.
             // Forgetting it here too finishes the deletion (and drops the crystals this load queued) before use.

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -271,5 +272,46 @@ class PersistenceTest {
         memories.close();
 
         assertThatThrownBy(() -> memories.get("alice")).isInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+    }
+
+    /**
+     * A memory loaded while the provider closes is refused once close() has returned, as every other: a load that had
+     * passed the open check when close() began once put its memory in the cache after close() closed the cache's, and
+     * it stayed usable (its tool outputs dropped by the closed writer, its saves never made by close()).
+     */
+    @Test
+    void should_refuse_use_of_a_memory_loaded_while_the_provider_closes() throws Exception {
+        ExecutorService loader = Executors.newSingleThreadExecutor();
+        int rounds = 3_000;
+        List<Integer> usable = new ArrayList<>();
+        try {
+            for (int round = 0; round < rounds; round++) {
+                WorkingMemoryProvider memories = WorkingMemoryProvider.builder().withoutCrystals().build();
+                CyclicBarrier together = new CyclicBarrier(2);
+                Future<WorkingMemory> loading = loader.submit(() -> {
+                    together.await();
+                    try {
+                        return memories.memory("alice");
+                    } catch (IllegalStateException e) {
+                        return null; // closed: refused
+                    }
+                });
+                together.await();
+                memories.close();
+                WorkingMemory loaded = loading.get(60, TimeUnit.SECONDS);
+                if (loaded != null) {
+                    try {
+                        loaded.coreMemory().append("progress", "after close");
+                        usable.add(round);
+                    } catch (IllegalStateException e) {
+                        // closed: refused
+                    }
+                }
+            }
+        } finally {
+            loader.shutdownNow();
+        }
+
+        assertThat(usable).as("rounds whose memory was usable after close() returned").isEmpty();
     }
 }
