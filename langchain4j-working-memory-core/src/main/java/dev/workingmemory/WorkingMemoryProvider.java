@@ -713,6 +713,9 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
         memoryIds.add(memoryId);
         memoryIds.addAll(dropLoaded(resource));
         String threadKeyPrefix = MemoryKey.of(resource, "").threadStoreKey();
+        if (toolOutputs != null) {
+            toolOutputs.forgetWaiting(threadKeyPrefix); // also a thread the store holds nothing of yet
+        }
         for (String stored : store.keys()) {
             if (stored.startsWith(threadKeyPrefix)) {
                 String thread = stored.substring(threadKeyPrefix.length());

@@ -217,7 +217,25 @@ public final class ToolOutputCache implements AutoCloseable {
      */
     public void forget(MemoryKey key) {
         Ensure.notNull(key, "key");
-        String storeKey = key.threadStoreKey();
+        forget(key.threadStoreKey());
+    }
+
+    /**
+     * {@link #forget(MemoryKey)} for each thread whose store key starts with {@code threadKeyPrefix} and that has outputs
+     * waiting to be written: the threads of a resource being forgotten, also those the store holds nothing of yet (an
+     * evicted thread whose messages an application's ChatMemoryStore keeps). Call it before listing the store's keys:
+     * an output written meanwhile is in the store by then.
+     */
+    public void forgetWaiting(String threadKeyPrefix) {
+        Ensure.notNull(threadKeyPrefix, "threadKeyPrefix");
+        for (String storeKey : List.copyOf(pending.keySet())) {
+            if (storeKey.startsWith(threadKeyPrefix)) {
+                forget(storeKey);
+            }
+        }
+    }
+
+    private void forget(String storeKey) {
         writeLock.lock();
         try {
             generations.put(storeKey, generationOf(storeKey) + 1);
