@@ -105,8 +105,9 @@ public final class InspectorHandler {
             return write(request, endpoint);
         }
         Map<String, String> query = query(request.query());
-        if (!request.method().equals("GET")) {
-            return notAllowed("GET, POST", "The API reads with GET and writes with POST");
+        // HEAD is GET without the body (the transport leaves it out), as HTTP asks of every server
+        if (!request.method().equals("GET") && !request.method().equals("HEAD")) {
+            return notAllowed("GET, HEAD, POST", "The API reads with GET and writes with POST");
         }
         try {
             return switch (endpoint) {

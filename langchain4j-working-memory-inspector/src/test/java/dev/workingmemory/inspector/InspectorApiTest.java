@@ -385,9 +385,20 @@ class InspectorApiTest {
                 HttpResponse.BodyHandlers.ofString());
 
         assertThat(put.statusCode()).isEqualTo(405);
-        assertThat(put.headers().firstValue("Allow")).contains("GET, POST");
+        assertThat(put.headers().firstValue("Allow")).contains("GET, HEAD, POST");
         assertThat(delete.statusCode()).isEqualTo(405);
         assertThat(delete.headers().firstValue("Allow")).contains("GET, HEAD");
+    }
+
+    /** HTTP: a server answers HEAD wherever it answers GET (a monitor's {@code curl -I}, say). */
+    @Test
+    void should_answer_head_on_the_api_as_get_without_a_body() throws Exception {
+        HttpResponse<String> head = HTTP.send(HttpRequest.newBuilder(URI.create(inspector.url() + "api/info"))
+                .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(head.statusCode()).isEqualTo(200);
+        assertThat(head.headers().firstValue("Content-Type")).get().asString().startsWith("application/json");
+        assertThat(head.body()).isEmpty();
     }
 
     @Test
