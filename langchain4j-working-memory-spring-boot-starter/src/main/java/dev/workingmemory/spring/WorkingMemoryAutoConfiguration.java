@@ -22,11 +22,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.boot.autoconfigure.condition.NoneNestedConditions;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.sql.DataSource;
 import java.nio.file.Path;
@@ -49,6 +55,8 @@ import java.nio.file.Path;
 @ConditionalOnProperty(prefix = WorkingMemoryProperties.PREFIX, name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(WorkingMemoryProperties.class)
 public class WorkingMemoryAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkingMemoryAutoConfiguration.class);
 
     @Bean
     @ConditionalOnMissingBean
@@ -147,6 +155,36 @@ public class WorkingMemoryAutoConfiguration {
             throw new IllegalStateException(InspectorProperties.PREFIX + ".enabled=true needs dev.workingmemory:"
                     + "langchain4j-working-memory-inspector on the classpath (dev.workingmemory.inspector.InspectorHandler"
                     + " was not found)");
+        }
+    }
+
+    /**
+     * {@code working-memory.inspector.enabled=true} in an application that is no servlet web application (a reactive
+     * one, or none): {@link InspectorAutoConfiguration} mounts the inspector on a servlet container only, so it is not
+     * served, and a WARN says so and what to do instead, rather than nothing at all.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnProperty(prefix = InspectorProperties.PREFIX, name = "enabled", havingValue = "true")
+    @ConditionalOnClass(name = "dev.workingmemory.inspector.InspectorHandler")
+    @Conditional(NotServletApplication.class)
+    static class InspectorNotServed {
+
+        InspectorNotServed() {
+            log.warn("{}.enabled=true, but this is no servlet web application (a reactive one, or none): the inspector"
+                    + " is mounted on a servlet container only and is not served. Start"
+                    + " dev.workingmemory.inspector.MemoryInspector on a port of its own instead", InspectorProperties.PREFIX);
+        }
+    }
+
+    /** Matches unless the application is a servlet web application. */
+    static class NotServletApplication extends NoneNestedConditions {
+
+        NotServletApplication() {
+            super(ConfigurationPhase.PARSE_CONFIGURATION);
+        }
+
+        @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+        static class Servlet {
         }
     }
 

@@ -33,6 +33,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.bind.validation.BindValidationException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.context.runner.ReactiveWebApplicationContextRunner;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -47,6 +52,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+@ExtendWith(OutputCaptureExtension.class)
 class WorkingMemoryAutoConfigurationTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -284,6 +290,26 @@ class WorkingMemoryAutoConfigurationTest {
                                 + "langchain4j-working-memory-inspector on the classpath"));
         runner.withClassLoader(new FilteredClassLoader("dev.workingmemory.inspector"))
                 .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    /** The inspector is mounted on a servlet container only: elsewhere it was not served and nothing said so. */
+    @Test
+    void should_warn_that_the_inspector_is_not_served_outside_a_servlet_application(CapturedOutput output) {
+        String warning = "working-memory.inspector.enabled=true, but this is no servlet web application";
+        runner.withPropertyValues("working-memory.inspector.enabled=true").run(context ->
+                assertThat(context).hasNotFailed());
+        new ReactiveWebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WorkingMemoryAutoConfiguration.class))
+                .withPropertyValues("working-memory.inspector.enabled=true")
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut().split(warning, -1)).hasSize(3); // once for each application
+
+        new WebApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WorkingMemoryAutoConfiguration.class))
+                .withPropertyValues("working-memory.inspector.enabled=true")
+                .run(context -> assertThat(context).hasNotFailed());
+        runner.run(context -> assertThat(context).hasNotFailed());
+        assertThat(output.getOut().split(warning, -1)).hasSize(3);
     }
 
     @Test
