@@ -21,10 +21,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The labelled set of ordinary messages and tool results from agents that do not code (companion, support, CMS,
- * travel, shopping; {@code src/test/resources/ordinary}, see its README): a memory of such an agent shows no session
- * item. Each file is one conversation, fed in order through a default {@link WorkingMemoryProvider} (a tool result
- * after the model's call of that tool).
+ * The labelled sets of ordinary messages and tool results from agents that do not code (every {@code .cases} file of
+ * {@code src/test/resources/ordinary}, among them {@code heldout-2026-11-28.cases}, written blind as a held-out
+ * measure; see its README): a memory of such an agent shows no session item. Each file is one conversation, fed in
+ * order through a default {@link WorkingMemoryProvider} (a tool result after the model's call of that tool).
  */
 class OrdinaryAgentsTest {
 
