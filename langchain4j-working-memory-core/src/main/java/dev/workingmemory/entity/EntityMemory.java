@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.workingmemory.event.EntityTracked;
+import dev.workingmemory.internal.EnglishNouns;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.layer.LayerBudget;
@@ -283,17 +284,6 @@ public final class EntityMemory implements MemoryLayer {
         return true;
     }
 
-    static String plural(String type) {
-        int n = type.length();
-        if (n > 1 && type.endsWith("y") && "aeiou".indexOf(type.charAt(n - 2)) < 0) {
-            return type.substring(0, n - 1) + "ies";
-        }
-        if (type.endsWith("s") || type.endsWith("x") || type.endsWith("ch") || type.endsWith("sh")) {
-            return type + "es";
-        }
-        return type + "s";
-    }
-
     @Override
     public JsonNode snapshot() {
         ObjectNode node = JsonNodeFactory.instance.objectNode();
@@ -339,7 +329,7 @@ public final class EntityMemory implements MemoryLayer {
         private Tracked(Entity entity, boolean derivedId) {
             this(entity, "\n  - \"" + BlockText.escapeLine(entity.name()) + "\" ("
                             + BlockText.escapeLine(derivedId ? entity.type() : entity.id()) + ")",
-                    BlockText.escapeLine(plural(entity.type())) + ":", derivedId);
+                    BlockText.escapeLine(EnglishNouns.plural(entity.type())) + ":", derivedId);
         }
 
         /** Whether both have the same type and names equal ignoring case and runs of whitespace. */

@@ -1,5 +1,7 @@
 package dev.workingmemory.entity;
 
+import dev.workingmemory.internal.EnglishNouns;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -74,15 +76,6 @@ final class EntityTypeNames {
     private static final Set<String> PREPOSITIONS = Set.of(
             "by", "for", "to", "in", "into", "of", "from", "with", "on", "at", "under");
 
-    private static final Map<String, String> IRREGULAR_PLURALS = Map.of(
-            "people", "person",
-            "children", "child",
-            "indices", "index",
-            "media", "media",
-            "data", "data",
-            "series", "series",
-            "species", "species",
-            "news", "news");
 
     /** Singular and plural spelling (lower case) → type. */
     private final Map<String, String> known;
@@ -99,7 +92,7 @@ final class EntityTypeNames {
         }
         ABBREVIATIONS.forEach((shortForm, type) -> {
             map.putIfAbsent(shortForm, type);
-            map.putIfAbsent(plural(shortForm), type);
+            map.putIfAbsent(EnglishNouns.plural(shortForm), type);
         });
         this.known = Map.copyOf(map);
         this.knownTypes = Set.copyOf(map.values());
@@ -108,7 +101,7 @@ final class EntityTypeNames {
     private static void register(Map<String, String> map, String type) {
         String lower = type.toLowerCase(Locale.ROOT);
         map.putIfAbsent(lower, type);
-        map.putIfAbsent(plural(lower), type);
+        map.putIfAbsent(EnglishNouns.plural(lower), type);
     }
 
     /**
@@ -187,7 +180,7 @@ final class EntityTypeNames {
                 return null;
             }
         }
-        return new ToolType(singularize(word), false);
+        return new ToolType(EnglishNouns.singular(word), false);
     }
 
     /** The words of a tool name or key, lower case: split at separators and at lower-to-upper case changes. */
@@ -272,7 +265,7 @@ final class EntityTypeNames {
         if (out.length() == 0) {
             return null;
         }
-        return singularize(out.toString());
+        return EnglishNouns.singular(out.toString());
     }
 
     /**
@@ -298,54 +291,6 @@ final class EntityTypeNames {
             }
         }
         return typeOfKey(value.substring(start));
-    }
-
-    /**
-     * A deliberately simple singularizer for lower case English words (applied to the end of the text):
-     * a few irregular words (people, children, indices; media, data, series, news stay), then
-     * {@code ies → y}, {@code sses → ss}, {@code xes → x}, {@code ches → ch}, {@code shes → sh},
-     * and otherwise a trailing {@code s} is dropped unless the word ends in {@code ss}, {@code us} or {@code is}.
-     * {@code entries → entry}, {@code addresses → address}, {@code boxes → box}, {@code images → image},
-     * {@code status → status}.
-     */
-    static String singularize(String word) {
-        int cut = word.lastIndexOf('_') + 1;
-        String last = word.substring(cut);
-        String irregular = IRREGULAR_PLURALS.get(last);
-        if (irregular != null) {
-            return word.substring(0, cut) + irregular;
-        }
-        int n = word.length() - cut;
-        if (n > 3 && word.endsWith("ies")) {
-            return word.substring(0, word.length() - 3) + "y";
-        }
-        if (n > 4 && (word.endsWith("sses") || word.endsWith("ches") || word.endsWith("shes"))) {
-            return word.substring(0, word.length() - 2);
-        }
-        if (n > 3 && word.endsWith("xes")) {
-            return word.substring(0, word.length() - 2);
-        }
-        if (n > 1 && word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") && !word.endsWith("is")) {
-            return word.substring(0, word.length() - 1);
-        }
-        return word;
-    }
-
-    private static String plural(String singular) {
-        if (singular.equals("media")) {
-            return singular;
-        }
-        if (singular.endsWith("y") && singular.length() > 1 && !isVowel(singular.charAt(singular.length() - 2))) {
-            return singular.substring(0, singular.length() - 1) + "ies";
-        }
-        if (singular.endsWith("s") || singular.endsWith("x") || singular.endsWith("ch") || singular.endsWith("sh")) {
-            return singular + "es";
-        }
-        return singular + "s";
-    }
-
-    private static boolean isVowel(char c) {
-        return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
     }
 
     static boolean isSeparator(char c) {

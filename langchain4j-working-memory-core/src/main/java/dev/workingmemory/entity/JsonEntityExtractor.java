@@ -85,10 +85,7 @@ import java.util.Map;
  *       another word follows ({@code BookAppointment} is not about books, {@code getBookDetails} is), and {@code ticket} after another type
  *       does not replace it ({@code BuyEventTickets} → event);</li>
  *   <li>a type made from that key: lower snake case, singularized ({@code widgets} → widget,
- *       {@code lineItems} → line_item). The singularizer is simple: {@code ies→y}, {@code sses→ss},
- *       {@code xes→x}, {@code ches→ch}, {@code shes→sh}, else a trailing {@code s} is dropped unless the word ends
- *       in {@code ss}, {@code us} or {@code is}; people, children, indices, media, data, series, news are
- *       special-cased;</li>
+ *       {@code lineItems} → line_item), by the simple rules of {@link dev.workingmemory.internal.EnglishNouns};</li>
  *   <li>the word of the tool name after its first verb, before a preposition, singularized, when the name holds no
  *       known type word: {@code get_weather} → weather, {@code GetRide} → ride, {@code FindHomeByArea} → home
  *       ({@code available}, {@code details}, {@code info} at the end are skipped: {@code GetCarsAvailable}).</li>

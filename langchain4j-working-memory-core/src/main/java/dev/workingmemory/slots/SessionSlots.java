@@ -11,6 +11,7 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.workingmemory.MemoryToolNames;
+import dev.workingmemory.internal.EnglishNouns;
 import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.layer.LayerBudget;
 import dev.workingmemory.layer.LayerContext;
@@ -274,7 +275,7 @@ public final class SessionSlots implements MemoryLayer {
         if (POOL.equals(wanted) && config.poolCapacity() > 0 || config.slotLimits().containsKey(wanted)) {
             return Optional.of(wanted);
         }
-        return config.slotLimits().keySet().stream().filter(slot -> SessionText.plural(slot).equals(wanted)).findFirst();
+        return config.slotLimits().keySet().stream().filter(slot -> EnglishNouns.plural(slot).equals(wanted)).findFirst();
     }
 
     /** How many items {@code slot} keeps, or the pool's capacity for {@link #POOL}. */

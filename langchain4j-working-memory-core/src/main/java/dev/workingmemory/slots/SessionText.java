@@ -1,5 +1,6 @@
 package dev.workingmemory.slots;
 
+import dev.workingmemory.internal.EnglishNouns;
 import dev.workingmemory.render.BlockText;
 
 import java.util.ArrayList;
@@ -33,7 +34,7 @@ final class SessionText {
         List<Section> sections = new ArrayList<>();
         slots.forEach((slot, items) -> {
             if (!items.isEmpty()) {
-                sections.add(new Section(plural(slot) + " (" + items.size() + "/" + limits.get(slot) + "):", items));
+                sections.add(new Section(EnglishNouns.plural(slot) + " (" + items.size() + "/" + limits.get(slot) + "):", items));
             }
         });
         if (!shownPool.isEmpty()) {
@@ -101,17 +102,6 @@ final class SessionText {
 
     private static String line(String item) {
         return "\n- " + BlockText.escape(item).replace("\n", "\n  ");
-    }
-
-    static String plural(String slot) {
-        int n = slot.length();
-        if (n > 1 && slot.endsWith("y") && "aeiou".indexOf(slot.charAt(n - 2)) < 0) {
-            return slot.substring(0, n - 1) + "ies";
-        }
-        if (slot.endsWith("s") || slot.endsWith("x") || slot.endsWith("ch") || slot.endsWith("sh")) {
-            return slot + "es";
-        }
-        return slot + "s";
     }
 
     private record Section(String heading, List<String> items) {

@@ -146,14 +146,6 @@ class EntityMemoryTest {
                 .doesNotContain("(page-1)");
     }
 
-    @Test
-    void should_pluralize_types() {
-        assertThat(EntityMemory.plural("page")).isEqualTo("pages");
-        assertThat(EntityMemory.plural("entry")).isEqualTo("entries");
-        assertThat(EntityMemory.plural("day")).isEqualTo("days");
-        assertThat(EntityMemory.plural("box")).isEqualTo("boxes");
-    }
-
     // --- entities without ids --------------------------------------------------------------------------------
 
     @Test

@@ -589,18 +589,6 @@ class JsonEntityExtractorTest {
         }
     }
 
-    // --- singularizer ----------------------------------------------------------------------------------------
-
-    @ParameterizedTest
-    @CsvSource({
-            "pages, page", "entries, entry", "categories, category", "addresses, address", "boxes, box",
-            "matches, match", "wishes, wish", "images, image", "status, status", "class, class", "analysis, analysis",
-            "people, person", "media, media", "data, data", "line_items, line_item", "s, s", "page, page"
-    })
-    void should_singularize_simply(String plural, String singular) {
-        assertThat(EntityTypeNames.singularize(plural)).isEqualTo(singular);
-    }
-
     private static String list(String key, int n) {
         return IntStream.range(0, n)
                 .mapToObj(i -> "{\"id\":\"p-" + i + "\",\"title\":\"Page number " + i + "\",\"body\":\"lorem ipsum\"}")

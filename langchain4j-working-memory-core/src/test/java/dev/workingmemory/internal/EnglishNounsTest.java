@@ -1,0 +1,30 @@
+package dev.workingmemory.internal;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class EnglishNounsTest {
+
+    @ParameterizedTest
+    @CsvSource({
+            "page, pages", "entry, entries", "day, days", "box, boxes", "address, addresses", "match, matches",
+            "wish, wishes", "waltz, waltzes", "buzz, buzzes", "quiz, quizzes", "person, people", "media, media",
+            "line_item, line_items", "key_person, key_people", "error, errors", "dependency, dependencies"
+    })
+    void should_spell_the_plural_of_a_noun(String singular, String plural) {
+        assertThat(EnglishNouns.plural(singular)).isEqualTo(plural);
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+            "pages, page", "entries, entry", "categories, category", "addresses, address", "boxes, box",
+            "matches, match", "wishes, wish", "images, image", "status, status", "class, class", "analysis, analysis",
+            "people, person", "media, media", "data, data", "line_items, line_item", "s, s", "page, page",
+            "quizzes, quiz", "buzzes, buzz", "sizes, size", "practice_quizzes, practice_quiz"
+    })
+    void should_read_the_singular_of_a_noun(String plural, String singular) {
+        assertThat(EnglishNouns.singular(plural)).isEqualTo(singular);
+    }
+}
