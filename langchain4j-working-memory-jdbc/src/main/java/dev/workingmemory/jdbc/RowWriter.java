@@ -77,6 +77,8 @@ final class RowWriter implements AutoCloseable {
                         lastFullWarning = now;
                         log.warn("{} crystals wait to be written to the database: adding waits for room", CAPACITY);
                     }
+                    // the writer may sleep on the queue this add found empty and filled: wake it, or both wait for ever
+                    changed.signalAll();
                     changed.awaitUninterruptibly();
                 }
                 if (closed) {
