@@ -20,6 +20,8 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -110,7 +112,8 @@ final class CrystalTable {
      * @param queuedAt when each crystal was queued, by {@link System#nanoTime()}
      * @return how many crystals were left out so
      */
-    int upsert(List<Crystal> batch, long[] queuedAt) {
+    int upsert(List<Crystal> queued, long[] queuedAt) {
+        List<Crystal> batch = lastOfEachId(queued);
         return database.write("store " + batch.size() + " crystals", connection -> {
             Map<ByteBuffer, Long> changes = new HashMap<>();
             Map<ByteBuffer, List<Crystal>> byScope = new TreeMap<>();
@@ -120,7 +123,8 @@ final class CrystalTable {
             for (ByteBuffer scope : byScope.keySet()) { // in one order, so that two writers never wait for each other
                 changes.put(scope, nextChange(connection, scope.array()));
             }
-            List<Crystal> crystals = notForgotten(connection, batch, queuedAt, byScope.keySet());
+            List<Crystal> crystals = notForgotten(connection, batch, queuedAt(queued, batch, queuedAt),
+                    byScope.keySet());
             if (crystals.isEmpty()) {
                 return batch.size();
             }
@@ -146,6 +150,34 @@ final class CrystalTable {
                     + " embed_claim = CASE WHEN " + SAME_TEXT + " THEN wm_crystal.embed_claim END", rows);
             return batch.size() - crystals.size();
         });
+    }
+
+    /**
+     * The last crystal added of each id, in the order they were added. A crystal added again replaces the one before,
+     * as two statements would; and one statement must not write a row twice, which it does when the driver rewrites a
+     * batch into a multi-row {@code INSERT} ({@code reWriteBatchedInserts=true}): PostgreSQL refuses such an
+     * {@code INSERT … ON CONFLICT DO UPDATE} every time, and the writer retried the batch, every user's crystals
+     * queued behind it, for ever.
+     */
+    private static List<Crystal> lastOfEachId(List<Crystal> queued) {
+        Map<String, Crystal> last = new LinkedHashMap<>();
+        for (Crystal crystal : queued) {
+            last.remove(crystal.id());
+            last.put(crystal.id(), crystal);
+        }
+        return last.size() == queued.size() ? queued : List.copyOf(last.values());
+    }
+
+    /** When each crystal of {@code batch}, taken from {@code queued}, was queued. */
+    private static long[] queuedAt(List<Crystal> queued, List<Crystal> batch, long[] queuedAt) {
+        if (batch == queued) {
+            return queuedAt;
+        }
+        Map<Crystal, Long> at = new IdentityHashMap<>();
+        for (int i = 0; i < queued.size(); i++) {
+            at.put(queued.get(i), queuedAt[i]);
+        }
+        return batch.stream().mapToLong(at::get).toArray();
     }
 
     /**
