@@ -16,6 +16,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.IntSupplier;
@@ -27,19 +28,23 @@ import java.util.function.IntSupplier;
  * and removals when something did, the whole scope again when its history was reset. Bounded by the indexes' estimated
  * heap; Caffeine evicts the least valuable first.
  *
- * <p>Thread-safe. A scope is loaded by one thread at a time; one scope's catch-ups run one at a time, its searches in
- * parallel with them.
+ * <p>Thread-safe. A scope is loaded by one thread at a time, and no scope waits for another's load; one scope's
+ * catch-ups run one at a time, its searches in parallel with them.
  */
 final class ScopeCache implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(ScopeCache.class);
-    private static final int LOAD_STRIPES = 64;
 
     private final CrystalTable table;
     private final IntSupplier dimension;
     private final long maxBytes;
     private final Cache<String, Cached> scopes;
-    private final ReentrantLock[] loading = new ReentrantLock[LOAD_STRIPES];
+    /**
+     * A lock per scope being loaded, so a scope is loaded once at a time and no other scope waits for it: with locks
+     * shared by hash stripes, a user's scope whose id fell in another's stripe (any id can be made to) waited for that
+     * user's whole load, seconds for a large history, on each of its searches that loaded.
+     */
+    private final ConcurrentHashMap<String, LoadLock> loading = new ConcurrentHashMap<>();
     private final AtomicBoolean warnedLarge = new AtomicBoolean();
     private final AtomicBoolean warnedDimension = new AtomicBoolean();
 
@@ -61,9 +66,6 @@ final class ScopeCache implements AutoCloseable {
                     }
                 })
                 .build();
-        for (int i = 0; i < LOAD_STRIPES; i++) {
-            loading[i] = new ReentrantLock();
-        }
     }
 
     /**
@@ -102,8 +104,8 @@ final class ScopeCache implements AutoCloseable {
 
     /** @return a loaded and acquired index of the scope, cached unless another thread cached one first */
     private Cached load(String scope) {
-        ReentrantLock stripe = loading[Math.floorMod(scope.hashCode(), LOAD_STRIPES)];
-        stripe.lock();
+        LoadLock lock = loading.compute(scope, (s, held) -> (held == null ? new LoadLock() : held).join());
+        lock.lock();
         try {
             Cached cached = scopes.getIfPresent(scope);
             if (cached != null && cached.acquire()) {
@@ -131,7 +133,26 @@ final class ScopeCache implements AutoCloseable {
             scopes.put(scope, cached);
             return cached;
         } finally {
-            stripe.unlock();
+            lock.unlock();
+            loading.computeIfPresent(scope, (s, held) -> held.leave() ? null : held);
+        }
+    }
+
+    /** The lock of one scope's load, and how many threads hold or wait for it (guarded by the map's compute). */
+    private static final class LoadLock extends ReentrantLock {
+
+        private static final long serialVersionUID = 1L;
+
+        private int users;
+
+        LoadLock join() {
+            users++;
+            return this;
+        }
+
+        /** @return true when no other thread holds or waits for it: it leaves the map */
+        boolean leave() {
+            return --users == 0;
         }
     }
 
