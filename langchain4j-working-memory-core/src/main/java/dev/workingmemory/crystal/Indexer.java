@@ -41,7 +41,6 @@ final class Indexer implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
     static final String THREAD_NAME = "working-memory-indexer";
-    private static final int SINGLE_ATTEMPTS = 4;
 
     private final PendingQueue queue;
     private final CrystalWriter writer;
@@ -186,12 +185,12 @@ final class Indexer implements Runnable {
         for (int i = 0; i < batch.size(); i++) {
             Pending pending = batch.get(i);
             long pause = Retries.FIRST_PAUSE_MILLIS;
-            for (int attempt = 1; attempt <= SINGLE_ATTEMPTS && !pending.cancelled; attempt++) {
+            for (int attempt = 1; attempt <= Retries.SINGLE_ATTEMPTS && !pending.cancelled; attempt++) {
                 try {
                     embeddings.set(i, model.embed(segments.get(i)).content());
                     break;
                 } catch (RuntimeException e) {
-                    if (attempt == SINGLE_ATTEMPTS) {
+                    if (attempt == Retries.SINGLE_ATTEMPTS) {
                         log.error("Cannot embed crystal '{}' of scope '{}' ({}): indexed for keywords only",
                                 pending.crystal.id(), pending.crystal.scope(), e.toString());
                     } else if (!retries.pause(pause)) {

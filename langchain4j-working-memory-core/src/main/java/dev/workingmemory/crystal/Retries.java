@@ -15,6 +15,11 @@ final class Retries {
     private static final Logger log = LoggerFactory.getLogger(Retries.class);
     static final long FIRST_PAUSE_MILLIS = 250;
     static final long MAX_PAUSE_MILLIS = 30_000;
+    /**
+     * How many times one crystal is tried (the pauses between them those of {@link #retry}: 1.75 s in all) before
+     * what fails for it alone is given up: its embedding.
+     */
+    static final int SINGLE_ATTEMPTS = 4;
 
     private volatile boolean stopping;
 
