@@ -1416,7 +1416,8 @@ public final class WorkingMemoryProvider implements ChatMemoryProvider, AutoClos
 
         /**
          * Where the provider's own crystal store keeps the vectors (pgvector, Qdrant, ...) instead of its Lucene index;
-         * see {@link EmbeddedCrystalStore.Builder#embeddingStore} for what it must support. The provider does not close
+         * see {@link EmbeddedCrystalStore.Builder#embeddingStore} for what it must support and what happens to an entry
+         * it refuses every time (its crystal is found by its words only, with an ERROR). The provider does not close
          * it.
          */
         public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {

@@ -3,6 +3,7 @@ package dev.workingmemory.crystal;
 import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.CrystalIndex.Marker;
 import dev.workingmemory.crystal.CrystalRecords.Stored;
@@ -95,9 +96,11 @@ final class CrystalWriter {
                     byScope.computeIfAbsent(batch.get(i).crystal.scope(), s -> new ArrayList<>()).add(i);
                 }
             }
+            Attempt attempt = new Attempt();
             for (Map.Entry<String, List<Integer>> group : byScope.entrySet()) {
-                writeScope(group.getKey(), group.getValue(), batch, embeddings);
+                writeScope(group.getKey(), group.getValue(), batch, embeddings, attempt);
             }
+            settle(attempt);
             index.written(); // visible to the next read, which refreshes once for every batch before it
             if (index.unshownCount() > UNSHOWN_LIMIT) {
                 index.refreshIfWritten(); // what the index remembers of them stays bounded
@@ -107,8 +110,8 @@ final class CrystalWriter {
         }
     }
 
-    private void writeScope(String scope, List<Integer> positions, List<Pending> batch, List<Embedding> embeddings)
-            throws IOException {
+    private void writeScope(String scope, List<Integer> positions, List<Pending> batch, List<Embedding> embeddings,
+                            Attempt attempt) throws IOException {
         List<Stored> toRecord = new ArrayList<>();
         List<String> crystalIds = new ArrayList<>();
         for (int i : positions) {
@@ -125,9 +128,7 @@ final class CrystalWriter {
             }
         }
         Map<String, CrystalIndex.Indexed> previous = index.indexed(crystalIds);
-        List<String> vectorIds = new ArrayList<>();
-        List<Embedding> vectorEmbeddings = new ArrayList<>();
-        List<TextSegment> segments = new ArrayList<>();
+        List<Copy> copies = new ArrayList<>();
         List<String> stale = new ArrayList<>();
         for (int i : positions) {
             Pending pending = batch.get(i);
@@ -152,8 +153,8 @@ final class CrystalWriter {
             }
             Embedding embedding = pending.vectorRefused ? null : embeddings.get(i);
             if (embedding != null && ownVectors) {
-                // one entry at a time, each refusal its crystal's own (another store's failures are all retried:
-                // its refusal of one entry cannot be told from its being unreachable)
+                // one entry at a time, each refusal its crystal's own (an application's store takes a scope's entries
+                // at once, and one at a time only when that fails: see copy)
                 try {
                     ((LuceneEmbeddingStore) vectors).put(vectorId, embedding, segment(pending.crystal));
                 } catch (RefusedByIndex e) {
@@ -164,9 +165,7 @@ final class CrystalWriter {
                     embedding = null;
                 }
             } else if (embedding != null) {
-                vectorIds.add(vectorId);
-                vectorEmbeddings.add(embedding);
-                segments.add(segment(pending.crystal));
+                copies.add(new Copy(pending, vectorId, embedding, segment(pending.crystal)));
                 if (indexed != null) {
                     stale.add(vectorId); // most stores add a second entry under an id they hold
                 }
@@ -175,14 +174,113 @@ final class CrystalWriter {
                 stale.add(vectorId);
             }
         }
-        if (!stale.isEmpty()) {
-            vectors.removeAll(stale);
-        }
-        if (!vectorIds.isEmpty()) {
-            vectors.addAll(vectorIds, vectorEmbeddings, segments);
-        }
+        copy(stale, copies, attempt);
         touched.add(scope);
         dirty = true;
+    }
+
+    /** A crystal's vector to add to an application's embedding store. */
+    private record Copy(Pending pending, String vectorId, Embedding embedding, TextSegment segment) {
+    }
+
+    /**
+     * What one write of a batch (an attempt: the indexer retries the batch while the write throws) learned of an
+     * application's embedding store: whether it took any entry or answered a read, and which entries it refused.
+     */
+    private static final class Attempt {
+        /** Whether the store took an entry or answered a read in this attempt: it works, its refusals are real. */
+        boolean working;
+        /** What the store threw for each entry it refused (by identity: one entry per pending). */
+        final Map<Pending, RuntimeException> refused = new LinkedHashMap<>();
+    }
+
+    /**
+     * Removes the stale vectors of a scope's batch and adds its new ones: all at once, and when that fails, one entry
+     * at a time (each removed first: most stores add a second entry under an id they hold, and the failed batch may
+     * have added some), so that one entry refused every time (a metadata check, a column too short, a constraint)
+     * holds back no other. An entry refused while the store is unreachable is no refusal of its own: when no add of
+     * the attempt succeeded, a read ({@code search}, one result) tells the two apart, and when it fails too the
+     * batch's failure is thrown (retried with nothing counted: an unreachable store loses no vector).
+     */
+    private void copy(List<String> stale, List<Copy> copies, Attempt attempt) {
+        try {
+            if (!stale.isEmpty()) {
+                vectors.removeAll(stale);
+            }
+            if (!copies.isEmpty()) {
+                vectors.addAll(copies.stream().map(Copy::vectorId).toList(),
+                        copies.stream().map(Copy::embedding).toList(), copies.stream().map(Copy::segment).toList());
+                attempt.working = true;
+            }
+            return;
+        } catch (RuntimeException failure) {
+            if (copies.isEmpty()) { // the index's own vectors, or only removals
+                throw failure;
+            }
+            Set<String> adding = new HashSet<>(copies.stream().map(Copy::vectorId).toList());
+            List<String> dropped = stale.stream().filter(id -> !adding.contains(id)).toList();
+            if (!dropped.isEmpty()) {
+                vectors.removeAll(dropped); // what fails here is retried with the batch
+            }
+            for (Copy copy : copies) {
+                try {
+                    vectors.removeAll(List.of(copy.vectorId()));
+                    vectors.addAll(List.of(copy.vectorId()), List.of(copy.embedding()), List.of(copy.segment()));
+                    attempt.working = true;
+                } catch (RuntimeException refusal) {
+                    if (!attempt.working && !answersRead(copy.embedding(), failure)) {
+                        throw failure;
+                    }
+                    attempt.working = true;
+                    attempt.refused.put(copy.pending(), refusal);
+                }
+            }
+        }
+    }
+
+    /** Whether the application's store answers a read; what it throws is added to {@code failure}. */
+    private boolean answersRead(Embedding anyOfItsDimension, RuntimeException failure) {
+        try {
+            vectors.search(EmbeddingSearchRequest.builder().queryEmbedding(anyOfItsDimension).maxResults(1).build());
+            return true;
+        } catch (RuntimeException unreachable) {
+            failure.addSuppressed(unreachable);
+            return false;
+        }
+    }
+
+    /**
+     * Counts one failure on each entry the application's store refused in this attempt while it worked, once every
+     * scope of the batch is written. An entry refused {@link Retries#SINGLE_ATTEMPTS} times is given up: its crystal
+     * stays indexed for keywords (the store holds the vectors searched) and its vector is not written again (it is
+     * when the index is rebuilt); retried, it would hold back every user's crystals. While others are left, the batch
+     * is retried.
+     *
+     * @throws IOException when an entry refused fewer times is left
+     */
+    private void settle(Attempt attempt) throws IOException {
+        Map.Entry<Pending, RuntimeException> again = null;
+        int left = 0;
+        for (Map.Entry<Pending, RuntimeException> refused : attempt.refused.entrySet()) {
+            Pending pending = refused.getKey();
+            if (++pending.vectorFailures < Retries.SINGLE_ATTEMPTS) {
+                again = again == null ? refused : again;
+                left++;
+                continue;
+            }
+            pending.vectorRefused = true; // a retry of the batch (another crystal's failure) removes it, if there
+            log.error("The embedding store refuses the vector of crystal '{}' of scope '{}' ({}), {} times while it is"
+                    + " reachable: the crystal is indexed for keywords only and its vector is not written again (it is"
+                    + " when the index is rebuilt)", pending.crystal.id(), pending.crystal.scope(),
+                    refused.getValue().toString(), Retries.SINGLE_ATTEMPTS);
+        }
+        if (again != null) {
+            Pending pending = again.getKey();
+            throw new IOException("The embedding store refuses the vector of crystal '" + pending.crystal.id()
+                    + "' of scope '" + pending.crystal.scope() + "' (failure " + pending.vectorFailures + " of "
+                    + Retries.SINGLE_ATTEMPTS + " before it is given up)" + (left > 1 ? ", and " + (left - 1)
+                    + " other(s)" : "") + ": " + again.getValue(), again.getValue());
+        }
     }
 
     /**

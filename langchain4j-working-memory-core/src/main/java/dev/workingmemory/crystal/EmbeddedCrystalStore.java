@@ -542,7 +542,10 @@ public final class EmbeddedCrystalStore implements CrystalStore {
          * Holds the vectors instead of the Lucene index (e.g. pgvector). It must support metadata filters
          * ({@code IsEqualTo}, {@code IsIn}, {@code And}), {@code removeAll(ids)} and {@code removeAll(filter)}.
          * Its entries' ids are name-based UUIDs of the crystal ids; its metadata {@code crystal_id}, {@code scope}
-         * and {@code kind}. The store does not close it.
+         * and {@code kind}. The store does not close it. A failure is retried while the store answers nothing (no
+         * vector is lost while it is unreachable); an entry it refuses while it takes others or answers a read is
+         * tried four times (about 2 s), then given up with an ERROR naming the crystal: the crystal is found by its
+         * words only, and its vector is written again when the index is rebuilt or the crystal added again.
          */
         public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {
             this.embeddingStore = embeddingStore;

@@ -31,9 +31,13 @@ import java.util.List;
  * crystal, each retried with a growing pause; a crystal that still cannot be embedded is indexed for keywords only
  * (ERROR log; it is embedded again when the index is rebuilt). A crystal the index refuses ({@link RefusedByIndex}:
  * the same document is refused every time) is left out with an ERROR, its vector alone refused makes it indexed for
- * keywords only, and the rest of its batch is written: retried, it would hold back every user's crystals. Any other
- * failing write (I/O) is retried until it succeeds or the store closes; what is left then is recorded by
- * {@code close} and indexed after the next open. Crystals read back from the records go through the same batches.
+ * keywords only, and the rest of its batch is written: retried, it would hold back every user's crystals. An
+ * application's embedding store is written one entry at a time when a batch's fails; an entry it refuses while it
+ * takes others or answers a read is retried with its batch {@link Retries#SINGLE_ATTEMPTS} times, then its crystal is
+ * indexed for keywords only (ERROR; its vector is written again when the index is rebuilt), while a store that
+ * answers nothing is retried like I/O, nothing given up. Any other failing write (I/O) is retried until it succeeds
+ * or the store closes; what is left then is recorded by {@code close} and indexed after the next open. Crystals read
+ * back from the records go through the same batches.
  *
  * <p>Runs on one thread; {@link #unfinished()} is read after that thread ended.
  */

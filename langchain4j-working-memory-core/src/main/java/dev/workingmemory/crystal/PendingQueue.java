@@ -61,8 +61,16 @@ final class PendingQueue {
          * retried. Under the writer's lock only.
          */
         boolean refused;
-        /** Whether the index refused its vector: indexed for keywords only. Under the writer's lock only. */
+        /**
+         * Whether its vector is not written: refused by the index, or by an application's embedding store
+         * {@link Retries#SINGLE_ATTEMPTS} times; indexed for keywords only. Under the writer's lock only.
+         */
         boolean vectorRefused;
+        /**
+         * How many writes of its batch an application's embedding store refused its vector in while it took others
+         * or answered a read. Under the writer's lock only.
+         */
+        int vectorFailures;
         volatile boolean cancelled;
         private boolean done;
 

@@ -4,6 +4,11 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.output.Response;
+import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
+import dev.langchain4j.store.embedding.EmbeddingSearchResult;
+import dev.langchain4j.store.embedding.EmbeddingStore;
+import dev.langchain4j.store.embedding.filter.Filter;
+import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.internal.ConfinedFiles;
 import dev.workingmemory.testing.CapturedLog;
 import dev.workingmemory.testing.GatedEmbeddingModel;
@@ -25,16 +30,24 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 import static dev.workingmemory.crystal.CrystalStoreContract.ids;
 import static dev.workingmemory.crystal.CrystalStoreContract.note;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A crystal the index refuses every time is left out with one ERROR, and holds back no one: the one indexer thread
- * every user's crystals pass through goes on, in the live batches and in what is read back from the records.
+ * every user's crystals pass through goes on, in the live batches and in what is read back from the records. So does
+ * a crystal whose vector an application's embedding store refuses every time (a metadata check, a text too long for
+ * its column, a constraint): it is indexed for keywords only, with one ERROR; a store unreachable for a while loses
+ * no vector.
  *
  * <p>No Lucene refusal of a crystal's own document is left that {@link Crystal}'s checks let through (ids, scopes
  * and tags are bounded far below Lucene's 32,766-byte term, and the default analyzer cuts words at 255 characters).
@@ -42,7 +55,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * its microseconds: refused while its document is built, a real input); Lucene's own immense-term refusal from
  * {@code IndexWriter.updateDocument}, through the store's package-private analyzer seam with an analyzer that keeps
  * long words whole (real Lucene, no mock); and Lucene refusing a vector of another dimension than its field's, from
- * an embedding model that returns one.
+ * an embedding model that returns one. An application's embedding store is LangChain4j's in-memory one behind a
+ * wrapper that refuses chosen entries (before it adds any, as a store checking its input does) or every call.
  */
 class RefusedCrystalTest {
 
@@ -94,6 +108,11 @@ class RefusedCrystalTest {
 
     private void assertNoReadTimedOut() {
         assertThat(log.lines("WARN")).noneMatch(line -> line.contains("are not all indexed"));
+    }
+
+    /** How many writes of a batch failed and are retried (a WARN each). */
+    private long failedWrites() {
+        return log.lines("WARN").stream().filter(line -> line.contains("Cannot index")).count();
     }
 
     @Test
@@ -236,6 +255,185 @@ class RefusedCrystalTest {
         assertThat(log.lines("ERROR")).noneMatch(line -> line.contains("'alice-1'"));
         assertThat(refusals("alice-far")).hasSize(1);
         assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_index_every_other_users_crystals_behind_an_entry_the_store_refuses_every_time() {
+        RefusingStore vectors = new RefusingStore();
+        vectors.refused.add("alice-bad");
+        EmbeddedCrystalStore store = open(builder().embeddingStore(vectors));
+        // one add: one batch for the indexer
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees on the roof"),
+                note("alice-bad", "alice", "alice wrote a very long essay about lighthouses"),
+                note("bob-1", "bob", "bob repairs old bicycles"), note("carol-1", "carol", "carol sings in a choir")));
+
+        assertThat(search(store, "bob", "old bicycles")).containsExactly("bob-1");
+        assertThat(search(store, "carol", "choir")).containsExactly("carol-1");
+        assertThat(search(store, "alice", "bees on the roof")).first().isEqualTo("alice-1");
+        assertThat(search(store, "alice", "lighthouses essay")).first().isEqualTo("alice-bad"); // by its words
+        store.add(List.of(note("bob-2", "bob", "bob found a vintage frame"),
+                note("carol-2", "carol", "carol learns the cello")));
+        assertThat(search(store, "bob", "vintage frame")).first().isEqualTo("bob-2");
+        assertThat(search(store, "carol", "cello")).first().isEqualTo("carol-2");
+
+        assertThat(vectors.holds("alice-1", "bob-1", "carol-1", "bob-2", "carol-2")).isTrue();
+        assertThat(vectors.held("alice-bad")).isZero();
+        assertThat(store.count("alice")).isEqualTo(2);
+        assertThat(store.pendingCount()).isZero();
+        assertThat(log.lines("ERROR")).singleElement().asString()
+                .contains("'alice-bad'", "scope 'alice'", RefusingStore.REFUSAL, "keywords only");
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_give_up_the_vector_of_an_entry_refused_alone_in_its_batch() {
+        RefusingStore vectors = new RefusingStore();
+        vectors.refused.add("alice-bad");
+        EmbeddedCrystalStore store = open(builder().embeddingStore(vectors));
+        store.add(List.of(note("alice-bad", "alice", "alice wrote a very long essay about lighthouses")));
+
+        assertThat(store.count("alice")).isEqualTo(1);
+        assertThat(search(store, "alice", "lighthouses")).containsExactly("alice-bad");
+        store.add(List.of(note("bob-1", "bob", "bob repairs old bicycles")));
+        assertThat(search(store, "bob", "bicycles")).containsExactly("bob-1");
+
+        assertThat(vectors.holds("bob-1")).isTrue();
+        assertThat(vectors.held("alice-bad")).isZero();
+        assertThat(refusals("alice-bad")).singleElement().asString().contains("scope 'alice'", RefusingStore.REFUSAL);
+        assertThat(log.lines("ERROR")).hasSize(1);
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_copy_the_rest_of_a_scope_whose_two_entries_the_store_refuses() {
+        RefusingStore vectors = new RefusingStore();
+        vectors.refused.addAll(Set.of("alice-bad-1", "alice-bad-2"));
+        EmbeddedCrystalStore store = open(builder().embeddingStore(vectors));
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees"),
+                note("alice-bad-1", "alice", "alice wrote about lighthouses"),
+                note("alice-2", "alice", "alice sells honey"),
+                note("alice-bad-2", "alice", "alice wrote about windmills"),
+                note("alice-3", "alice", "alice plants lavender")));
+
+        assertThat(search(store, "alice", "honey")).first().isEqualTo("alice-2");
+        assertThat(search(store, "alice", "lighthouses")).first().isEqualTo("alice-bad-1");
+        assertThat(search(store, "alice", "windmills")).first().isEqualTo("alice-bad-2");
+        assertThat(store.count("alice")).isEqualTo(5);
+
+        assertThat(vectors.holds("alice-1", "alice-2", "alice-3")).isTrue();
+        assertThat(vectors.held("alice-bad-1")).isZero();
+        assertThat(vectors.held("alice-bad-2")).isZero();
+        assertThat(refusals("alice-bad-1")).hasSize(1);
+        assertThat(refusals("alice-bad-2")).hasSize(1);
+        assertThat(log.lines("ERROR")).hasSize(2);
+        assertNoReadTimedOut();
+    }
+
+    @Test
+    void should_lose_no_vector_while_the_store_is_unreachable() throws InterruptedException {
+        RefusingStore vectors = new RefusingStore();
+        vectors.unreachable = true;
+        EmbeddedCrystalStore store = open(builder().embeddingStore(vectors));
+        store.add(List.of(note("alice-1", "alice", "alice keeps bees"), note("alice-2", "alice", "alice sells honey"),
+                note("bob-1", "bob", "bob repairs old bicycles")));
+        // unreachable for as many writes of the batch (each failed one a WARN) as one entry is tried, unless its
+        // vector is given up on before
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (failedWrites() < Retries.SINGLE_ATTEMPTS && log.lines("ERROR").isEmpty()
+                && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        vectors.unreachable = false;
+        assertThat(log.lines("ERROR")).isEmpty();
+        assertThat(failedWrites()).isGreaterThanOrEqualTo(Retries.SINGLE_ATTEMPTS);
+
+        assertThat(search(store, "alice", "honey")).first().isEqualTo("alice-2");
+        assertThat(search(store, "bob", "bicycles")).containsExactly("bob-1");
+        assertThat(vectors.holds("alice-1", "alice-2", "bob-1")).isTrue();
+        assertThat(log.lines("ERROR")).isEmpty();
+        assertNoReadTimedOut();
+    }
+
+    /**
+     * LangChain4j's {@link InMemoryEmbeddingStore}, refusing every add that holds an entry of a crystal in
+     * {@link #refused} (before it adds any, as a store checking its input does), and failing every call while
+     * {@link #unreachable}. Thread-safe.
+     */
+    static final class RefusingStore implements EmbeddingStore<TextSegment> {
+
+        static final String REFUSAL = "value too long for column 'text'";
+
+        private final InMemoryEmbeddingStore<TextSegment> entries = new InMemoryEmbeddingStore<>();
+        final Set<String> refused = ConcurrentHashMap.newKeySet();
+        volatile boolean unreachable;
+
+        private void reach() {
+            if (unreachable) {
+                throw new IllegalStateException("connection refused");
+            }
+        }
+
+        @Override
+        public void addAll(List<String> ids, List<Embedding> embeddings, List<TextSegment> segments) {
+            reach();
+            for (TextSegment segment : segments) {
+                if (refused.contains(segment.metadata().getString(CrystalWriter.CRYSTAL_ID))) {
+                    throw new IllegalArgumentException(REFUSAL);
+                }
+            }
+            entries.addAll(ids, embeddings, segments);
+        }
+
+        @Override
+        public void removeAll(Collection<String> ids) {
+            reach();
+            entries.removeAll(ids);
+        }
+
+        @Override
+        public void removeAll(Filter filter) {
+            reach();
+            entries.removeAll(filter);
+        }
+
+        @Override
+        public EmbeddingSearchResult<TextSegment> search(EmbeddingSearchRequest request) {
+            reach();
+            return entries.search(request);
+        }
+
+        /** Whether it holds exactly one entry of each crystal. */
+        boolean holds(String... crystalIds) {
+            return Arrays.stream(crystalIds).allMatch(crystalId -> held(crystalId) == 1);
+        }
+
+        /** How many entries of the crystal it holds (read past {@link #unreachable}). */
+        int held(String crystalId) {
+            return entries.search(EmbeddingSearchRequest.builder()
+                    .queryEmbedding(new HashingEmbeddingModel().embed("any").content())
+                    .filter(metadataKey(CrystalWriter.CRYSTAL_ID).isEqualTo(crystalId))
+                    .maxResults(10).minScore(0.0).build()).matches().size();
+        }
+
+        @Override
+        public String add(Embedding embedding) {
+            throw new UnsupportedOperationException("the crystal store adds entries under its own ids");
+        }
+
+        @Override
+        public void add(String id, Embedding embedding) {
+            throw new UnsupportedOperationException("the crystal store adds entries with their segments");
+        }
+
+        @Override
+        public String add(Embedding embedding, TextSegment segment) {
+            throw new UnsupportedOperationException("the crystal store adds entries under its own ids");
+        }
+
+        @Override
+        public List<String> addAll(List<Embedding> embeddings) {
+            throw new UnsupportedOperationException("the crystal store adds entries under its own ids");
+        }
     }
 
     /**
