@@ -4,7 +4,12 @@ import dev.langchain4j.data.message.Content;
 import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.input.PromptTemplate;
+import dev.langchain4j.rag.content.injector.DefaultContentInjector;
+import dev.langchain4j.service.output.ServiceOutputParser;
 
+import java.lang.reflect.Type;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -17,10 +22,15 @@ import java.util.List;
  */
 public final class MessageText {
 
-    /** The starts of what {@code AiServices} appends to a user's text (LangChain4j 1.19's own templates). */
-    private static final List<String> APPENDED = List.of(
-            "\nYou must answer strictly ", // ServiceOutputParser, before every output format
-            "\n\nAnswer using the following information:\n"); // DefaultContentInjector's default prompt
+    /**
+     * The starts of what {@code AiServices} appends to a user's text, read from LangChain4j itself so that they follow
+     * its version: the words its {@code ServiceOutputParser} puts before every output format ("\nYou must answer
+     * strictly "), and what the default template of its {@code DefaultContentInjector} puts between the user's text
+     * and the retrieved contents ("\n\nAnswer using the following information:\n"). An application's own injector
+     * template is not known here: its contents stay in what the user said unless the application keeps them out of the
+     * memory ({@code AiServices.storeRetrievedContentInChatMemory(false)}, the README's "Using with RAG").
+     */
+    private static final List<String> APPENDED = appended();
 
     private MessageText() {
     }
@@ -53,6 +63,54 @@ public final class MessageText {
             }
         }
         return end == text.length() ? text : text.substring(0, end);
+    }
+
+    private static List<String> appended() {
+        List<String> appended = new ArrayList<>(2);
+        String format = outputFormatStart();
+        if (!format.isBlank()) {
+            appended.add(format);
+        }
+        String beforeContents = beforeContents(DefaultContentInjector.DEFAULT_PROMPT_TEMPLATE);
+        if (!beforeContents.isBlank()) {
+            appended.add(beforeContents);
+        }
+        return List.copyOf(appended);
+    }
+
+    /**
+     * What {@code template} puts between the user's text and the contents, when the user's text opens it and the
+     * contents follow; {@code ""} otherwise (text put before the user's would be taken for the user's).
+     */
+    static String beforeContents(PromptTemplate template) {
+        String text = template.template();
+        String user = "{{userMessage}}";
+        int contents = text.indexOf("{{contents}}");
+        return text.startsWith(user) && contents > user.length() ? text.substring(user.length(), contents) : "";
+    }
+
+    /** The words every output format instruction of {@code ServiceOutputParser} starts with. */
+    private static String outputFormatStart() {
+        ServiceOutputParser parser = new ServiceOutputParser();
+        String common = null;
+        // a JSON object, an enum, a number, a boolean: each format its own, their common start LangChain4j's words
+        for (Type type : List.<Type>of(Shape.class, Thread.State.class, Integer.class, Boolean.class)) {
+            String instructions = parser.outputFormatInstructions(type);
+            common = common == null ? instructions : commonStart(common, instructions);
+        }
+        return common == null || !common.startsWith("\n") ? "" : common;
+    }
+
+    /** A type whose output format is a JSON object. */
+    private record Shape(String text) {
+    }
+
+    private static String commonStart(String a, String b) {
+        int length = 0;
+        while (length < Math.min(a.length(), b.length()) && a.charAt(length) == b.charAt(length)) {
+            length++;
+        }
+        return a.substring(0, length);
     }
 
     /** @return how many of {@code contents} are not text (an image, audio, a file); 0 for null */

@@ -4,7 +4,13 @@ import dev.langchain4j.data.message.ImageContent;
 import dev.langchain4j.data.message.TextContent;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.input.PromptTemplate;
+import dev.langchain4j.rag.content.Content;
+import dev.langchain4j.rag.content.injector.DefaultContentInjector;
+import dev.langchain4j.service.output.ServiceOutputParser;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,5 +41,30 @@ class MessageTextTest {
         assertThat(MessageText.said(UserMessage.from("You must answer strictly yes or no."))).isEqualTo(
                 "You must answer strictly yes or no.");
         assertThat(MessageText.said(UserMessage.from("Hi"))).isEqualTo("Hi");
+    }
+
+    @Test
+    void should_cut_what_langchain4j_itself_appends_as_this_version_words_it() {
+        // the injector and the output parser of the LangChain4j on the class path, not a copy of their words
+        UserMessage injected = (UserMessage) new DefaultContentInjector().inject(
+                List.of(Content.from("Password resets are under Settings > Security.")),
+                UserMessage.from("How do I reset my password?"));
+        UserMessage formatted = UserMessage.from(injected.singleText()
+                + new ServiceOutputParser().outputFormatInstructions(Thread.State.class));
+
+        assertThat(injected.singleText()).contains("Settings > Security");
+        assertThat(MessageText.said(injected)).isEqualTo("How do I reset my password?");
+        assertThat(MessageText.said(formatted)).isEqualTo("How do I reset my password?");
+    }
+
+    @Test
+    void should_read_what_a_template_puts_between_the_users_text_and_the_contents() {
+        assertThat(MessageText.beforeContents(PromptTemplate.from("{{userMessage}}\n\nDocs:\n{{contents}}")))
+                .isEqualTo("\n\nDocs:\n");
+        // the contents or other text first: what fills {{userMessage}} cannot be told by a cut
+        assertThat(MessageText.beforeContents(PromptTemplate.from("Docs:\n{{contents}}\n\nQ: {{userMessage}}")))
+                .isEmpty();
+        assertThat(MessageText.beforeContents(PromptTemplate.from("Q: {{userMessage}}\nDocs:\n{{contents}}")))
+                .isEmpty();
     }
 }
