@@ -6,6 +6,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.langchain4j.agent.tool.ToolSpecification;
 import dev.langchain4j.data.message.ChatMessage;
+import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.internal.JsonSchemaElementUtils;
 import dev.langchain4j.model.TokenCountEstimator;
 import dev.langchain4j.model.chat.listener.ChatModelListener;
@@ -17,6 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -26,8 +28,9 @@ import java.util.function.Supplier;
  * context window, and may only call those. On each request a model makes, the memory whose last {@code messages()}
  * the request starts with (the same message object) learns the names and estimated tokens of the request's tools;
  * context pressure counts them from its next measure on ({@link dev.workingmemory.layer.RequestDraft#toolTokens()}),
- * and the layers' texts name no other tool ({@link dev.workingmemory.layer.LayerContext#offersTool}). A request of no
- * memory of this provider is ignored.
+ * and the layers' texts name no other tool ({@link dev.workingmemory.layer.LayerContext#offersTool}). The memory also
+ * learns what the request's user message holds beyond the one it stores ({@link
+ * dev.workingmemory.layer.RequestDraft#userTokensUnseen()}). A request of no memory of this provider is ignored.
  *
  * <p>Thread-safe: a model calls it from any thread.
  */
@@ -66,12 +69,22 @@ final class ToolSpecificationListener implements ChatModelListener {
                     int tokens = tokensOf(tools);
                     modelTools.seen(names, tokens);
                     memory.toolSpecificationsSent(tokens, names);
+                    lastUserMessage(messages).ifPresent(memory::userMessageSent);
                     return;
                 }
             }
         } catch (RuntimeException e) {
             log.warn("Could not count the tool specifications of a request", e); // never fail the model call
         }
+    }
+
+    private static Optional<UserMessage> lastUserMessage(List<ChatMessage> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof UserMessage user) {
+                return Optional.of(user);
+            }
+        }
+        return Optional.empty();
     }
 
     private static Set<String> namesOf(List<ToolSpecification> tools) {

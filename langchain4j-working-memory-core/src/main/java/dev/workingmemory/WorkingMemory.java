@@ -2,6 +2,8 @@ package dev.workingmemory;
 
 import dev.langchain4j.data.message.ChatMessage;
 import dev.langchain4j.data.message.SystemMessage;
+import dev.langchain4j.data.message.UserMessage;
+import dev.langchain4j.model.TokenCountEstimator;
 import dev.workingmemory.blocks.CoreMemory;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.MemoryHit;
@@ -82,6 +84,12 @@ public final class WorkingMemory {
      * -1 before it saw one, when the provider's guess counts ({@link ScopeState#toolTokensUnseen}).
      */
     private volatile int toolTokens = -1;
+    /**
+     * The tokens the user message of this memory's last request held beyond the one the memory holds, as a model
+     * listener saw it (ToolSpecificationListener): what {@code AiServices} adds to the message it sends but does not
+     * store, as with {@code storeRetrievedContentInChatMemory(false)}; 0 when the memory holds the message sent.
+     */
+    private volatile int userTokensUnseen;
     /** The block as text, joined from {@link #blockLines} when first asked for. */
     private String block;
     /** The system message {@link #systemWithBlock} was built from ({@code null}: none). */
@@ -354,7 +362,8 @@ public final class WorkingMemory {
                 view = conversation.window().view();
             } else {
                 ShapedRequest request = new ShapedRequest(system, conversation, settings.tokenCountEstimator(),
-                        settings.contextWindow(), toolTokens >= 0 ? toolTokens : thread.toolTokensUnseen());
+                        settings.contextWindow(), toolTokens >= 0 ? toolTokens : thread.toolTokensUnseen(),
+                        userTokensUnseen);
                 shape(request);
                 system = request.systemMessage();
                 view = request.messages();
@@ -379,6 +388,29 @@ public final class WorkingMemory {
         }
         return sent.system() != null ? sent.system() == first
                 : !sent.messages().isEmpty() && sent.messages().get(0) == first;
+    }
+
+    /**
+     * The user message a model received last in a request of this memory: when it is not the newest user message the
+     * memory holds (AiServices sends its retrieved contents or output format with it and stores the user's text
+     * alone), what it holds more counts in the next measures of context pressure. Takes the thread's lock to read the
+     * window.
+     */
+    void userMessageSent(UserMessage sent) {
+        userTokensUnseen = thread.read(() -> {
+            List<ChatMessage> view = conversation.window().view();
+            for (int i = view.size() - 1; i >= 0; i--) {
+                if (view.get(i) instanceof UserMessage held) {
+                    if (held == sent || held.equals(sent)) {
+                        return 0;
+                    }
+                    TokenCountEstimator estimator = settings.tokenCountEstimator();
+                    return Math.max(0, estimator.estimateTokenCountInMessage(sent)
+                            - estimator.estimateTokenCountInMessage(held));
+                }
+            }
+            return 0;
+        });
     }
 
     /**

@@ -7,6 +7,8 @@ import dev.langchain4j.data.message.SystemMessage;
 import dev.langchain4j.data.message.ToolExecutionResultMessage;
 import dev.langchain4j.data.message.UserMessage;
 import dev.langchain4j.data.segment.TextSegment;
+import dev.langchain4j.model.chat.listener.ChatModelListener;
+import dev.langchain4j.model.chat.listener.ChatModelRequestContext;
 import dev.langchain4j.model.chat.request.ChatRequest;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.model.embedding.onnx.allminilml6v2.AllMiniLmL6V2EmbeddingModel;
@@ -18,8 +20,10 @@ import dev.langchain4j.rag.content.retriever.EmbeddingStoreContentRetriever;
 import dev.langchain4j.service.AiServices;
 import dev.langchain4j.service.MemoryId;
 import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
+import dev.workingmemory.context.PressureSample;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.MemoryHit;
+import dev.workingmemory.internal.CharsPerTokenEstimator;
 import dev.workingmemory.internal.MessageText;
 import dev.workingmemory.testing.ScriptedChatModel;
 import org.junit.jupiter.api.BeforeAll;
@@ -187,6 +191,37 @@ class RagConversationTest {
         assertThat(notStored.clickingHits().subList(0, 3)).extracting(MemoryHit::text)
                 .anySatisfy(text -> assertThat(text).contains("mostly at night"));
         assertThat(documentTitlesNeverSaid(notStored.block() + notStored.state())).isEmpty();
+    }
+
+    @Test
+    void should_count_the_documents_it_does_not_store_in_the_context_pressure() {
+        List<int[]> measuredAndSent = new ArrayList<>();
+        Run run = run(WorkingMemoryProvider.builder().contextWindow(4_000), (rag, memories) -> {
+            ChatModelListener recorder = new ChatModelListener() {
+                @Override
+                public void onRequest(ChatModelRequestContext context) {
+                    // the memory measured this request in the messages() call that made it, its last
+                    List<PressureSample> history = memories.memory("dana").contextPressure().history();
+                    measuredAndSent.add(new int[] {history.get(history.size() - 1).tokens(),
+                            CharsPerTokenEstimator.INSTANCE.estimateTokenCountInMessages(
+                                    context.chatRequest().messages())});
+                }
+            };
+            ScriptedChatModel model = script().listeners(memories.chatModelListener(), recorder);
+            return rag.chatModel(model).contentRetriever(retriever()).storeRetrievedContentInChatMemory(false);
+        });
+
+        assertThat(measuredAndSent).hasSameSizeAs(run.requests()).hasSize(turns.size() + 2);
+        List<String> under = new ArrayList<>();
+        // the listener cannot tell the conversation's first request (no system message, nothing held yet) from
+        // another's, so the second has no figure to go by; from the third on, each is measured as it is sent
+        for (int i = 2; i < measuredAndSent.size(); i++) {
+            if (measuredAndSent.get(i)[0] < measuredAndSent.get(i)[1] * 9 / 10) {
+                under.add("request " + (i + 1) + ": measured " + measuredAndSent.get(i)[0] + " of "
+                        + measuredAndSent.get(i)[1]);
+            }
+        }
+        assertThat(under).as("requests measured under 90% of what was sent").isEmpty();
     }
 
     // ---- the conversation -------------------------------------------------------------------------------------

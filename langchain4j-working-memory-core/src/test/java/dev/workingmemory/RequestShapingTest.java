@@ -183,7 +183,7 @@ class RequestShapingTest {
                 .open("a", MemoryKey.of("a"), dev.workingmemory.internal.MessageWindow.ofMessages(10));
         conversation.add(UserMessage.from("a"));
         dev.workingmemory.internal.ShapedRequest request = new dev.workingmemory.internal.ShapedRequest(null,
-                conversation, dev.workingmemory.internal.CharsPerTokenEstimator.INSTANCE, 1000, 0);
+                conversation, dev.workingmemory.internal.CharsPerTokenEstimator.INSTANCE, 1000, 0, 0);
 
         assertThatThrownBy(() -> request.replace(UserMessage.from("a"), UserMessage.from("b")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not in this request");

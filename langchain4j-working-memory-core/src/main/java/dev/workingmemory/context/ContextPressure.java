@@ -290,8 +290,9 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         for (ToolExecutionResultMessage result : results) {
             send(request, result, PruningMode.NORMAL);
         }
-        // what the request carries beside its messages: the user message AiServices adds, and the tools
-        int reserve = reserveForUserMessage(request) + request.toolTokens();
+        // what the request carries beside its messages: the user message AiServices adds, what it adds to the user
+        // message without storing it, and the tools
+        int reserve = reserveForUserMessage(request) + request.userTokensUnseen() + request.toolTokens();
         int measured = count(request) + reserve;
         PressureLevel measuredLevel = config.levelOf(measured, contextWindow);
         int measuredPercent = percentOf(measured);

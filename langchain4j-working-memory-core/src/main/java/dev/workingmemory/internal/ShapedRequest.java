@@ -27,6 +27,7 @@ public final class ShapedRequest implements RequestDraft {
     private final TokenCountEstimator estimator;
     private final int contextWindow;
     private final int toolTokens;
+    private final int userTokensUnseen;
     /** Null until a shaper replaces a message: most requests of a chat replace none. */
     private Map<ChatMessage, ChatMessage> replacements;
     private SystemMessage system;
@@ -34,8 +35,9 @@ public final class ShapedRequest implements RequestDraft {
     private List<ChatMessage> sent;
 
     public ShapedRequest(SystemMessage system, Conversation conversation, TokenCountEstimator estimator,
-                         int contextWindow, int toolTokens) {
+                         int contextWindow, int toolTokens, int userTokensUnseen) {
         this.toolTokens = toolTokens;
+        this.userTokensUnseen = userTokensUnseen;
         this.system = system;
         this.conversation = conversation;
         this.view = conversation.window().view();
@@ -46,6 +48,11 @@ public final class ShapedRequest implements RequestDraft {
     @Override
     public int toolTokens() {
         return toolTokens;
+    }
+
+    @Override
+    public int userTokensUnseen() {
+        return userTokensUnseen;
     }
 
     /** A new block was rendered after the shapers ran. */

@@ -47,6 +47,18 @@ public interface RequestDraft {
         return 0;
     }
 
+    /**
+     * The estimated tokens the user message sent with the request holds beyond the one in {@link #messages()}: what
+     * {@code AiServices} adds to the message it sends without storing it in the memory (the retrieved contents with
+     * {@code storeRetrievedContentInChatMemory(false)}, an output format), as the provider's
+     * {@code WorkingMemoryProvider.chatModelListener()} saw in this memory's last request; the previous turn's
+     * stands in for a turn's first request, as the previous user message does for the new one. 0 when the memory
+     * holds the message sent, and without the listener. The default: 0.
+     */
+    default int userTokensUnseen() {
+        return 0;
+    }
+
     /** The model's context window in tokens, as the provider was configured. */
     int contextWindow();
 
