@@ -15,10 +15,12 @@ import org.slf4j.LoggerFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -33,6 +35,11 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * {@value #THREAD_NAME} (rows claimed from the table, by whichever instance claims them first), and for a search the
  * rows of its scope that its index holds without a vector. A copy of each vector stored goes to the application's
  * {@link EmbeddingStore}, if it gave one.
+ *
+ * <p>A batch the model fails is embedded text by text ({@link #embed}), so that a text it refuses holds back none of
+ * the others; a crystal it refuses every time while it embeds others is marked found by keyword only, with one ERROR
+ * naming it and its scope. A model that embeds no text of a pass is down: nothing is marked, and the crystals are tried
+ * again (by the background in {@value #RETRY_SECONDS} s, what it claimed once the claim ends; by the next search).
  *
  * <p>Thread-safe.
  */
@@ -49,6 +56,12 @@ final class CrystalEmbedder implements AutoCloseable {
     /** How often rows without vectors are looked for when nothing was added here (another instance may have left some). */
     private static final long SWEEP_SECONDS = 60;
     private static final long RETRY_SECONDS = 5;
+    /**
+     * Tries at a text of a failed batch, alone, before the model counts as refusing it; and the pause before the
+     * second, doubling before each next (as the embedded store's indexer, whose {@code Retries} is package-private).
+     */
+    private static final int ATTEMPTS = 4;
+    private static final long FIRST_PAUSE_MILLIS = 250;
     private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private static final String CRYSTAL_ID = "crystal_id";
@@ -128,15 +141,21 @@ final class CrystalEmbedder implements AutoCloseable {
                 }
                 Map<Boolean, List<Row>> byKeywordsOnly = claimed.stream()
                         .collect(Collectors.partitioningBy(row -> row.crystal().keywordsOnly()));
-                if (!byKeywordsOnly.get(true).isEmpty()) {
-                    table.markKeywordsOnly(byKeywordsOnly.get(true));
-                }
+                table.markKeywordsOnly(byKeywordsOnly.get(true), 0); // tagged so: any vector goes
                 claimed = byKeywordsOnly.get(false);
+                Pass pass = new Pass();
                 for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
                     List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
-                    store(batch, embed(batch));
+                    Vectors vectors = embed(batch, pass);
+                    store(batch, vectors.embeddings());
+                    keywordsOnly(vectors.refused());
+                    if (vectors.down() != null) {
+                        throw vectors.down(); // the rest of the claim waits for its end
+                    }
                 }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // closing
         } catch (RuntimeException e) {
             if (!closed) {
                 log.warn("Cannot embed crystals now; retrying in {} s", RETRY_SECONDS, e);
@@ -146,38 +165,52 @@ final class CrystalEmbedder implements AutoCloseable {
     }
 
     /**
-     * Embeds and stores the crystals the cached index holds without a vector, then gives the index their vectors;
-     * for at most {@code readYourWritesTimeout}, after which the search ranks what has a vector (a WARN at most once a
-     * minute). Holds the index's lock.
+     * Embeds and stores the crystals the cached index holds without a vector, then gives the index their vectors
+     * (and marks those the model refuses, as the background does); for at most {@code readYourWritesTimeout}, after
+     * which the search ranks what has a vector (a WARN at most once a minute), as it does at once when the model is
+     * down. Holds the index's lock.
      */
     void embedMissing(Cached cached) {
         cached.lock.lock();
         try {
             long deadline = System.nanoTime() + readYourWritesTimeout.toNanos();
-            while (!cached.withoutVector.isEmpty()) {
+            List<Row> missing = List.copyOf(cached.withoutVector.values());
+            Pass pass = new Pass();
+            for (int from = 0; from < missing.size(); from += BATCH) {
                 if (System.nanoTime() - deadline > 0) {
                     warnForSearch("{} crystals of scope '{}' still have no vector after {}; ranking them by keyword"
                             + " only", cached.withoutVector.size(), cached.index.scope(), readYourWritesTimeout);
                     return;
                 }
-                List<Row> batch = cached.withoutVector.values().stream().limit(BATCH).toList();
-                List<Embedding> embeddings;
+                List<Row> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+                Vectors vectors;
                 try {
-                    embeddings = embed(batch);
-                } catch (RuntimeException e) {
-                    warnForSearch("Cannot embed {} crystals of scope '{}' for a search ({}); ranking them by keyword"
-                            + " only", cached.withoutVector.size(), cached.index.scope(), e.toString());
+                    vectors = embed(batch, pass);
+                    store(batch, vectors.embeddings());
+                    keywordsOnly(vectors.refused());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
                     return;
                 }
-                store(batch, embeddings);
-                List<Row> embedded = new ArrayList<>(batch.size());
+                List<Row> done = new ArrayList<>(batch.size());
                 for (int i = 0; i < batch.size(); i++) {
-                    embedded.add(new Row(batch.get(i).crystal(), batch.get(i).revision(), embeddings.get(i).vector()));
+                    Embedding embedding = vectors.embeddings().get(i);
+                    if (embedding != null) {
+                        done.add(new Row(batch.get(i).crystal(), batch.get(i).revision(), embedding.vector(), false));
+                    }
                 }
-                cached.apply(embedded, List.of(), this::dimension);
+                for (Refusal refusal : vectors.refused()) {
+                    done.add(new Row(refusal.row().crystal(), refusal.row().revision(), null, true));
+                }
+                cached.apply(done, List.of(), this::dimension);
+                if (vectors.down() != null) {
+                    warnForSearch("Cannot embed {} crystals of scope '{}' for a search ({}); ranking them by keyword"
+                            + " only", cached.withoutVector.size(), cached.index.scope(), vectors.down().toString());
+                    return;
+                }
             }
-            cached.weigh();
         } finally {
+            cached.weigh();
             cached.lock.unlock();
         }
     }
@@ -190,22 +223,124 @@ final class CrystalEmbedder implements AutoCloseable {
         }
     }
 
-    private List<Embedding> embed(List<Row> rows) {
-        List<TextSegment> segments = rows.stream().map(row -> TextSegment.from(row.crystal().textToIndex())).toList();
-        List<Embedding> embeddings = model.embedAll(segments).content();
-        if (embeddings == null || embeddings.size() != rows.size()) {
-            throw new IllegalStateException("The embedding model returned " + (embeddings == null ? 0 : embeddings.size())
-                    + " embeddings for " + rows.size() + " texts");
-        }
-        return embeddings;
+    /** One pass over crystals to embed (a claim, or a search's crystals without a vector). */
+    private static final class Pass {
+        /** The last text the model embedded in this pass, or null. */
+        TextSegment embedded;
     }
 
-    /** Stores the vectors in their rows, and a copy of those stored in the application's embedding store. */
+    /**
+     * What embedding a batch gave.
+     *
+     * @param embeddings the vectors, in the batch's order; null for a text that has none
+     * @param refused    the crystals whose text the model refused at every attempt while it embedded others
+     * @param down       why the model embedded nothing (it is down), or null
+     */
+    private record Vectors(List<Embedding> embeddings, List<Refusal> refused, RuntimeException down) {
+    }
+
+    /** A crystal the model refused, and its last refusal. */
+    private record Refusal(Row row, RuntimeException cause) {
+    }
+
+    /**
+     * Embeds a batch at once and, when that fails, text by text: a text the model refuses (too long for it, a content
+     * filter, a provider's 400) does not keep its batch-mates from their vectors. A text that fails alone is tried
+     * again, up to {@value #ATTEMPTS} times with pauses from {@value #FIRST_PAUSE_MILLIS} ms, doubling; it is refused
+     * when it failed each time while the model embedded another text of the pass, and still embeds one after the last
+     * attempt (that text again). When no text of the pass could be embedded, or that last one no longer can, the model
+     * is taken as down and nothing is refused: its texts wait, to be tried again. A crystal refused alone, with no
+     * other crystal in its pass, is thus taken as the model being down, until it is claimed with others.
+     *
+     * @throws InterruptedException when the thread is interrupted (the store closes) during a pause
+     */
+    private Vectors embed(List<Row> rows, Pass pass) throws InterruptedException {
+        List<TextSegment> segments = rows.stream().map(row -> TextSegment.from(row.crystal().textToIndex())).toList();
+        RuntimeException failure;
+        try {
+            List<Embedding> embeddings = model.embedAll(segments).content();
+            if (embeddings != null && embeddings.size() == rows.size()) {
+                pass.embedded = segments.get(0);
+                return new Vectors(embeddings, List.of(), null);
+            }
+            failure = new IllegalStateException("The embedding model returned " + (embeddings == null ? 0
+                    : embeddings.size()) + " embeddings for " + rows.size() + " texts");
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(rows.size(), null));
+        Map<Integer, RuntimeException> failing = new TreeMap<>();
+        for (int i = 0; i < rows.size(); i++) {
+            failing.put(i, failure);
+        }
+        long pause = FIRST_PAUSE_MILLIS;
+        // a batch of one text was its first try alone
+        for (int attempt = rows.size() == 1 ? 2 : 1; attempt <= ATTEMPTS && !failing.isEmpty(); attempt++) {
+            if (attempt > 1) {
+                if (pass.embedded == null) {
+                    return new Vectors(embeddings, List.of(), failure);
+                }
+                Thread.sleep(pause);
+                pause *= 2;
+            }
+            for (Map.Entry<Integer, RuntimeException> text : failing.entrySet()) {
+                try {
+                    embeddings.set(text.getKey(), embedOne(segments.get(text.getKey())));
+                    pass.embedded = segments.get(text.getKey());
+                } catch (RuntimeException e) {
+                    text.setValue(e);
+                    failure = e;
+                }
+            }
+            failing.keySet().removeIf(i -> embeddings.get(i) != null);
+        }
+        if (failing.isEmpty()) {
+            return new Vectors(embeddings, List.of(), null);
+        }
+        try {
+            embedOne(pass.embedded); // the model may have gone down meanwhile: then it refused nothing
+        } catch (RuntimeException e) {
+            return new Vectors(embeddings, List.of(), e);
+        }
+        List<Refusal> refused = failing.entrySet().stream()
+                .map(text -> new Refusal(rows.get(text.getKey()), text.getValue())).toList();
+        return new Vectors(embeddings, refused, null);
+    }
+
+    private Embedding embedOne(TextSegment segment) {
+        Embedding embedding = model.embed(segment).content();
+        if (embedding == null) {
+            throw new IllegalStateException("The embedding model returned no embedding");
+        }
+        return embedding;
+    }
+
+    /** Marks the crystals the model refused as found by keyword only, with an ERROR for each this instance marked. */
+    private void keywordsOnly(List<Refusal> refused) {
+        if (refused.isEmpty()) {
+            return;
+        }
+        Set<String> marked = new HashSet<>(table.markKeywordsOnly(refused.stream().map(Refusal::row).toList(),
+                dimension()));
+        for (Refusal refusal : refused) {
+            Crystal crystal = refusal.row().crystal();
+            if (marked.contains(crystal.id())) {
+                log.error("The embedding model refused crystal '{}' of scope '{}' {} times ({}) while it embedded other"
+                                + " texts: it is found by keyword only", crystal.id(), crystal.scope(), ATTEMPTS,
+                        refusal.cause().toString());
+            }
+        }
+    }
+
+    /** Stores the vectors (null: none) in their rows, and copies those stored to the application's embedding store. */
     private void store(List<Row> rows, List<Embedding> embeddings) {
         List<Embedded> vectors = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
             Crystal crystal = rows.get(i).crystal();
-            vectors.add(new Embedded(crystal.id(), crystal.scope(), rows.get(i).revision(), embeddings.get(i).vector()));
+            if (embeddings.get(i) != null) {
+                vectors.add(new Embedded(crystal.id(), crystal.scope(), rows.get(i).revision(),
+                        embeddings.get(i).vector()));
+            }
         }
         Set<String> stored = new HashSet<>(table.storeVectors(vectors));
         if (copies == null || stored.isEmpty()) {

@@ -67,6 +67,10 @@ final class CrystalTable {
     private static final long MODEL_LOCK = 0x776d_566d_6f64_656cL;
     /** The vector of a row's current text, or null. */
     private static final String CURRENT_VECTOR = "CASE WHEN embedded_revision = revision THEN vector END";
+    /** Whether a row's current text gets no vector: done for its revision, without one ({@link #markKeywordsOnly}). */
+    private static final String KEYWORDS_ONLY = "(embedded_revision = revision AND vector IS NULL)";
+    /** The columns of a {@link Row} ({@link #row}). */
+    private static final String ROW_COLUMNS = COLUMNS + ", revision, " + CURRENT_VECTOR + ", " + KEYWORDS_ONLY;
     /** A crystal's vector is of its text alone ({@code Crystal#textToIndex}): a new context keeps it. */
     private static final String SAME_TEXT = "wm_crystal.text = EXCLUDED.text";
 
@@ -79,10 +83,12 @@ final class CrystalTable {
     /**
      * A crystal as its row holds it.
      *
-     * @param revision the revision of its text
-     * @param vector   the vector of that text, or null when it has none yet
+     * @param revision     the revision of its text
+     * @param vector       the vector of that text, or null when it has none
+     * @param keywordsOnly whether its text gets no vector (tagged {@link Crystal#KEYWORDS_ONLY}, or refused by the
+     *                     model: {@link #markKeywordsOnly}); false while one is to be made
      */
-    record Row(Crystal crystal, long revision, float[] vector) {
+    record Row(Crystal crystal, long revision, float[] vector, boolean keywordsOnly) {
     }
 
     /** Where a scope's history stands: the number of its last change, and the change its history starts from. */
@@ -96,7 +102,7 @@ final class CrystalTable {
     record Changes(List<Row> rows, List<String> removed) {
     }
 
-    /** A crystal's new vector, for the revision of its text it was made from. */
+    /** A crystal's new vector (null: none, {@link #markKeywordsOnly}), for the revision of the text it was made of. */
     record Embedded(String id, String scope, long revision, float[] vector) {
     }
 
@@ -263,19 +269,18 @@ final class CrystalTable {
 
     /** Hands every crystal of the scope to {@code chunks}, a few hundred at a time, about in the order they were added. */
     void load(String scope, Consumer<List<Row>> chunks) {
-        database.stream("load the crystals of a scope", LOAD_CHUNK, "SELECT " + COLUMNS + ", revision, "
-                + CURRENT_VECTOR + " FROM wm_crystal WHERE scope_hash = ? ORDER BY revision", CrystalTable::row, chunks,
-                hash(scope));
+        database.stream("load the crystals of a scope", LOAD_CHUNK, "SELECT " + ROW_COLUMNS
+                + " FROM wm_crystal WHERE scope_hash = ? ORDER BY revision", CrystalTable::row, chunks, hash(scope));
     }
 
     /** @return what changed in the scope after change {@code since} */
     Changes changes(String scope, long since) {
         return database.read("read what changed in a scope's crystals", connection -> {
             Map<String, Long> rowChanges = new HashMap<>();
-            List<Row> rows = query(connection, "SELECT " + COLUMNS + ", revision, " + CURRENT_VECTOR + ", change"
+            List<Row> rows = query(connection, "SELECT " + ROW_COLUMNS + ", change"
                     + " FROM wm_crystal WHERE scope_hash = ? AND change > ? ORDER BY change", row -> {
                 Row read = row(row);
-                rowChanges.put(read.crystal().id(), row.getLong(12));
+                rowChanges.put(read.crystal().id(), row.getLong(13));
                 return read;
             }, hash(scope), since);
             List<String> removed = new ArrayList<>();
@@ -314,7 +319,7 @@ final class CrystalTable {
                 "UPDATE wm_crystal SET embed_claim = clock_timestamp() + ? * INTERVAL '1 millisecond'"
                         + " WHERE id_hash IN (SELECT id_hash FROM wm_crystal WHERE embedded_revision <> revision"
                         + " AND (embed_claim IS NULL OR embed_claim < clock_timestamp()) ORDER BY revision LIMIT ?"
-                        + " FOR UPDATE SKIP LOCKED) RETURNING " + COLUMNS + ", revision, NULL",
+                        + " FOR UPDATE SKIP LOCKED) RETURNING " + COLUMNS + ", revision, NULL, false",
                 CrystalTable::row, claim.toMillis(), limit));
     }
 
@@ -325,46 +330,54 @@ final class CrystalTable {
      * @return the ids whose vector was stored
      */
     List<String> storeVectors(List<Embedded> vectors) {
+        return writeVectors("store the vectors of " + vectors.size() + " crystals", vectors, 0);
+    }
+
+    /**
+     * Marks crystals that get no vector as done for their current revision, without one: those tagged
+     * {@link Crystal#KEYWORDS_ONLY}, and those the embedding model refused. No instance claims them again (until
+     * another model's vectors are asked for: {@link #recordVectorModel}), and the scope's change has every instance's
+     * index take them as such. A crystal whose text changed meanwhile is left to be embedded, and one that has a vector
+     * of {@code dimension} already, or was marked already (by another instance), is left as it is.
+     *
+     * @param dimension the model's, or 0 for crystals that get no vector whatever a row holds (tagged so)
+     * @return the ids marked
+     */
+    List<String> markKeywordsOnly(List<Row> rows, int dimension) {
+        return writeVectors("mark " + rows.size() + " crystals as found by keyword only", rows.stream().map(row ->
+                new Embedded(row.crystal().id(), row.crystal().scope(), row.revision(), null)).toList(), dimension);
+    }
+
+    /** Writes vectors (null: none) into their rows, each scope under a new change; @return the ids written. */
+    private List<String> writeVectors(String what, List<Embedded> vectors, int dimension) {
         if (vectors.isEmpty()) {
             return List.of();
         }
-        return database.write("store the vectors of " + vectors.size() + " crystals", connection -> {
+        return database.write(what, connection -> {
             Map<ByteBuffer, List<Embedded>> byScope = new TreeMap<>();
             for (Embedded embedded : vectors) {
                 byScope.computeIfAbsent(ByteBuffer.wrap(hash(embedded.scope())), s -> new ArrayList<>()).add(embedded);
             }
-            List<String> stored = new ArrayList<>();
+            List<String> written = new ArrayList<>();
             for (Map.Entry<ByteBuffer, List<Embedded>> scope : byScope.entrySet()) {
                 long change = nextChange(connection, scope.getKey().array());
                 List<Object[]> rows = new ArrayList<>();
                 for (Embedded embedded : scope.getValue()) {
-                    byte[] bytes = encode(embedded.vector());
-                    rows.add(new Object[] {bytes, change, hash(embedded.id()), embedded.revision(), bytes.length});
+                    byte[] bytes = embedded.vector() == null ? null : encode(embedded.vector());
+                    rows.add(new Object[] {bytes, change, hash(embedded.id()), embedded.revision(),
+                            bytes == null ? dimension * Float.BYTES : bytes.length});
                 }
+                // a NULL vector of the current revision is done too: octet_length(NULL) <> ? is not true
                 int[] updated = batch(connection, "UPDATE wm_crystal SET vector = ?, embedded_revision = revision,"
                         + " embed_claim = NULL, change = ? WHERE id_hash = ? AND revision = ?"
                         + " AND (embedded_revision <> revision OR octet_length(vector) <> ?)", rows);
                 for (int i = 0; i < updated.length; i++) {
                     if (updated[i] > 0) {
-                        stored.add(scope.getValue().get(i).id());
+                        written.add(scope.getValue().get(i).id());
                     }
                 }
             }
-            return stored;
-        });
-    }
-
-    /**
-     * Marks claimed crystals that get no vector ({@link Crystal#keywordsOnly()}) as done for their current revision,
-     * so that no instance claims them again; a crystal whose text changed meanwhile is left to be claimed.
-     */
-    void markKeywordsOnly(List<Row> rows) {
-        List<Object[]> updates = rows.stream().map(row -> new Object[] {hash(row.crystal().id()), row.revision()})
-                .toList();
-        database.write("mark " + rows.size() + " crystals as found by keyword only", connection -> {
-            batch(connection, "UPDATE wm_crystal SET vector = NULL, embedded_revision = revision, embed_claim = NULL"
-                    + " WHERE id_hash = ? AND revision = ?", updates);
-            return null;
+            return written;
         });
     }
 
@@ -457,7 +470,7 @@ final class CrystalTable {
 
     private static Row row(ResultSet row) throws SQLException {
         byte[] vector = row.getBytes(11);
-        return new Row(crystal(row), row.getLong(10), vector == null ? null : decode(vector));
+        return new Row(crystal(row), row.getLong(10), vector == null ? null : decode(vector), row.getBoolean(12));
     }
 
     private static Crystal crystal(ResultSet row) throws SQLException {

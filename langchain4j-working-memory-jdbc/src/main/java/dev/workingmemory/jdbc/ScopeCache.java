@@ -197,7 +197,10 @@ final class ScopeCache implements AutoCloseable {
         /** The change of the scope the index holds, and the reset it was loaded after; guarded by {@link #lock}. */
         long change;
         final long reset;
-        /** The crystals without a vector of their current text (or of this model's dimension); guarded by lock. */
+        /**
+         * The crystals without a vector of their current text (or of this model's dimension) that are to get one (not
+         * keywords only); guarded by lock.
+         */
         final Map<String, Row> withoutVector = new HashMap<>();
         volatile long bytes;
         /** The bytes its weight in the cache was computed from. */
@@ -226,7 +229,7 @@ final class ScopeCache implements AutoCloseable {
                     vector = null;
                 }
                 entries.add(new ScopeIndex.Entry(row.crystal(), vector == null ? null : Embedding.from(vector)));
-                if (vector == null && !row.crystal().keywordsOnly()) {
+                if (vector == null && !row.keywordsOnly() && !row.crystal().keywordsOnly()) {
                     withoutVector.put(row.crystal().id(), row);
                 } else {
                     withoutVector.remove(row.crystal().id());

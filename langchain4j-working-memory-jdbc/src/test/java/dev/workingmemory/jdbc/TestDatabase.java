@@ -121,26 +121,43 @@ public final class TestDatabase implements AutoCloseable {
 
     /** How many crystals have a vector of their current text. */
     int vectorsStored() {
-        try (Connection connection = unpooled(url, schema).getConnection();
-             Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT count(*) FROM wm_crystal WHERE vector IS NOT NULL"
-                     + " AND embedded_revision = revision")) {
-            rows.next();
-            return rows.getInt(1);
-        } catch (SQLException e) {
-            throw new IllegalStateException("Cannot count the stored vectors: " + e.getMessage(), e);
-        }
+        return countCrystals("vector IS NOT NULL AND embedded_revision = revision", "the stored vectors");
     }
 
     /** @return the crystals no instance has embedded (or marked keyword-only) for their current text yet */
     int awaitingEmbedding() {
+        return countCrystals("embedded_revision <> revision", "the crystals awaiting a vector");
+    }
+
+    /** @return the crystals an instance claimed to embed (other instances leave them alone until the claim ends) */
+    int claimedForEmbedding() {
+        return countCrystals("embed_claim > now()", "the crystals claimed to embed");
+    }
+
+    private int countCrystals(String condition, String what) {
         try (Connection connection = unpooled(url, schema).getConnection();
              Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT count(*) FROM wm_crystal WHERE embedded_revision <> revision")) {
+             ResultSet rows = statement.executeQuery("SELECT count(*) FROM wm_crystal WHERE " + condition)) {
             rows.next();
             return rows.getInt(1);
         } catch (SQLException e) {
-            throw new IllegalStateException("Cannot count the crystals awaiting a vector: " + e.getMessage(), e);
+            throw new IllegalStateException("Cannot count " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** @return the ids of the crystals done for their current text without a vector: found by keyword only */
+    List<String> keywordsOnly() {
+        try (Connection connection = unpooled(url, schema).getConnection();
+             Statement statement = connection.createStatement();
+             ResultSet rows = statement.executeQuery("SELECT convert_from(id, 'UTF8') FROM wm_crystal"
+                     + " WHERE embedded_revision = revision AND vector IS NULL ORDER BY id")) {
+            List<String> ids = new ArrayList<>();
+            while (rows.next()) {
+                ids.add(rows.getString(1));
+            }
+            return ids;
+        } catch (SQLException e) {
+            throw new IllegalStateException("Cannot read the crystals found by keyword only: " + e.getMessage(), e);
         }
     }
 
