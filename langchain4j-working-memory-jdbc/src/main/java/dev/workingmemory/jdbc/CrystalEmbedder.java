@@ -40,6 +40,8 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * the others; a crystal it refuses every time while it embeds others is marked found by keyword only, with one ERROR
  * naming it and its scope. A model that embeds no text of a pass is down: nothing is marked, and the crystals are tried
  * again (by the background in {@value #RETRY_SECONDS} s, what it claimed once the claim ends; by the next search).
+ * Likewise a batch of copies the application's store refuses is copied entry by entry: only the refused entries are
+ * lost, named in one WARN (one line per batch, as a store that is down refuses them all).
  *
  * <p>Thread-safe.
  */
@@ -332,7 +334,10 @@ final class CrystalEmbedder implements AutoCloseable {
         }
     }
 
-    /** Stores the vectors (null: none) in their rows, and copies those stored to the application's embedding store. */
+    /**
+     * Stores the vectors (null: none) in their rows, and a copy of those stored in the application's embedding store:
+     * all at once, and when the store refuses that, one by one, so that an entry it refuses loses only its own copy.
+     */
     private void store(List<Row> rows, List<Embedding> embeddings) {
         List<Embedded> vectors = new ArrayList<>(rows.size());
         for (int i = 0; i < rows.size(); i++) {
@@ -346,12 +351,14 @@ final class CrystalEmbedder implements AutoCloseable {
         if (copies == null || stored.isEmpty()) {
             return;
         }
+        List<String> crystalIds = new ArrayList<>();
         List<String> ids = new ArrayList<>();
         List<Embedding> copied = new ArrayList<>();
         List<TextSegment> segments = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
             Crystal crystal = rows.get(i).crystal();
             if (stored.contains(crystal.id())) {
+                crystalIds.add(crystal.id());
                 ids.add(vectorId(crystal.id()));
                 copied.add(embeddings.get(i));
                 segments.add(TextSegment.from(crystal.textToIndex(), new Metadata().put(CRYSTAL_ID, crystal.id())
@@ -359,11 +366,41 @@ final class CrystalEmbedder implements AutoCloseable {
             }
         }
         try {
-            copies.removeAll(ids); // most stores add a second entry under an id they hold
-            copies.addAll(ids, copied, segments);
+            copy(ids, copied, segments);
         } catch (RuntimeException e) {
-            log.warn("Cannot copy {} crystal vectors into the application's embedding store", ids.size(), e);
+            copyOneByOne(crystalIds, ids, copied, segments, e);
         }
+    }
+
+    /**
+     * Copies each entry of a batch the application's store refused again alone, so that only those it refuses are
+     * lost: named in one WARN, not one per entry, since a store that is down refuses them all.
+     */
+    private void copyOneByOne(List<String> crystalIds, List<String> ids, List<Embedding> embeddings,
+                              List<TextSegment> segments, RuntimeException batchFailure) {
+        List<String> lost = new ArrayList<>();
+        RuntimeException last = batchFailure;
+        if (ids.size() == 1) { // that entry was alone already
+            lost.add(crystalIds.get(0));
+        } else {
+            for (int i = 0; i < ids.size(); i++) {
+                try {
+                    copy(ids.subList(i, i + 1), embeddings.subList(i, i + 1), segments.subList(i, i + 1));
+                } catch (RuntimeException e) {
+                    lost.add(crystalIds.get(i));
+                    last = e;
+                }
+            }
+        }
+        if (!lost.isEmpty()) {
+            log.warn("The application's embedding store refused the copies of {} of {} crystal vectors, those of {}",
+                    lost.size(), ids.size(), lost, last);
+        }
+    }
+
+    private void copy(List<String> ids, List<Embedding> embeddings, List<TextSegment> segments) {
+        copies.removeAll(ids); // most stores add a second entry under an id they hold
+        copies.addAll(ids, embeddings, segments);
     }
 
     /** Crystals were deleted: their copies go too. */
