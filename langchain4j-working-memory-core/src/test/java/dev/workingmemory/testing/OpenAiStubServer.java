@@ -49,7 +49,10 @@ public final class OpenAiStubServer implements AutoCloseable {
     private final HttpServer server;
     private final Deque<ObjectNode> responses = new ArrayDeque<>();
     private final List<JsonNode> requests = new ArrayList<>();
-    private final AtomicInteger ids = new AtomicInteger();
+    /** Shared by every stub: two stubs serving one conversation never give two calls one id (OpenAI's are random). */
+    private static final AtomicInteger ids = new AtomicInteger();
+    private final List<String> rejected = new ArrayList<>();
+    private volatile boolean strictToolMessages;
 
     private OpenAiStubServer(HttpServer server) {
         this.server = server;
@@ -97,6 +100,21 @@ public final class OpenAiStubServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Answers HTTP 400, as OpenAI does, to a request whose messages break its rule for tool messages: an assistant
+     * message with {@code tool_calls} is followed directly by one {@code tool} message for each call, and a {@code tool}
+     * message follows nothing else. A rejected request takes no queued response.
+     */
+    public OpenAiStubServer strictToolMessages() {
+        strictToolMessages = true;
+        return this;
+    }
+
+    /** Why each request rejected by {@link #strictToolMessages()} was, in order. */
+    public synchronized List<String> rejected() {
+        return List.copyOf(rejected);
+    }
+
     /** The bodies of the requests received so far, parsed, in order. */
     public synchronized List<JsonNode> requests() {
         return List.copyOf(requests);
@@ -131,11 +149,20 @@ public final class OpenAiStubServer implements AutoCloseable {
                 body = JSON.readTree(in);
             }
             ObjectNode next;
+            String invalid = strictToolMessages ? toolMessageViolation(body.path("messages")) : null;
             synchronized (this) {
                 requests.add(body);
-                next = responses.poll();
+                if (invalid != null) {
+                    rejected.add(invalid);
+                }
+                next = invalid == null ? responses.poll() : null;
             }
-            if (next == null) {
+            if (invalid != null) {
+                ObjectNode error = JSON.createObjectNode();
+                error.putObject("error").put("message", invalid).put("type", "invalid_request_error")
+                        .put("param", "messages").putNull("code");
+                respond(exchange, 400, JSON.writeValueAsString(error));
+            } else if (next == null) {
                 respond(exchange, 500, "{\"error\": {\"message\": \"The stub has no response left\"}}");
             } else if (body.path("stream").asBoolean(false)) {
                 stream(exchange, next);
@@ -143,6 +170,36 @@ public final class OpenAiStubServer implements AutoCloseable {
                 respond(exchange, 200, JSON.writeValueAsString(next));
             }
         }
+    }
+
+    /** What breaks OpenAI's rule for tool messages in {@code messages} (OpenAI's wording), or null. */
+    private static String toolMessageViolation(JsonNode messages) {
+        int i = 0;
+        while (i < messages.size()) {
+            JsonNode message = messages.get(i);
+            if ("tool".equals(message.path("role").asText())) {
+                return "Invalid parameter: messages with role 'tool' must be a response to a preceeding message with "
+                        + "'tool_calls'. (messages.[" + i + "])";
+            }
+            i++;
+            if (message.path("tool_calls").size() > 0) {
+                List<String> open = new ArrayList<>();
+                message.path("tool_calls").forEach(call -> open.add(call.path("id").asText()));
+                while (i < messages.size() && "tool".equals(messages.get(i).path("role").asText())) {
+                    if (!open.remove(messages.get(i).path("tool_call_id").asText())) {
+                        return "Invalid parameter: messages with role 'tool' must be a response to a preceeding "
+                                + "message with 'tool_calls'. (messages.[" + i + "])";
+                    }
+                    i++;
+                }
+                if (!open.isEmpty()) {
+                    return "An assistant message with 'tool_calls' must be followed by tool messages responding to "
+                            + "each 'tool_call_id'. The following tool_call_ids did not have response messages: "
+                            + String.join(", ", open);
+                }
+            }
+        }
+        return null;
     }
 
     /**
