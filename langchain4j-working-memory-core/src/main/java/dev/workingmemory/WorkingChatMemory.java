@@ -16,7 +16,9 @@ import java.util.List;
  * to the window and lets every layer observe them: tool results feed entity tracking, for instance.
  *
  * <p>This object is a handle: every call looks the memory up in its provider, so it stays valid when the
- * provider evicts and reloads the memory. Thread-safe.
+ * provider evicts and reloads the memory. Thread-safe: each call is whole. Calls of two requests of one memory id at
+ * once interleave; their tool exchanges are kept whole and in an order the model accepts ({@code MessageWindow}: an
+ * exchange completes at the end of the window, where its last result arrives).
  */
 public final class WorkingChatMemory implements ChatMemory {
 

@@ -181,7 +181,7 @@ public final class LoggedConversation implements Conversation {
     public boolean evictOldestTurn() {
         return append(() -> {
             int count = window.oldestTurnSize();
-            return count == 0 ? null : List.of(new Evicted(entries.seq(entries.size() - window.size() + count - 1)));
+            return count == 0 ? null : List.of(new Evicted(window.seq(count - 1)));
         });
     }
 
@@ -286,7 +286,7 @@ public final class LoggedConversation implements Conversation {
                 window.setSystem(system);
                 systemSeq = seq;
             } else {
-                window.add(added.message(), added.added().toEpochMilli());
+                window.add(added.message(), added.added().toEpochMilli(), seq);
                 entries.add(seq, added.message() instanceof UserMessage);
             }
         } else if (entry instanceof Cleared) {
@@ -295,10 +295,19 @@ public final class LoggedConversation implements Conversation {
             systemSeq = 0;
             deadThrough = seq;
         } else if (entry instanceof Evicted evicted) {
-            int first = entries.size() - window.size();
+            // Through the message of that entry: the window's order is not the log's when a tool result moved its
+            // request to the end (MessageWindow). A log whose entry is gone from the window evicts by seq, as before.
             int count = 0;
-            while (count < window.size() && entries.seq(first + count) <= evicted.throughSeq()) {
+            while (count < window.size() && window.seq(count) != evicted.throughSeq()) {
                 count++;
+            }
+            if (count < window.size()) {
+                count++;
+            } else {
+                count = 0;
+                while (count < window.size() && window.seq(count) <= evicted.throughSeq()) {
+                    count++;
+                }
             }
             window.evictFirst(count);
         }
@@ -309,7 +318,12 @@ public final class LoggedConversation implements Conversation {
     /** Trims what no longer matters to the window, keeping the retained margin; a failure only postpones it. */
     private void trimIfDue() {
         long through = deadThrough;
-        int evicted = entries.size() - window.size();
+        // the entries before the window's oldest one have all left it (the window's order need not be the log's)
+        long oldest = Long.MAX_VALUE;
+        for (int i = 0; i < window.size(); i++) {
+            oldest = Math.min(oldest, window.seq(i));
+        }
+        int evicted = entries.countBelow(oldest);
         if (evicted >= TRIM_AT) {
             int keep = evicted - RETAINED;
             while (keep > 0 && !entries.user(keep)) {
@@ -375,6 +389,15 @@ public final class LoggedConversation implements Conversation {
             seqs[end] = seq;
             users[end] = user;
             end++;
+        }
+
+        /** How many entries have a seq below {@code seq}. */
+        int countBelow(long seq) {
+            int i = start;
+            while (i < end && seqs[i] < seq) {
+                i++;
+            }
+            return i - start;
         }
 
         void dropThrough(long seq) {

@@ -36,6 +36,17 @@ import java.util.function.BiConsumer;
  * newer user message comes: an agent ten tool calls into a task of twenty messages keeps its task. It was evicted all
  * the same (the eviction listener has it, in order), so nothing else changes.
  *
+ * <p><b>Turns of one memory at once.</b> Two requests of one conversation (two tabs, a retry) add their messages
+ * interleaved: another turn's messages may come between a tool request and its results. A tool result (with an id)
+ * whose request is followed by other messages than its results moves that request, with the results it has, to the end
+ * of the window and joins them there: an exchange completes where its last result arrives, so the window stays a run
+ * of whole units, and the turn's next request ends with its own calls and results, as when it runs alone. A request
+ * still waiting for its results is left out of {@link #view()} wherever it stands. A result whose request already left
+ * the window (its turn was evicted while the tool ran) follows it at once: it goes to the eviction listener, never into
+ * the window, where it could not be sent. A result joins the newest request of its id still lacking it: the ids of
+ * turns running at once must differ (OpenAI's are random), or the results may be paired across them. Results without
+ * an id (some providers) are placed by order only, as they come. The order depends only on the order of the adds, so a window replayed from a log is the same.
+ *
  * <p>Not thread-safe: guarded by the memory's lock.
  */
 public final class MessageWindow {
@@ -46,6 +57,8 @@ public final class MessageWindow {
     private final List<ChatMessage> messages = new ArrayList<>();
     /** When each message was added (epoch millis), kept only for an eviction listener; the first messages.size() count. */
     private long[] added = new long[0];
+    /** The log entry of each message ({@link #seq}), or -1; the first messages.size() count. */
+    private long[] seqs = new long[16];
     private final List<Integer> tokens;
     private BiConsumer<List<EvictedMessage>, WindowMessages> evictionListener;
     /** The last turn's user message after the window evicted it, while no newer one came; else null. */
@@ -98,18 +111,38 @@ public final class MessageWindow {
     }
 
     public void add(ChatMessage message) {
-        add(message, evictionListener == null ? 0 : clock.millis());
+        add(message, evictionListener == null ? 0 : clock.millis(), -1);
     }
 
     /**
-     * Adds {@code message} as added at {@code addedMillis} (epoch millis; what the eviction listener is told): a message
-     * replayed from a log keeps the time it was first added. A system message replaces the system message.
+     * Adds {@code message} as added at {@code addedMillis} (epoch millis; what the eviction listener is told), kept
+     * in the log as the entry {@code seq} ({@link #seq}; -1 for none): a message replayed from a log keeps the time it
+     * was first added. A system message replaces the system message. A tool result goes after its request (see the
+     * class comment).
      */
-    public void add(ChatMessage message, long addedMillis) {
+    public void add(ChatMessage message, long addedMillis, long seq) {
         if (message instanceof SystemMessage systemMessage) {
             setSystem(systemMessage);
             return;
         }
+        if (message instanceof ToolExecutionResultMessage result && result.id() != null) {
+            int request = requestOf(result.id());
+            if (request < 0) {
+                if (evictionListener != null) {
+                    evictionListener.accept(List.of(new EvictedMessage(message, Instant.ofEpochMilli(addedMillis))),
+                            remaining);
+                }
+                return;
+            }
+            int end = endOfResults(messages, request);
+            if (end < messages.size()) {
+                moveToEnd(request, end);
+            }
+        }
+        if (seqs.length == messages.size()) {
+            seqs = Arrays.copyOf(seqs, seqs.length * 2);
+        }
+        seqs[messages.size()] = seq;
         if (evictionListener != null) {
             if (added.length == messages.size()) {
                 added = Arrays.copyOf(added, Math.max(16, added.length * 2));
@@ -127,6 +160,62 @@ public final class MessageWindow {
         }
         evict();
         view = null;
+    }
+
+    /**
+     * The index of the newest AI message in the window that requested the tool call {@code id} and has no result for
+     * it yet, or -1 when there is none.
+     */
+    private int requestOf(String id) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i) instanceof AiMessage ai && ai.hasToolExecutionRequests() && requests(ai, id)
+                    && !answered(i, id)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static boolean requests(AiMessage ai, String id) {
+        for (ToolExecutionRequest request : ai.toolExecutionRequests()) {
+            if (id.equals(request.id())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a result of {@code id} follows the request at {@code request}. */
+    private boolean answered(int request, String id) {
+        int end = endOfResults(messages, request);
+        for (int r = request + 1; r < end; r++) {
+            if (id.equals(((ToolExecutionResultMessage) messages.get(r)).id())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Moves the messages {@code [from, to)} after the last one, keeping their times, seqs and tokens. */
+    private void moveToEnd(int from, int to) {
+        int size = messages.size();
+        int distance = from - to;
+        Collections.rotate(messages.subList(from, size), distance);
+        if (tokens != null) {
+            Collections.rotate(tokens.subList(from, size), distance);
+        }
+        rotate(seqs, from, to, size);
+        if (evictionListener != null) {
+            rotate(added, from, to, size);
+        }
+        verified = Math.min(verified, from);
+        view = null;
+    }
+
+    private static void rotate(long[] values, int from, int to, int size) {
+        long[] moved = Arrays.copyOfRange(values, from, to);
+        System.arraycopy(values, to, values, from, size - to);
+        System.arraycopy(moved, 0, values, size - moved.length, moved.length);
     }
 
     public void clear() {
@@ -233,6 +322,12 @@ public final class MessageWindow {
         return messages.get(index);
     }
 
+    /** The log entry that added the message at {@code index} (as given to {@link #add(ChatMessage, long, long)}). */
+    public long seq(int index) {
+        Objects.checkIndex(index, messages.size());
+        return seqs[index];
+    }
+
     private boolean overLimit() {
         return messages.size() > maxMessages || totalTokens > maxTokens;
     }
@@ -304,6 +399,7 @@ public final class MessageWindow {
             }
             System.arraycopy(added, count, added, 0, messages.size() - count);
         }
+        System.arraycopy(seqs, count, seqs, 0, messages.size() - count);
         UserMessage lastUser = null;
         for (int i = count - 1; i >= 0 && lastUser == null; i--) {
             if (messages.get(i) instanceof UserMessage user) {

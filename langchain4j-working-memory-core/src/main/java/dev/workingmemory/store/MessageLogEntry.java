@@ -75,7 +75,9 @@ public sealed interface MessageLogEntry permits MessageLogEntry.Added, MessageLo
 
     /**
      * The window's messages up to the entry {@code throughSeq} (those still in it) left it: the oldest turn made room
-     * under context pressure.
+     * under context pressure. "Up to" is in the window's order: through the message that entry added, which is not
+     * always the log's (a tool result moves its request to the end of the window when another turn's messages came
+     * between them); when that message is no longer in the window, those with a lower seq.
      */
     record Evicted(long throughSeq) implements MessageLogEntry {
 
