@@ -1,8 +1,12 @@
 package dev.workingmemory.crystal;
 
+import dev.langchain4j.data.embedding.Embedding;
+import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.internal.QueryWords;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -22,7 +26,27 @@ import java.util.Map;
  */
 final class CrystalSearch {
 
+    private static final Logger log = LoggerFactory.getLogger(CrystalSearch.class);
+
     private CrystalSearch() {
+    }
+
+    /**
+     * The query's vector, or null when the model fails it (a remote model that is down, or refuses the text): the
+     * search then ranks by keyword only, with a WARN, so that {@code memory_search} still answers from the words.
+     */
+    static Embedding embedQuery(EmbeddingModel model, String text, String scope) {
+        try {
+            Embedding embedding = model.embed(text).content();
+            if (embedding != null) {
+                return embedding;
+            }
+            log.warn("The embedding model returned no embedding for a query of scope '{}': ranking by keyword only",
+                    scope);
+        } catch (RuntimeException e) {
+            log.warn("Cannot embed a query of scope '{}' ({}): ranking by keyword only", scope, e.toString());
+        }
+        return null;
     }
 
     /** Where a search's vector list comes from. */

@@ -72,8 +72,11 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  * {@link #search}, {@link #recent}, {@link #count} and {@link #keywords} first wait until the indexer has indexed
  * the crystals of their scope added before the call, deferred ones included (the indexer takes that scope's
  * crystals ahead of others).
- * The wait is bounded by {@code readYourWritesTimeout} (default one minute, only reached when embedding fails or
- * far more than a batch of the scope waits); after it they read what is indexed, with a WARN. {@link #get} also
+ * The wait is bounded by {@code readYourWritesTimeout} (default one minute, only reached when a write fails or
+ * far more than a batch of the scope waits); after it they read what is indexed, with a WARN. They do not wait while
+ * the embedding model is down (the indexer holds its batch until the model is back): they read what is indexed at
+ * once, with a WARN, and a search whose query the model cannot embed ranks by keyword only (WARN), never failing for
+ * it. {@link #get} also
  * returns crystals waiting in memory, and waits (the same way) for a deferred one to be read back.
  *
  * <h2>Scoped</h2>
@@ -316,7 +319,10 @@ public final class EmbeddedCrystalStore implements CrystalStore {
     }
 
     private Ranked vectorSearch(CrystalQuery query, String text, int candidates) throws IOException {
-        Embedding embedding = embeddingModel.embed(text).content();
+        Embedding embedding = CrystalSearch.embedQuery(embeddingModel, text, query.scope());
+        if (embedding == null) {
+            return Ranked.EMPTY;
+        }
         Filter filter = metadataKey(CrystalWriter.SCOPE).isEqualTo(query.scope());
         if (!query.kinds().isEmpty()) {
             filter = filter.and(metadataKey(CrystalWriter.KIND)
@@ -433,8 +439,13 @@ public final class EmbeddedCrystalStore implements CrystalStore {
 
     private void catchUp(String scope) {
         if (!queue.awaitScope(scope, readYourWritesTimeout) && !closed) {
-            log.warn("The crystals of scope '{}' are not all indexed after {}; reading what is", scope,
-                    readYourWritesTimeout);
+            if (queue.modelDown()) {
+                log.warn("The crystals of scope '{}' are not all indexed: the indexer waits for the embedding model,"
+                        + " which is down; reading what is", scope);
+            } else {
+                log.warn("The crystals of scope '{}' are not all indexed after {}; reading what is", scope,
+                        readYourWritesTimeout);
+            }
         }
     }
 

@@ -18,8 +18,9 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The indexer thread of an embedded crystal store: takes batches from the {@link PendingQueue}, embeds them
@@ -27,11 +28,20 @@ import java.util.List;
  * has not recorded yet), reads deferred crystals back from the records, reconciles scopes after a restart, and
  * commits every {@code commitInterval}.
  *
- * <p>Failures are logged and retried, never thrown at anyone: a batch whose embedding fails is embedded crystal by
- * crystal, each retried with a growing pause; a crystal that still cannot be embedded is indexed for keywords only
- * (ERROR log; it is embedded again when the index is rebuilt). A crystal the index refuses ({@link RefusedByIndex}:
- * the same document is refused every time) is left out with an ERROR, its vector alone refused makes it indexed for
- * keywords only, and the rest of its batch is written: retried, it would hold back every user's crystals. An
+ * <p>Failures are logged and retried, never thrown at anyone. A batch whose embedding fails is embedded crystal by
+ * crystal, each tried {@link Retries#SINGLE_ATTEMPTS} times with a growing pause, so that a text the model refuses
+ * (too long for it, a content filter, a provider's 400) keeps no other from its vector. Whether the model is up is
+ * asked by embedding again the last text it embedded (before any, a text of the indexer's own): a crystal counts as
+ * refused only when the model embeds that text when the batch failed and again after the crystal's last try; it is
+ * then indexed for keywords only (ERROR log; it is embedded again when the index is rebuilt). When the model fails
+ * that text it is down, and nothing is refused: the batch waits for it like a failing write (a growing pause up to
+ * {@value Retries#MAX_PAUSE_MILLIS} ms, a WARN and two calls each time, the vectors made so far kept), reads do not
+ * wait for it meanwhile ({@link PendingQueue#modelDown(boolean)}), and a close records what waits, indexed after the
+ * next open. So a remote model down for seconds or hours costs no crystal its vector.
+ *
+ * <p>A crystal the index refuses ({@link RefusedByIndex}: the same document is refused every time) is left out with
+ * an ERROR, its vector alone refused makes it indexed for keywords only, and the rest of its batch is written:
+ * retried, it would hold back every user's crystals. An
  * application's embedding store is written one entry at a time when a batch's fails; an entry it refuses while it
  * takes others or answers a read is retried with its batch {@link Retries#SINGLE_ATTEMPTS} times, then its crystal is
  * indexed for keywords only (ERROR; its vector is written again when the index is rebuilt), while a store that
@@ -45,6 +55,8 @@ final class Indexer implements Runnable {
 
     private static final Logger log = LoggerFactory.getLogger(Indexer.class);
     static final String THREAD_NAME = "working-memory-indexer";
+    /** What the model is asked to embed to tell whether it is up, before it embedded any crystal's text. */
+    static final TextSegment PROBE = TextSegment.from("Is the embedding model up?");
 
     private final PendingQueue queue;
     private final CrystalWriter writer;
@@ -53,6 +65,8 @@ final class Indexer implements Runnable {
     private final Duration commitInterval;
     private final WorkingMemoryListener listener;
     private final Retries retries = new Retries();
+    /** The last text the model embedded, or null: asked for again to tell a refused text from a model that is down. */
+    private TextSegment lastEmbedded;
     private volatile List<Pending> unfinished = List.of();
     private long lastCommit = System.nanoTime();
 
@@ -153,58 +167,158 @@ final class Indexer implements Runnable {
     }
 
     /**
-     * @return the vectors of the batch's crystals, in order (null for a crystal that is {@link Crystal#keywordsOnly()}
-     *         or could not be embedded), or null when interrupted
+     * The vectors of the batch's crystals, in order: null for a crystal that is {@link Crystal#keywordsOnly()}, was
+     * cancelled meanwhile, or whose text the model refuses ({@link #embedMissing}). While the model is down, the batch
+     * waits for it like a failing write (a growing pause up to {@value Retries#MAX_PAUSE_MILLIS} ms, WARN each time),
+     * keeping the vectors it got, until the model embeds again or the store closes.
+     *
+     * @return the vectors, or null when the store closed first
      */
     private List<Embedding> embed(List<Pending> batch) throws InterruptedException {
-        List<Pending> toEmbed = batch.stream().filter(pending -> !pending.crystal.keywordsOnly()).toList();
-        List<Embedding> some = toEmbed.isEmpty() ? List.of() : embedAll(toEmbed);
-        if (some == null || toEmbed.size() == batch.size()) {
-            return some;
+        List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(batch.size(), null));
+        long pause = Retries.FIRST_PAUSE_MILLIS;
+        while (true) {
+            RuntimeException down = embedMissing(batch, embeddings);
+            if (down == null) {
+                queue.modelDown(false);
+                return embeddings;
+            }
+            if (retries.stopping()) {
+                return null;
+            }
+            queue.modelDown(true);
+            log.warn("The embedding model embeds no text ({}): {} crystals wait for it; retrying in {} ms",
+                    down.toString(), missing(batch, embeddings).size(), pause);
+            if (!retries.pause(pause)) {
+                return null;
+            }
+            pause = Retries.next(pause);
         }
-        List<Embedding> embeddings = new ArrayList<>(batch.size());
-        Iterator<Embedding> next = some.iterator();
-        for (Pending pending : batch) {
-            embeddings.add(pending.crystal.keywordsOnly() ? null : next.next());
-        }
-        return embeddings;
     }
 
-    private List<Embedding> embedAll(List<Pending> batch) throws InterruptedException {
+    /** The positions of the crystals still to embed: no vector yet, not keywords only, not cancelled. */
+    private static List<Integer> missing(List<Pending> batch, List<Embedding> embeddings) {
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Pending pending = batch.get(i);
+            if (embeddings.get(i) == null && !pending.crystal.keywordsOnly() && !pending.cancelled) {
+                missing.add(i);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Embeds the batch's crystals that have no vector yet: all at once and, when that fails, text by text, so that a
+     * text the model refuses (too long for it, a content filter, a provider's 400) keeps no other from its vector. A
+     * text failing alone is tried {@value Retries#SINGLE_ATTEMPTS} times, with pauses from
+     * {@value Retries#FIRST_PAUSE_MILLIS} ms doubling. It counts as refused only while the model is up: the model
+     * embeds the last text it embedded ({@link #up}) when the batch failed, before each pause that follows an attempt
+     * in which it embedded no text, and after the last attempt; a refused crystal is indexed for keywords only (ERROR).
+     * When the model fails that text, it is down and nothing is refused (so a model going down mid-batch refuses
+     * nothing): the vectors made so far stay in {@code embeddings}, and the failure is returned. While the model is
+     * down a round costs two calls: the batch's and that text's.
+     *
+     * @param embeddings the vectors so far, in the batch's order; filled in here
+     * @return null when every crystal to embed has its vector or was refused; else why the model embeds nothing (it
+     *         is down, or the store closes during a pause)
+     */
+    private RuntimeException embedMissing(List<Pending> batch, List<Embedding> embeddings) throws InterruptedException {
+        List<Integer> missing = missing(batch, embeddings);
+        if (missing.isEmpty()) {
+            return null;
+        }
         List<TextSegment> segments = new ArrayList<>(batch.size());
         for (Pending pending : batch) {
             segments.add(TextSegment.from(pending.crystal.textToIndex()));
         }
+        RuntimeException failure;
         try {
-            List<Embedding> embeddings = model.embedAll(segments).content();
-            if (embeddings != null && embeddings.size() == batch.size()) {
-                return embeddings;
+            List<Embedding> some = model.embedAll(missing.stream().map(segments::get).toList()).content();
+            if (some != null && some.size() == missing.size()) {
+                for (int i = 0; i < missing.size(); i++) {
+                    embeddings.set(missing.get(i), some.get(i));
+                }
+                lastEmbedded = segments.get(missing.get(0));
+                return null;
             }
-            log.warn("The embedding model returned {} embeddings for {} texts; embedding them one by one",
-                    embeddings == null ? 0 : embeddings.size(), batch.size());
+            failure = new IllegalStateException("The embedding model returned " + (some == null ? 0 : some.size())
+                    + " embeddings for " + missing.size() + " texts");
         } catch (RuntimeException e) {
-            log.warn("Embedding {} crystals failed ({}); embedding them one by one", batch.size(), e.toString());
+            failure = e;
         }
-        List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(batch.size(), null));
-        for (int i = 0; i < batch.size(); i++) {
-            Pending pending = batch.get(i);
-            long pause = Retries.FIRST_PAUSE_MILLIS;
-            for (int attempt = 1; attempt <= Retries.SINGLE_ATTEMPTS && !pending.cancelled; attempt++) {
+        RuntimeException down = up();
+        if (down != null) {
+            return down;
+        }
+        log.warn("Embedding {} crystals failed ({}); embedding them one by one", missing.size(), failure.toString());
+        Map<Integer, RuntimeException> failing = new TreeMap<>();
+        for (int i : missing) {
+            failing.put(i, failure);
+        }
+        boolean embeddedSome = true; // the model just embedded the last text again
+        long pause = Retries.FIRST_PAUSE_MILLIS;
+        // a batch of one text was its first try alone
+        for (int attempt = missing.size() == 1 ? 2 : 1; attempt <= Retries.SINGLE_ATTEMPTS && !failing.isEmpty();
+             attempt++) {
+            if (attempt > 1) {
+                if (!embeddedSome && (down = up()) != null) {
+                    return down;
+                }
+                if (!retries.pause(pause)) {
+                    return failure;
+                }
+                pause = Retries.next(pause);
+            }
+            embeddedSome = false;
+            for (Map.Entry<Integer, RuntimeException> text : failing.entrySet()) {
                 try {
-                    embeddings.set(i, model.embed(segments.get(i)).content());
-                    break;
+                    embeddings.set(text.getKey(), embedOne(segments.get(text.getKey())));
+                    lastEmbedded = segments.get(text.getKey());
+                    embeddedSome = true;
                 } catch (RuntimeException e) {
-                    if (attempt == Retries.SINGLE_ATTEMPTS) {
-                        log.error("Cannot embed crystal '{}' of scope '{}' ({}): indexed for keywords only",
-                                pending.crystal.id(), pending.crystal.scope(), e.toString());
-                    } else if (!retries.pause(pause)) {
-                        return null;
-                    }
-                    pause = Retries.next(pause);
+                    text.setValue(e);
                 }
             }
+            failing.keySet().removeIf(i -> embeddings.get(i) != null || batch.get(i).cancelled);
         }
-        return embeddings;
+        if (failing.isEmpty()) {
+            return null;
+        }
+        if ((down = up()) != null) {
+            return down; // the model went down meanwhile: it refused nothing
+        }
+        for (Map.Entry<Integer, RuntimeException> text : failing.entrySet()) {
+            Crystal crystal = batch.get(text.getKey()).crystal;
+            log.error("The embedding model refused crystal '{}' of scope '{}' {} times ({}) while it embedded other"
+                    + " texts: it is indexed for keywords only (embedded again when the index is rebuilt)",
+                    crystal.id(), crystal.scope(), Retries.SINGLE_ATTEMPTS, text.getValue().toString());
+        }
+        return null;
+    }
+
+    /**
+     * Whether the model is up: it embeds the last text it embedded for this indexer again ({@link #PROBE} before it
+     * embedded any, so that a text refused first after the store opens is told from a model that is down).
+     *
+     * @return null when it is up, else its failure
+     */
+    private RuntimeException up() {
+        TextSegment text = lastEmbedded != null ? lastEmbedded : PROBE;
+        try {
+            embedOne(text);
+            return null;
+        } catch (RuntimeException e) {
+            return e;
+        }
+    }
+
+    private Embedding embedOne(TextSegment segment) {
+        Embedding embedding = model.embed(segment).content();
+        if (embedding == null) {
+            throw new IllegalStateException("The embedding model returned no embedding");
+        }
+        return embedding;
     }
 
     private boolean retry(String what, Retries.Action action) throws InterruptedException {

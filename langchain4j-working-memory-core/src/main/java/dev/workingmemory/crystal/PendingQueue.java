@@ -141,6 +141,8 @@ final class PendingQueue {
     private long deferringSince;
     private long deferredInEpisode;
     private boolean closed;
+    /** Whether the indexer waits for the embedding model to come back: then no read waits for the indexer. */
+    private boolean modelDown;
     private long lastWarning = System.nanoTime() - WARNING_INTERVAL;
 
     /**
@@ -457,16 +459,46 @@ final class PendingQueue {
     }
 
     /**
+     * The indexer waits for the embedding model to come back (it is down), or no longer does. While it waits, no read
+     * waits for it: what it holds back may be indexed in seconds or in hours.
+     */
+    void modelDown(boolean down) {
+        lock.lock();
+        try {
+            if (modelDown != down) {
+                modelDown = down;
+                progress.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the indexer waits for the embedding model to come back. */
+    boolean modelDown() {
+        lock.lock();
+        try {
+            return modelDown;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
      * Waits until every crystal of the scope added before the call is indexed (those deferred to the records
-     * included) and the scope's records are compared with the index, going ahead of other scopes.
+     * included) and the scope's records are compared with the index, going ahead of other scopes; not while the
+     * indexer waits for the embedding model ({@link #modelDown(boolean)}).
      *
-     * @return false when the wait timed out or the queue was closed first
+     * @return false when the wait timed out, the embedding model is down, or the queue was closed first
      */
     boolean awaitScope(String scope, Duration timeout) {
         lock.lock();
         try {
             if (!busy(scope)) {
                 return true;
+            }
+            if (modelDown) {
+                return false;
             }
             urgent.merge(scope, 1, Integer::sum);
             work.signal();
@@ -476,7 +508,7 @@ final class PendingQueue {
                     if (!busy(scope)) {
                         return true;
                     }
-                    if (wait <= 0) {
+                    if (wait <= 0 || modelDown) {
                         return false;
                     }
                     wait = progress.awaitNanos(wait);

@@ -17,7 +17,8 @@ final class Retries {
     static final long MAX_PAUSE_MILLIS = 30_000;
     /**
      * How many times one crystal is tried (the pauses between them those of {@link #retry}: 1.75 s in all) before
-     * what fails for it alone is given up: its embedding, or its vector's copy in an application's embedding store.
+     * what fails for it alone is given up: its embedding (while the model embeds other texts), or its vector's copy in
+     * an application's embedding store (while that store takes others).
      */
     static final int SINGLE_ATTEMPTS = 4;
 

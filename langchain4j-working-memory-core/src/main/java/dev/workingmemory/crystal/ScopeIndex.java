@@ -128,7 +128,8 @@ public final class ScopeIndex implements AutoCloseable {
 
     /**
      * Searches the scope as {@link EmbeddedCrystalStore#search} does. The query is embedded by {@code model} only
-     * when the ranking weighs vectors and the scope has some.
+     * when the ranking weighs vectors and the scope has some; when the model fails it (down), the search ranks by
+     * keyword only, with a WARN.
      *
      * @return at most {@code query.limit()} hits, best first
      * @throws IllegalArgumentException when the query is of another scope, or the model's vectors are of another
@@ -141,9 +142,11 @@ public final class ScopeIndex implements AutoCloseable {
         Ensure.that(query.scope().equals(scope), () -> "The query is of scope '" + query.scope()
                 + "', not of this index's '" + scope + "'");
         try {
-            return CrystalSearch.run(index, query, ranking, (text, candidates) -> vectors.size() == 0 ? Ranked.EMPTY
-                    : vectors.nearest(model.embed(text).content().vector(), candidates, query.kinds(),
-                    ScopeSample.SIZE));
+            return CrystalSearch.run(index, query, ranking, (text, candidates) -> {
+                Embedding embedding = vectors.size() == 0 ? null : CrystalSearch.embedQuery(model, text, scope);
+                return embedding == null ? Ranked.EMPTY
+                        : vectors.nearest(embedding.vector(), candidates, query.kinds(), ScopeSample.SIZE);
+            });
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot search the crystals of scope '" + scope + "': " + e, e);
         }

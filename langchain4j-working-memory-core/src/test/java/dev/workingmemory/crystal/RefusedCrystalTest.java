@@ -13,6 +13,7 @@ import dev.workingmemory.internal.ConfinedFiles;
 import dev.workingmemory.testing.CapturedLog;
 import dev.workingmemory.testing.GatedEmbeddingModel;
 import dev.workingmemory.testing.HashingEmbeddingModel;
+import dev.workingmemory.testing.ScriptedEmbeddingModel;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.LowerCaseFilter;
 import org.apache.lucene.analysis.TokenFilter;
@@ -36,6 +37,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 import static dev.workingmemory.crystal.CrystalStoreContract.ids;
@@ -47,7 +49,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * every user's crystals pass through goes on, in the live batches and in what is read back from the records. So does
  * a crystal whose vector an application's embedding store refuses every time (a metadata check, a text too long for
  * its column, a constraint): it is indexed for keywords only, with one ERROR; a store unreachable for a while loses
- * no vector.
+ * no vector. And so does a crystal the embedding model refuses while it embeds others (too long for a remote model, a
+ * content filter, a provider's 400), while a model that is down (a connection refused, for seconds or hours) costs no
+ * crystal its vector: the indexer waits for it without spinning, a close records what waits, and a search answers
+ * by keyword meanwhile. A model going down while it embeds texts one by one refuses nothing.
  *
  * <p>No Lucene refusal of a crystal's own document is left that {@link Crystal}'s checks let through (ids, scopes
  * and tags are bounded far below Lucene's 32,766-byte term, and the default analyzer cuts words at 255 characters).
@@ -352,6 +357,221 @@ class RefusedCrystalTest {
         assertThat(vectors.holds("alice-1", "alice-2", "bob-1")).isTrue();
         assertThat(log.lines("ERROR")).isEmpty();
         assertNoReadTimedOut();
+    }
+
+    // ---- the embedding model: refusing a text, or down ----------------------------------------------------
+
+    /** What the indexer logs for each round the embedding model embedded nothing in. */
+    private static final String WAITING = "embeds no text";
+    private static final String REFUSED_WORD = "lighthouses";
+    private static final Crystal ALICE_1 = note("alice-1", "alice", "alice keeps bees on the roof");
+    private static final Crystal ALICE_2 = note("alice-2", "alice", "alice sells honey at the market");
+    private static final Crystal ALICE_3 = note("alice-3", "alice", "alice plants lavender in spring");
+    private static final Crystal ALICE_BAD = note("alice-bad", "alice", "alice wrote a long essay about " + REFUSED_WORD);
+    private static final Crystal BOB_1 = note("bob-1", "bob", "bob repairs old bicycles");
+    private static final Crystal BOB_2 = note("bob-2", "bob", "bob found a vintage frame");
+
+    private EmbeddedCrystalStore open(ScriptedEmbeddingModel model) {
+        return open(EmbeddedCrystalStore.builder().embeddingModel(model));
+    }
+
+    private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as(what).isNegative();
+            Thread.sleep(10);
+        }
+    }
+
+    /** The rounds the indexer found the model down in (a WARN each). */
+    private long roundsDown() {
+        return log.lines("WARN").stream().filter(line -> line.contains(WAITING)).count();
+    }
+
+    /**
+     * Waits until the indexer found the model down in {@code rounds} rounds, or gave a crystal up (an ERROR: what
+     * the store did before, once a text had failed {@link Retries#SINGLE_ATTEMPTS} times, 1.75 s).
+     */
+    private void awaitRoundsDown(int rounds) throws InterruptedException {
+        await(rounds + " rounds with the model down", () -> roundsDown() >= rounds || !log.lines("ERROR").isEmpty());
+    }
+
+    private static void awaitIndexed(CrystalStore store) throws InterruptedException {
+        await("every crystal indexed", () -> store.pendingCount() == 0);
+    }
+
+    /**
+     * The crystals of the scope that have a vector: a search lists every one of them in its vector list (far fewer
+     * crystals than the list's 30 candidates), with its similarity; one without a vector has none (NaN).
+     */
+    private static List<String> withVectors(CrystalStore store, String scope) {
+        return store.search(new CrystalQuery(scope, "anything at all", 10)).stream()
+                .filter(hit -> !Double.isNaN(hit.scores().vector())).map(hit -> hit.crystal().id()).sorted().toList();
+    }
+
+    @Test
+    void should_give_every_crystal_its_vector_when_the_model_comes_back_after_an_outage_longer_than_the_retries()
+            throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        model.down(true);
+        EmbeddedCrystalStore store = open(model);
+        store.add(List.of(ALICE_1, ALICE_2, BOB_1));
+
+        awaitRoundsDown(5); // pauses of 250, 500, 1,000 and 2,000 ms: beyond a text's 1.75 s of tries
+        assertThat(log.lines("ERROR")).isEmpty();
+        assertThat(store.pendingCount()).isEqualTo(3);
+        model.down(false);
+
+        awaitIndexed(store);
+        assertThat(withVectors(store, "alice")).containsExactly("alice-1", "alice-2");
+        assertThat(withVectors(store, "bob")).containsExactly("bob-1");
+        assertThat(ids(store.search(new CrystalQuery("alice", "honey market", 3)))).first().isEqualTo("alice-2");
+        assertThat(log.lines("ERROR")).isEmpty();
+    }
+
+    @Test
+    void should_index_for_keywords_only_the_one_text_the_model_refuses_among_others() throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        model.refusing(REFUSED_WORD);
+        EmbeddedCrystalStore store = open(model);
+        // one add: one batch for the indexer, whose embedAll fails for the refused text
+        store.add(List.of(ALICE_1, ALICE_BAD, ALICE_2, BOB_1));
+
+        awaitIndexed(store);
+        assertThat(withVectors(store, "alice")).containsExactly("alice-1", "alice-2");
+        assertThat(withVectors(store, "bob")).containsExactly("bob-1");
+        assertThat(ids(store.search(new CrystalQuery("alice", "essay", 3)))).first().isEqualTo("alice-bad");
+        assertThat(log.lines("ERROR")).singleElement().asString()
+                .contains("'alice-bad'", "scope 'alice'", ScriptedEmbeddingModel.REFUSAL, "keywords only");
+        assertThat(roundsDown()).isZero();
+    }
+
+    @Test
+    void should_hold_back_no_crystal_behind_a_text_refused_first_after_the_store_opened() throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        model.refusing(REFUSED_WORD);
+        EmbeddedCrystalStore store = open(model);
+        // alone in its batch, and no text embedded before it: the model is asked for a text of its own
+        store.add(List.of(ALICE_BAD));
+        assertThat(store.count("alice")).isEqualTo(1);
+        store.add(List.of(BOB_1));
+
+        awaitIndexed(store);
+        assertThat(withVectors(store, "alice")).isEmpty();
+        assertThat(withVectors(store, "bob")).containsExactly("bob-1");
+        assertThat(log.lines("ERROR")).singleElement().asString().contains("'alice-bad'", "keywords only");
+    }
+
+    @Test
+    void should_refuse_nothing_when_the_model_goes_down_while_it_embeds_texts_one_by_one()
+            throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        model.refusing(REFUSED_WORD);
+        // the batch fails for the refused text; the model embeds its check text and two texts alone, then is down
+        model.downAfter(3);
+        EmbeddedCrystalStore store = open(model);
+        store.add(List.of(ALICE_1, ALICE_BAD, ALICE_2, ALICE_3, BOB_1));
+
+        awaitRoundsDown(4);
+        assertThat(log.lines("ERROR")).as("down, not refusing").isEmpty();
+        assertThat(store.pendingCount()).isEqualTo(5);
+
+        model.down(false);
+        awaitIndexed(store);
+        assertThat(withVectors(store, "alice")).containsExactly("alice-1", "alice-2", "alice-3");
+        assertThat(withVectors(store, "bob")).containsExactly("bob-1");
+        assertThat(log.lines("ERROR")).singleElement().asString().contains("'alice-bad'", "keywords only");
+    }
+
+    @Test
+    void should_ask_the_model_twice_per_pause_while_it_is_down() throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        model.down(true);
+        EmbeddedCrystalStore store = open(model);
+        List<Crystal> crystals = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            crystals.add(note("alice-" + i, "alice", "alice note number " + i));
+        }
+        store.add(crystals);
+        await("the first call", () -> model.calls() > 0);
+        long start = System.nanoTime();
+
+        Thread.sleep(3_000);
+        int calls = model.calls();
+        long elapsedMillis = Duration.ofNanos(System.nanoTime() - start).toMillis();
+        // a round (the batch's call and one text's) starts at once, then after each pause that has passed, from 250
+        // ms doubling: at most this many started in the time measured
+        int rounds = 1;
+        for (long pause = Retries.FIRST_PAUSE_MILLIS, paused = pause; paused <= elapsedMillis;
+             pause = Retries.next(pause), paused += pause) {
+            rounds++;
+        }
+        assertThat(calls).as("calls in %d ms", elapsedMillis).isLessThanOrEqualTo(2 * (rounds + 1));
+        assertThat(model.downCalls()).isEqualTo(calls);
+        assertThat(log.lines("ERROR")).isEmpty();
+    }
+
+    @Test
+    void should_record_on_close_what_waits_for_the_model_and_index_it_with_vectors_after_the_next_open(
+            @TempDir Path dir) throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        model.down(true);
+        // batches of two: crystals wait behind the batch held back
+        EmbeddedCrystalStore store = open(EmbeddedCrystalStore.builder().embeddingModel(model).directory(dir)
+                .batchSize(2));
+        store.add(List.of(ALICE_1, ALICE_2, BOB_1, ALICE_3, BOB_2));
+        awaitRoundsDown(4);
+        long start = System.nanoTime();
+        store.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("the close waits for no model")
+                .isLessThan(TIMEOUT.dividedBy(2));
+
+        model.down(false);
+        store = open(EmbeddedCrystalStore.builder().embeddingModel(model).directory(dir).batchSize(2));
+        assertThat(store.count("alice")).isEqualTo(3);
+        assertThat(store.count("bob")).isEqualTo(2);
+        assertThat(withVectors(store, "alice")).containsExactly("alice-1", "alice-2", "alice-3");
+        assertThat(withVectors(store, "bob")).containsExactly("bob-1", "bob-2");
+        assertThat(log.lines("ERROR")).isEmpty();
+    }
+
+    @Test
+    void should_answer_a_search_by_keyword_at_once_while_the_model_is_down() throws InterruptedException {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        EmbeddedCrystalStore store = open(model);
+        store.add(List.of(ALICE_1));
+        assertThat(store.count("alice")).isEqualTo(1);
+        model.down(true);
+        store.add(List.of(ALICE_2));
+        awaitRoundsDown(1);
+
+        long start = System.nanoTime();
+        List<CrystalHit> hits = store.search(new CrystalQuery("alice", "bees on the roof", 3));
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("no wait for what the model holds back")
+                .isLessThan(TIMEOUT.dividedBy(2));
+        assertThat(ids(hits)).first().isEqualTo("alice-1");
+        assertThat(hits).allMatch(hit -> Double.isNaN(hit.scores().vector()), "ranked by keyword only");
+        assertThat(log.lines("WARN")).anyMatch(line -> line.contains("Cannot embed a query of scope 'alice'")
+                && line.contains("keyword only"));
+
+        model.down(false);
+        awaitIndexed(store);
+        assertThat(withVectors(store, "alice")).containsExactly("alice-1", "alice-2");
+    }
+
+    @Test
+    void should_search_a_scope_index_by_keyword_while_the_model_is_down() {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        try (ScopeIndex index = ScopeIndex.create("alice")) {
+            index.update(List.of(new ScopeIndex.Entry(ALICE_1, model.embed(ALICE_1.textToIndex()).content()),
+                    new ScopeIndex.Entry(ALICE_2, model.embed(ALICE_2.textToIndex()).content())), List.of());
+            model.down(true);
+
+            List<CrystalHit> hits = index.search(new CrystalQuery("alice", "honey market", 3), model,
+                    CrystalRanking.defaults());
+            assertThat(ids(hits)).first().isEqualTo("alice-2");
+            assertThat(hits).allMatch(hit -> Double.isNaN(hit.scores().vector()), "ranked by keyword only");
+        }
     }
 
     /**
