@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * How every crystal store searches (the one ranking): the query loses its question words, a keyword list comes from
@@ -31,9 +33,15 @@ final class CrystalSearch {
     private CrystalSearch() {
     }
 
+    /** At most one WARN a minute for each embedding model that fails queries: an outage fails every search. */
+    private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
+    /** Per model: when it was last warned of, and how many failed queries went unwarned since. */
+    private static final Map<EmbeddingModel, long[]> WARNINGS = new WeakHashMap<>();
+
     /**
      * The query's vector, or null when the model fails it (a remote model that is down, or refuses the text): the
-     * search then ranks by keyword only, with a WARN, so that {@code memory_search} still answers from the words.
+     * search then ranks by keyword only, with a WARN (once a minute at most for a model), so that {@code memory_search}
+     * still answers from the words.
      */
     static Embedding embedQuery(EmbeddingModel model, String text, String scope) {
         try {
@@ -41,12 +49,28 @@ final class CrystalSearch {
             if (embedding != null) {
                 return embedding;
             }
-            log.warn("The embedding model returned no embedding for a query of scope '{}': ranking by keyword only",
-                    scope);
+            warnKeywordsOnly(model, scope, "it returned no embedding");
         } catch (RuntimeException e) {
-            log.warn("Cannot embed a query of scope '{}' ({}): ranking by keyword only", scope, e.toString());
+            warnKeywordsOnly(model, scope, e.toString());
         }
         return null;
+    }
+
+    private static void warnKeywordsOnly(EmbeddingModel model, String scope, String reason) {
+        long now = System.nanoTime();
+        long unwarned;
+        synchronized (WARNINGS) {
+            long[] last = WARNINGS.computeIfAbsent(model, m -> new long[] {now - WARNING_INTERVAL_NANOS, 0});
+            if (now - last[0] < WARNING_INTERVAL_NANOS) {
+                last[1]++;
+                return;
+            }
+            unwarned = last[1];
+            last[0] = now;
+            last[1] = 0;
+        }
+        log.warn("Cannot embed a query of scope '{}' ({}): ranking by keyword only{}", scope, reason,
+                unwarned == 0 ? "" : " (and " + unwarned + " other queries since the last warning)");
     }
 
     /** Where a search's vector list comes from. */

@@ -574,6 +574,21 @@ class RefusedCrystalTest {
         }
     }
 
+    @Test
+    void should_warn_once_a_minute_of_the_queries_a_down_model_fails() {
+        ScriptedEmbeddingModel model = new ScriptedEmbeddingModel();
+        try (ScopeIndex index = ScopeIndex.create("alice")) {
+            index.update(List.of(new ScopeIndex.Entry(ALICE_1, model.embed(ALICE_1.textToIndex()).content())), List.of());
+            model.down(true);
+
+            for (int i = 0; i < 50; i++) {
+                assertThat(index.search(new CrystalQuery("alice", "bees on the roof", 3), model,
+                        CrystalRanking.defaults())).isNotEmpty();
+            }
+            assertThat(log.lines("WARN")).filteredOn(line -> line.contains("Cannot embed a query")).hasSize(1);
+        }
+    }
+
     /**
      * LangChain4j's {@link InMemoryEmbeddingStore}, refusing every add that holds an entry of a crystal in
      * {@link #refused} (before it adds any, as a store checking its input does), and failing every call while
