@@ -111,7 +111,12 @@ import java.util.Map;
  * The name of a resource is the first non-blank string of {@code title, name, heading, <type>_name/<type>Name},
  * other {@code *_name/*Name} keys, {@code slug, filename, label}, an account's {@code username, login, handle}
  * (GitHub's user has no name), then {@code subject} or {@code summary} if it looks
- * like a name (below); names longer than 256 characters are cut and end with {@code …}; no name means the id is the
+ * like a name (below), then the string right after the id under a key of none of these kinds (no {@code *name},
+ * {@code *title}, {@code *id}) when it is written as a proper name: two words or more starting with capitals, not all
+ * capitals, or a script without case and no digit ({@code {"id":"AP-7781","nombre":"Casa do Fado"}},
+ * {@code "название":"Гостиница Ангара"}, {@code "名称":"洱海边小院"}: an API in another language names its records under its
+ * own words, next to the id as English ones do; {@code "estado":"Entregado"}, {@code "USD"} or a sentence name
+ * nothing); names longer than 256 characters are cut and end with {@code …}; no name means the id is the
  * name (see {@link Entity}). A {@code name} or {@code title} given as an object ({@code "name":{"text":"Tech Meetup"}},
  * a title per language) is its first string that looks like a name, not counting parts of a person's name
  * ({@code first}, {@code last}, ...). A {@code *_name} key whose prefix names another party of the record ({@code receiver,

@@ -57,7 +57,13 @@ final class ResourceWalk {
     private static final int LABEL = 7;
     private static final int HANDLE = 8;
     private static final int SUBJECT = 9;
-    private static final int NO_NAME = 10;
+    /**
+     * The string right after the record's id, under a key of no rank above, when it reads as a proper name
+     * ({@link #namesAfterId}): an API in another language names its records under its own words ({@code nombre},
+     * {@code nazwa}, {@code название}) and lists the name next to the id, as English ones do.
+     */
+    private static final int AFTER_ID = 10;
+    private static final int NO_NAME = 11;
 
     /** Ranks of the names a record without an id can have, best first. */
     private static final int OWN_TYPED = 0;
@@ -168,6 +174,8 @@ final class ResourceWalk {
         String thingType;
         boolean thingKnown;
         String declaredType;
+        /** Whether the last field read set an id. */
+        boolean afterId;
         /** Whether the entity made of these fields got a derived id. */
         boolean derivedId;
         /** Whether the object is sure to be a resource: its containers need not be walked. */
@@ -270,6 +278,8 @@ final class ResourceWalk {
         JsonToken token;
         while ((token = parser.nextToken()) == JsonToken.FIELD_NAME) {
             String field = parser.currentName();
+            boolean afterId = fields.afterId;
+            fields.afterId = false;
             token = parser.nextToken();
             if (token == null) {
                 break;
@@ -287,7 +297,7 @@ final class ResourceWalk {
                     readField(parser, token, field, context, depth);
                 }
             } else if (--remaining >= 0) {
-                readScalar(parser, token, field, type, fields);
+                readScalar(parser, token, field, type, fields, afterId);
             }
             fields.leaf = (type != null || fields.declaredType != null) && fields.strongId();
         }
@@ -297,13 +307,18 @@ final class ResourceWalk {
     }
 
     /** Notes what one scalar field says about the object's id, name and type. */
-    private void readScalar(JsonParser parser, JsonToken token, String field, String type, Fields fields)
-            throws IOException {
+    private void readScalar(JsonParser parser, JsonToken token, String field, String type, Fields fields,
+                            boolean afterId) throws IOException {
         // Ids and names are strings or integers; other scalars only count as examined nodes.
         if (field.isEmpty() || (token != JsonToken.VALUE_STRING && token != JsonToken.VALUE_NUMBER_INT)) {
             return;
         }
         boolean strongId = fields.strongId();
+        String id = fields.id;
+        String uuid = fields.uuid;
+        String typedId = fields.typedId;
+        String otherId = fields.otherId;
+        String key = fields.key;
         int rank = NO_NAME;
         int ownRank = NO_OWN;
         NameKeys.NameKey thing = null;
@@ -360,13 +375,66 @@ final class ResourceWalk {
                 }
             }
         }
+        fields.afterId = id != fields.id || uuid != fields.uuid || typedId != fields.typedId
+                || otherId != fields.otherId || key != fields.key;
+        if (rank == NO_NAME && afterId && !fields.afterId && !hasOwnRule(field)) {
+            rank = AFTER_ID;
+        }
         if (rank >= fields.nameRank && ownRank >= fields.ownRank && thing == null) {
             return;
         }
         String text = nameText(parser, token);
-        if (text != null) {
+        if (text != null && (rank != AFTER_ID || namesAfterId(text))) {
             offerName(fields, text, rank, ownRank, thing);
         }
+    }
+
+    /** Whether the key is a name, title or id key: what such a key holds is decided by the rules of its kind. */
+    private static boolean hasOwnRule(String field) {
+        int n = field.length();
+        return n >= 2 && field.regionMatches(true, n - 2, "id", 0, 2)
+                || n >= 4 && field.regionMatches(true, n - 4, "name", 0, 4)
+                || n >= 5 && field.regionMatches(true, n - 5, "title", 0, 5);
+    }
+
+    /**
+     * Whether a value after a record's id reads as a proper name: it looks like a name ({@link NameKeys#looksLikeName})
+     * and is written as one: its first word and another start with a capital ({@code Casa do Fado}, {@code Гостиница
+     * Ангара}), with some letter not a capital, or it is in a script without case and holds no digit ({@code 嵐山温泉
+     * 花筏}). So a status, a currency, a code or a sentence ({@code shipped}, {@code Entregado}, {@code in Zustellung},
+     * {@code USD}, {@code D8781}, {@code Buy more coffee filters}) names nothing. A status in a script without case
+     * ({@code 已发货}) cannot be told from a name so.
+     */
+    static boolean namesAfterId(String text) {
+        String value = text.strip();
+        if (!NameKeys.looksLikeName(value)) {
+            return false;
+        }
+        int capitalised = 0;
+        boolean notCapital = false;
+        boolean digit = false;
+        boolean wordStart = true;
+        int first = -1;
+        for (int i = 0; i < value.length(); ) {
+            int c = value.codePointAt(i);
+            if (Character.isWhitespace(c)) {
+                wordStart = true;
+            } else if (Character.isLetter(c)) {
+                if (wordStart) {
+                    if (first < 0) {
+                        first = c;
+                    }
+                    capitalised += Character.isLowerCase(c) ? 0 : 1;
+                    wordStart = false;
+                }
+                notCapital |= !Character.isUpperCase(c);
+            } else {
+                digit |= Character.isDigit(c);
+            }
+            i += Character.charCount(c);
+        }
+        boolean caseless = first >= 0 && !Character.isLowerCase(first) && !Character.isUpperCase(first);
+        return caseless ? !digit : first >= 0 && Character.isUpperCase(first) && notCapital && capitalised >= 2;
     }
 
     /**

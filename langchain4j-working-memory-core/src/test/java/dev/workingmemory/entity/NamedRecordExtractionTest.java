@@ -146,6 +146,35 @@ class NamedRecordExtractionTest {
 
     // --- records with ids --------------------------------------------------------------------------------------
 
+    /** An API in another language names its records under its own words; the name follows the id, as in English. */
+    @Test
+    void should_name_a_record_by_the_proper_name_after_its_id_under_a_key_of_another_language() {
+        assertThat(extractor.extract("searchApartments",
+                "[{\"id\":\"AP-7781\",\"nombre\":\"Casa do Fado\",\"barrio\":\"Alfama\",\"precio_total\":612}]"))
+                .containsExactly(new Entity("AP-7781", "Casa do Fado", "apartment"));
+        assertThat(extractor.extract("searchHotels",
+                "[{\"id\":\"IRK-12\",\"название\":\"Гостиница Ангара\",\"город\":\"Иркутск\"}]"))
+                .containsExactly(new Entity("IRK-12", "Гостиница Ангара", "hotel"));
+        assertThat(extractor.extract("searchHomestays",
+                "[{\"id\":\"DL-501\",\"名称\":\"洱海边小院\",\"位置\":\"大理双廊\"}]"))
+                .containsExactly(new Entity("DL-501", "洱海边小院", "homestay"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"shipped", "Entregado", "in Zustellung verzögert", "USD", "PENDING", "D8781",
+            "Buy more coffee filters", "MDEyOklzc3VlQ29tbWVudDE="})
+    void should_not_name_a_record_by_a_status_code_or_sentence_after_its_id(String value) {
+        assertThat(extractor.extract("lookupOrder", "{\"id\":\"o-1\",\"estado\":\"" + value + "\"}"))
+                .containsExactly(new Entity("o-1", "o-1", "order"));
+    }
+
+    @Test
+    void should_not_name_a_record_by_a_proper_name_after_its_id_under_a_name_or_id_key_of_another_kind() {
+        assertThat(extractor.extract("lookupOrder",
+                "{\"id\":\"o-1\",\"receiver_name\":\"Marta Iglesias\",\"node_id\":\"Casa Grande\"}"))
+                .containsExactly(new Entity("o-1", "o-1", "order"));
+    }
+
     @Test
     void should_not_name_a_resource_after_another_party() {
         assertThat(extractor.extract("send_money",
