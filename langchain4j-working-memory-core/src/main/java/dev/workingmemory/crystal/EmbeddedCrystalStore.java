@@ -15,11 +15,11 @@ import dev.workingmemory.crystal.RankFusion.Scored;
 import dev.workingmemory.event.CrystalsDeferred;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.DefaultEmbeddingModel;
-import dev.workingmemory.internal.VectorModel;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.SearchAnalyzer;
+import dev.workingmemory.internal.VectorModel;
 import dev.workingmemory.store.WorkingMemoryStoreException;
 import org.apache.lucene.analysis.Analyzer;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -151,7 +151,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         this.readYourWritesTimeout = builder.readYourWritesTimeout;
         this.queueCapacity = builder.queueCapacity;
         this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : DefaultEmbeddingModel.INSTANCE;
-        Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new EnglishAnalyzer();
+        Analyzer analyzer = builder.analyzer != null ? builder.analyzer : new SearchAnalyzer();
         try {
             this.index = CrystalIndex.open(directory == null ? null : directory.resolve("index"), analyzer,
                     VectorModel.nameOf(embeddingModel));

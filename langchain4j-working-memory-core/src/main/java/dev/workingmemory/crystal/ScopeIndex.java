@@ -5,8 +5,8 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.workingmemory.crystal.CrystalRecords.Stored;
 import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.internal.Ensure;
+import dev.workingmemory.internal.SearchAnalyzer;
 import dev.workingmemory.store.WorkingMemoryStoreException;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,7 +66,7 @@ public final class ScopeIndex implements AutoCloseable {
     public static ScopeIndex create(String scope) {
         Ensure.notBlank(scope, "scope");
         try {
-            return new ScopeIndex(scope, CrystalIndex.open(null, new EnglishAnalyzer()));
+            return new ScopeIndex(scope, CrystalIndex.open(null, new SearchAnalyzer()));
         } catch (IOException e) {
             throw new WorkingMemoryStoreException("Cannot create an index in memory: " + e, e);
         }

@@ -7,7 +7,6 @@ import dev.workingmemory.crystal.CrystalKind;
 import dev.workingmemory.crystal.MemoryHit;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.en.EnglishAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.analysis.tokenattributes.OffsetAttribute;
 
@@ -477,7 +476,7 @@ final class HitChoice {
         }
 
         /** Thread-safe: Lucene's analyzers keep their per-thread state themselves. */
-        private static final Analyzer ANALYZER = new EnglishAnalyzer();
+        private static final Analyzer ANALYZER = new SearchAnalyzer();
         /** The shortest window worth showing; a share smaller than this leaves the piece whole (and out, most likely). */
         private static final int MIN_WINDOW_CHARS = 20;
         /** The longest label of a past turn's line: {@code tool } and a tool name of up to 100 characters. */
