@@ -104,19 +104,26 @@ import java.util.Map;
  * {@code entity, record, resource, node, doc}), {@code <type>_id}/{@code <type>Id}, the first other
  * {@code *_id}/{@code *Id}/{@code *ID} key with a usable value (whose prefix then becomes the type; prefixes
  * {@code request, trace, span, correlation, session, tenant, parent, cursor, next, prev, previous} are never ids),
- * {@code key}. Usable ids are non-blank strings of at most 256 characters (stripped) or integers (their literal text,
+ * {@code key}, and for a record with a type and no name of its own, the value of its first field (under a key of no
+ * name, title or id kind) when it is a code: one token of letters, digits and hyphens, a hyphen next to a digit, no
+ * date ({@code {"注文番号":"JP-20251120-5573"}}, {@code {"commande":"FR-2025-99412"}}: an API in another language keeps
+ * the number under its own word, first). Such a record that holds one thing under a key of its own
+ * ({@code {"buchung":"BK-55-30912","hotel":{"id":"H-1182",…}}}) is about that thing: the thing is kept instead.
+ * Usable ids are non-blank strings of at most 256 characters (stripped) or integers (their literal text,
  * so {@code 12345678901234567890} survives); other values are skipped.
  *
  * <h2>Names</h2>
  * The name of a resource is the first non-blank string of {@code title, name, heading, <type>_name/<type>Name},
  * other {@code *_name/*Name} keys, {@code slug, filename, label}, an account's {@code username, login, handle}
  * (GitHub's user has no name), then {@code subject} or {@code summary} if it looks
- * like a name (below), then the string right after the id under a key of none of these kinds (no {@code *name},
+ * like a name (below), then, in a record of a list, the string right after the id under a key of none of these
+ * kinds (no {@code *name},
  * {@code *title}, {@code *id}) when it is written as a proper name: two words or more starting with capitals, not all
  * capitals, or a script without case and no digit ({@code {"id":"AP-7781","nombre":"Casa do Fado"}},
  * {@code "название":"Гостиница Ангара"}, {@code "名称":"洱海边小院"}: an API in another language names its records under its
  * own words, next to the id as English ones do; {@code "estado":"Entregado"}, {@code "USD"} or a sentence name
- * nothing); names longer than 256 characters are cut and end with {@code …}; no name means the id is the
+ * nothing, and a record looked up alone is not named so: an order gives its customer's name next to its number);
+ * names longer than 256 characters are cut and end with {@code …}; no name means the id is the
  * name (see {@link Entity}). A {@code name} or {@code title} given as an object ({@code "name":{"text":"Tech Meetup"}},
  * a title per language) is its first string that looks like a name, not counting parts of a person's name
  * ({@code first}, {@code last}, ...). A {@code *_name} key whose prefix names another party of the record ({@code receiver,

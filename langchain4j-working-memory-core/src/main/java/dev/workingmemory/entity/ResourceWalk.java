@@ -9,6 +9,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * One bounded depth-first walk over the token stream of a tool result, collecting the resources and named records
@@ -29,6 +30,8 @@ final class ResourceWalk {
     static final int MAX_NODES = 10_000;
     /** Longer id values are not taken as ids. */
     static final int MAX_ID_LENGTH = 256;
+    /** A date at the start of a value: no code ({@link #isCode}). */
+    private static final Pattern DATE = Pattern.compile("\\d{4}-\\d{2}-\\d{2}|\\d{2}-\\d{2}-\\d{4}");
     /** Longer names are cut to this many characters, ending with an ellipsis. */
     static final int MAX_NAME_LENGTH = 256;
 
@@ -58,9 +61,10 @@ final class ResourceWalk {
     private static final int HANDLE = 8;
     private static final int SUBJECT = 9;
     /**
-     * The string right after the record's id, under a key of no rank above, when it reads as a proper name
-     * ({@link #namesAfterId}): an API in another language names its records under its own words ({@code nombre},
-     * {@code nazwa}, {@code название}) and lists the name next to the id, as English ones do.
+     * The string right after the id of a record in a list, under a key of no rank above, when it reads as a proper
+     * name ({@link #namesAfterId}): an API in another language names its records under its own words ({@code nombre},
+     * {@code nazwa}, {@code название}) and lists the name next to the id, as English ones do. Not a record looked up
+     * alone: an order or an account gives its customer's name next to its number ({@code "cliente":"Marta Iglesias"}).
      */
     private static final int AFTER_ID = 10;
     private static final int NO_NAME = 11;
@@ -82,6 +86,10 @@ final class ResourceWalk {
     private final List<Entity> found;
     /** Which of {@link #found} have derived ids. */
     private final BitSet derived = new BitSet();
+    /** Whether the object about to be read is an element of a list. */
+    private boolean nextIsElement;
+    /** Which of {@link #found} have the code of their first field as id ({@link Fields#firstCode}). */
+    private final BitSet coded = new BitSet();
     private int remaining = MAX_NODES;
 
     ResourceWalk(ContainerKeys keys, NameKeys nameKeys, EntityTypeNames.ToolType toolType, int maxPerList,
@@ -145,7 +153,9 @@ final class ResourceWalk {
             if (token.isStructStart()) {
                 if (index < maxPerList) {
                     remaining--;
+                    nextIsElement = true;
                     readContainer(parser, token, context, depth + 1);
+                    nextIsElement = false;
                 } else {
                     parser.skipChildren();
                 }
@@ -176,6 +186,16 @@ final class ResourceWalk {
         String declaredType;
         /** Whether the last field read set an id. */
         boolean afterId;
+        /** Whether the object is an element of a list: one of several things, told apart by their names. */
+        boolean element;
+        /** Whether a field was read: only the first can give {@link #firstCode}. */
+        boolean started;
+        /** The first field's value when it is shaped as a code ({@link #isCode}): the id of a record that has none. */
+        String firstCode;
+        /** Whether the entity made of these fields has {@link #firstCode} as its id. */
+        boolean codeId;
+        /** Which of {@link #found} came from an object under one of these fields' keys, not from a list. */
+        final BitSet heldAlone = new BitSet();
         /** Whether the entity made of these fields got a derived id. */
         boolean derivedId;
         /** Whether the object is sure to be a resource: its containers need not be walked. */
@@ -194,9 +214,12 @@ final class ResourceWalk {
      */
     private void readObject(JsonParser parser, ContainerKeys.Key context, int depth) throws IOException {
         remaining--;
+        boolean element = nextIsElement;
+        nextIsElement = false;
         String type = typeOfContext(context);
         int mark = found.size();
         Fields fields = new Fields();
+        fields.element = element;
         readFields(parser, context, depth, type, fields, false);
         Entity entity = entityOf(fields, type, context != null && context.knownType() != null);
         if (entity != null && EntityTypeNames.REPORT_TYPES.contains(entity.type())) {
@@ -209,14 +232,31 @@ final class ResourceWalk {
         if ((entity == null || fields.derivedId) && derived.nextClearBit(mark) < found.size()) {
             return; // a record without an id around resources with ids is an envelope, not a thing
         }
+        if (fields.codeId && aboutAThing(fields, mark)) {
+            return; // a booking's or a confirmation's number around the thing it is about: the thing
+        }
         // A resource or named record is a leaf: what was found inside it belongs to it, even when the record itself
         // has no type to become an entity of.
         while (found.size() > mark) {
             found.remove(found.size() - 1);
         }
         if (entity != null) {
-            add(entity, fields.derivedId);
+            add(entity, fields.derivedId, fields.codeId);
         }
+    }
+
+    /**
+     * Whether a record whose id is its first field's code holds, under a key of its own, one thing with an id of its
+     * own or a name ({@code "hotel":{"id":…}}, {@code "restaurant":{"name":"Nopa"}}): a booking or a confirmation is
+     * about that thing. The lists it holds are its own parts (an order's lines, its payments), which it keeps.
+     */
+    private boolean aboutAThing(Fields fields, int mark) {
+        for (int i = mark; i < found.size(); i++) {
+            if (fields.heldAlone.get(i) && !coded.get(i)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -250,6 +290,10 @@ final class ResourceWalk {
         if (fields.key != null) {
             return new Entity(fields.key, fields.name, type);
         }
+        if (fields.firstCode != null && fields.ownName == null && fields.thingName == null) {
+            fields.codeId = true;
+            return new Entity(fields.firstCode, fields.name, type);
+        }
         return withoutId(fields, type, typedByKnownKey && fields.declaredType == null);
     }
 
@@ -280,9 +324,14 @@ final class ResourceWalk {
             String field = parser.currentName();
             boolean afterId = fields.afterId;
             fields.afterId = false;
+            boolean first = !fields.started && !attributes;
+            fields.started = true;
             token = parser.nextToken();
             if (token == null) {
                 break;
+            }
+            if (first && token == JsonToken.VALUE_STRING && !hasOwnRule(field) && isCode(parser.getText())) {
+                fields.firstCode = parser.getText();
             }
             if (token.isStructStart()) {
                 if (token == JsonToken.START_OBJECT && (field.equals("name") || field.equals("title"))) {
@@ -294,7 +343,11 @@ final class ResourceWalk {
                 } else if (attributes || fields.leaf) {
                     parser.skipChildren();
                 } else {
+                    int before = found.size();
                     readField(parser, token, field, context, depth);
+                    if (token == JsonToken.START_OBJECT && found.size() > before) {
+                        fields.heldAlone.set(before, found.size());
+                    }
                 }
             } else if (--remaining >= 0) {
                 readScalar(parser, token, field, type, fields, afterId);
@@ -377,7 +430,7 @@ final class ResourceWalk {
         }
         fields.afterId = id != fields.id || uuid != fields.uuid || typedId != fields.typedId
                 || otherId != fields.otherId || key != fields.key;
-        if (rank == NO_NAME && afterId && !fields.afterId && !hasOwnRule(field)) {
+        if (rank == NO_NAME && afterId && fields.element && !fields.afterId && !hasOwnRule(field)) {
             rank = AFTER_ID;
         }
         if (rank >= fields.nameRank && ownRank >= fields.ownRank && thing == null) {
@@ -387,6 +440,36 @@ final class ResourceWalk {
         if (text != null && (rank != AFTER_ID || namesAfterId(text))) {
             offerName(fields, text, rank, ownRank, thing);
         }
+    }
+
+    /**
+     * Whether a value is shaped as a code that identifies a record: one token of 4 to 64 letters, digits and hyphens,
+     * with a hyphen between a digit and a letter or digit ({@code 4471-2025-88}, {@code JP-20251120-5573},
+     * {@code ОБМ-88213}, {@code CN-88310025}), and no date ({@code 2025-11-28}). An API in another language keeps a
+     * record's number under its own word ({@code bestellnummer}, {@code commande}, {@code 注文番号}), first, where an
+     * English one has {@code id}; a status, a name, an amount, a time, a version or a bare number is no code.
+     */
+    static boolean isCode(String text) {
+        int length = text.length();
+        if (length < 4 || length > 64 || DATE.matcher(text).lookingAt()) {
+            return false;
+        }
+        boolean digit = false;
+        boolean hyphen = false;
+        for (int i = 0; i < length; i++) {
+            char c = text.charAt(i);
+            if (c == '-') {
+                if (i == 0 || i == length - 1 || text.charAt(i - 1) == '-') {
+                    return false;
+                }
+                hyphen |= Character.isDigit(text.charAt(i - 1)) || Character.isDigit(text.charAt(i + 1));
+            } else if (Character.isDigit(c)) {
+                digit = true;
+            } else if (!Character.isLetter(c)) {
+                return false;
+            }
+        }
+        return digit && hyphen;
     }
 
     /** Whether the key is a name, title or id key: what such a key holds is decided by the rules of its kind. */
@@ -525,7 +608,7 @@ final class ResourceWalk {
         }
     }
 
-    private void add(Entity entity, boolean derivedId) {
+    private void add(Entity entity, boolean derivedId, boolean codeId) {
         if (found.size() >= maxEntities) {
             return;
         }
@@ -535,6 +618,7 @@ final class ResourceWalk {
             }
         }
         derived.set(found.size(), derivedId);
+        coded.set(found.size(), codeId);
         found.add(entity);
     }
 

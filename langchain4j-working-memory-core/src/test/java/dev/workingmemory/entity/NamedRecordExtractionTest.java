@@ -147,32 +147,60 @@ class NamedRecordExtractionTest {
     // --- records with ids --------------------------------------------------------------------------------------
 
     /** An API in another language names its records under its own words; the name follows the id, as in English. */
-    @Test
-    void should_name_a_record_by_the_proper_name_after_its_id_under_a_key_of_another_language() {
-        assertThat(extractor.extract("searchApartments",
-                "[{\"id\":\"AP-7781\",\"nombre\":\"Casa do Fado\",\"barrio\":\"Alfama\",\"precio_total\":612}]"))
-                .containsExactly(new Entity("AP-7781", "Casa do Fado", "apartment"));
-        assertThat(extractor.extract("searchHotels",
-                "[{\"id\":\"IRK-12\",\"название\":\"Гостиница Ангара\",\"город\":\"Иркутск\"}]"))
-                .containsExactly(new Entity("IRK-12", "Гостиница Ангара", "hotel"));
-        assertThat(extractor.extract("searchHomestays",
-                "[{\"id\":\"DL-501\",\"名称\":\"洱海边小院\",\"位置\":\"大理双廊\"}]"))
-                .containsExactly(new Entity("DL-501", "洱海边小院", "homestay"));
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "searchApartments | [{\"id\":\"AP-7781\",\"nombre\":\"Casa do Fado\",\"barrio\":\"Alfama\",\"precio_total\":612}] | AP-7781 | Casa do Fado | apartment",
+            "searchHotels | [{\"id\":\"IRK-12\",\"название\":\"Гостиница Ангара\",\"город\":\"Иркутск\"}] | IRK-12 | Гостиница Ангара | hotel",
+            "searchHomestays | [{\"id\":\"DL-501\",\"名称\":\"洱海边小院\",\"位置\":\"大理双廊\"}] | DL-501 | 洱海边小院 | homestay",
+            // a language's own key for the number, first, where an English API has id
+            "lookupOrder | {\"注文番号\":\"JP-20251120-5573\",\"お客様名\":\"佐藤 健太\",\"ステータス\":\"出荷準備中\"} | JP-20251120-5573 | JP-20251120-5573 | order",
+            "getOrder | {\"commande\":\"FR-2025-99412\",\"client\":\"Thierry Beaumont\",\"produits\":[{\"reference\":\"ASP-BAL-700\",\"libelle\":\"Aspirateur Tornade\"}]} | FR-2025-99412 | FR-2025-99412 | order"})
+    void should_read_ids_and_names_under_keys_of_another_language(String tool, String json, String id, String name,
+                                                                  String type) {
+        assertThat(extractor.extract(tool, json)).containsExactly(new Entity(id, name, type));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"shipped", "Entregado", "in Zustellung verzögert", "USD", "PENDING", "D8781",
             "Buy more coffee filters", "MDEyOklzc3VlQ29tbWVudDE="})
     void should_not_name_a_record_by_a_status_code_or_sentence_after_its_id(String value) {
-        assertThat(extractor.extract("lookupOrder", "{\"id\":\"o-1\",\"estado\":\"" + value + "\"}"))
+        assertThat(extractor.extract("searchOrders", "[{\"id\":\"o-1\",\"estado\":\"" + value + "\"}]"))
                 .containsExactly(new Entity("o-1", "o-1", "order"));
+    }
+
+    /** A record looked up alone gives its customer's name next to its number: a person, not its name. */
+    @Test
+    void should_not_name_a_record_looked_up_alone_by_the_proper_name_after_its_id() {
+        assertThat(extractor.extract("lookupOrder",
+                "{\"orderId\":\"88-ES-30177\",\"cliente\":\"Marta Iglesias Pardo\",\"estado\":\"entregado\"}"))
+                .containsExactly(new Entity("88-ES-30177", "88-ES-30177", "order"));
     }
 
     @Test
     void should_not_name_a_record_by_a_proper_name_after_its_id_under_a_name_or_id_key_of_another_kind() {
-        assertThat(extractor.extract("lookupOrder",
-                "{\"id\":\"o-1\",\"receiver_name\":\"Marta Iglesias\",\"node_id\":\"Casa Grande\"}"))
+        assertThat(extractor.extract("searchOrders",
+                "[{\"id\":\"o-1\",\"receiver_name\":\"Marta Iglesias\",\"node_id\":\"Casa Grande\"}]"))
                 .containsExactly(new Entity("o-1", "o-1", "order"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"2025-11-28", "2025-11-28T07:12:00Z", "shipped", "1.2.3", "88310025", "449,00 €",
+            "NJ 40490", "-12", "a-b-c"})
+    void should_take_no_date_word_number_or_amount_in_a_first_field_as_an_id(String value) {
+        assertThat(extractor.extract("lookupOrder", "{\"fecha\":\"" + value + "\",\"estado\":\"ok\"}")).isEmpty();
+    }
+
+    @Test
+    void should_keep_the_things_a_booking_number_is_about_instead_of_the_booking() {
+        assertThat(extractor.extract("bookHotel", "{\"buchung\":\"BK-55-30912\",\"hotel\":{\"id\":\"H-1182\","
+                + "\"name\":\"Hotel Am Spittelberg\"},\"anreise\":\"2025-12-04\"}"))
+                .containsExactly(new Entity("H-1182", "Hotel Am Spittelberg", "hotel"));
+    }
+
+    @Test
+    void should_keep_a_named_record_named_when_its_first_field_is_a_code() {
+        assertThat(extractor.extract("FindProducts", "[{\"sku\":\"ZR-TRAIL-40\",\"name\":\"Zapatillas Cumbre\"}]"))
+                .containsExactly(named("Zapatillas Cumbre", "product"));
     }
 
     @Test
