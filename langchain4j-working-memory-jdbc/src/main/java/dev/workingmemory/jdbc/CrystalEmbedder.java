@@ -20,13 +20,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
 
@@ -58,12 +58,6 @@ final class CrystalEmbedder implements AutoCloseable {
     /** How often rows without vectors are looked for when nothing was added here (another instance may have left some). */
     private static final long SWEEP_SECONDS = 60;
     private static final long RETRY_SECONDS = 5;
-    /**
-     * Tries at a text of a failed batch, alone, before the model counts as refusing it; and the pause before the
-     * second, doubling before each next (as the embedded store's indexer, whose {@code Retries} is package-private).
-     */
-    private static final int ATTEMPTS = 4;
-    private static final long FIRST_PAUSE_MILLIS = 250;
     private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private static final String CRYSTAL_ID = "crystal_id";
@@ -145,7 +139,7 @@ final class CrystalEmbedder implements AutoCloseable {
                         .collect(Collectors.partitioningBy(row -> row.crystal().keywordsOnly()));
                 table.markKeywordsOnly(byKeywordsOnly.get(true), 0); // tagged so: any vector goes
                 claimed = byKeywordsOnly.get(false);
-                Pass pass = new Pass();
+                Attempts pass = new Attempts();
                 for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
                     List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
                     Vectors vectors = embed(batch, pass);
@@ -177,7 +171,7 @@ final class CrystalEmbedder implements AutoCloseable {
         try {
             long deadline = System.nanoTime() + readYourWritesTimeout.toNanos();
             List<Row> missing = List.copyOf(cached.withoutVector.values());
-            Pass pass = new Pass();
+            Attempts pass = new Attempts();
             for (int from = 0; from < missing.size(); from += BATCH) {
                 if (System.nanoTime() - deadline > 0) {
                     warnForSearch("{} crystals of scope '{}' still have no vector after {}; ranking them by keyword"
@@ -225,12 +219,6 @@ final class CrystalEmbedder implements AutoCloseable {
         }
     }
 
-    /** One pass over crystals to embed (a claim, or a search's crystals without a vector). */
-    private static final class Pass {
-        /** The last text the model embedded in this pass, or null. */
-        TextSegment embedded;
-    }
-
     /**
      * What embedding a batch gave.
      *
@@ -246,67 +234,30 @@ final class CrystalEmbedder implements AutoCloseable {
     }
 
     /**
-     * Embeds a batch at once and, when that fails, text by text: a text the model refuses (too long for it, a content
-     * filter, a provider's 400) does not keep its batch-mates from their vectors. A text that fails alone is tried
-     * again, up to {@value #ATTEMPTS} times with pauses from {@value #FIRST_PAUSE_MILLIS} ms, doubling; it is refused
-     * when it failed each time while the model embedded another text of the pass, and still embeds one after the last
-     * attempt (that text again). When no text of the pass could be embedded, or that last one no longer can, the model
-     * is taken as down and nothing is refused: its texts wait, to be tried again. A crystal refused alone, with no
-     * other crystal in its pass, is thus taken as the model being down, until it is claimed with others.
+     * Embeds a batch at once and, when that fails, text by text, by the rule of {@link Attempts} (one pass: a claim,
+     * or a search's crystals without a vector): a text the model refuses (too long for it, a content filter, a
+     * provider's 400) does not keep its batch-mates from their vectors, and a model that embeds nothing of the pass is
+     * down.
      *
      * @throws InterruptedException when the thread is interrupted (the store closes) during a pause
      */
-    private Vectors embed(List<Row> rows, Pass pass) throws InterruptedException {
+    private Vectors embed(List<Row> rows, Attempts pass) throws InterruptedException {
         List<TextSegment> segments = rows.stream().map(row -> TextSegment.from(row.crystal().textToIndex())).toList();
-        RuntimeException failure;
-        try {
-            List<Embedding> embeddings = model.embedAll(segments).content();
-            if (embeddings != null && embeddings.size() == rows.size()) {
-                pass.embedded = segments.get(0);
-                return new Vectors(embeddings, List.of(), null);
-            }
-            failure = new IllegalStateException("The embedding model returned " + (embeddings == null ? 0
-                    : embeddings.size()) + " embeddings for " + rows.size() + " texts");
-        } catch (RuntimeException e) {
-            failure = e;
-        }
         List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(rows.size(), null));
-        Map<Integer, RuntimeException> failing = new TreeMap<>();
-        for (int i = 0; i < rows.size(); i++) {
-            failing.put(i, failure);
-        }
-        long pause = FIRST_PAUSE_MILLIS;
-        // a batch of one text was its first try alone
-        for (int attempt = rows.size() == 1 ? 2 : 1; attempt <= ATTEMPTS && !failing.isEmpty(); attempt++) {
-            if (attempt > 1) {
-                if (pass.embedded == null) {
-                    return new Vectors(embeddings, List.of(), failure);
-                }
-                Thread.sleep(pause);
-                pause *= 2;
+        Attempts.Outcome<Integer> outcome = pass.run(IntStream.range(0, rows.size()).boxed().toList(), texts -> {
+            List<Embedding> made = texts.size() == 1 ? List.of(embedOne(segments.get(texts.get(0))))
+                    : model.embedAll(texts.stream().map(segments::get).toList()).content();
+            if (made == null || made.size() != texts.size()) {
+                throw new IllegalStateException("The embedding model returned " + (made == null ? 0 : made.size())
+                        + " embeddings for " + texts.size() + " texts");
             }
-            for (Map.Entry<Integer, RuntimeException> text : failing.entrySet()) {
-                try {
-                    embeddings.set(text.getKey(), embedOne(segments.get(text.getKey())));
-                    pass.embedded = segments.get(text.getKey());
-                } catch (RuntimeException e) {
-                    text.setValue(e);
-                    failure = e;
-                }
+            for (int i = 0; i < texts.size(); i++) {
+                embeddings.set(texts.get(i), made.get(i));
             }
-            failing.keySet().removeIf(i -> embeddings.get(i) != null);
-        }
-        if (failing.isEmpty()) {
-            return new Vectors(embeddings, List.of(), null);
-        }
-        try {
-            embedOne(pass.embedded); // the model may have gone down meanwhile: then it refused nothing
-        } catch (RuntimeException e) {
-            return new Vectors(embeddings, List.of(), e);
-        }
-        List<Refusal> refused = failing.entrySet().stream()
+        });
+        List<Refusal> refused = outcome.refused().entrySet().stream()
                 .map(text -> new Refusal(rows.get(text.getKey()), text.getValue())).toList();
-        return new Vectors(embeddings, refused, null);
+        return new Vectors(embeddings, refused, outcome.down());
     }
 
     private Embedding embedOne(TextSegment segment) {
@@ -328,8 +279,8 @@ final class CrystalEmbedder implements AutoCloseable {
             Crystal crystal = refusal.row().crystal();
             if (marked.contains(crystal.id())) {
                 log.error("The embedding model refused crystal '{}' of scope '{}' {} times ({}) while it embedded other"
-                                + " texts: it is found by keyword only", crystal.id(), crystal.scope(), ATTEMPTS,
-                        refusal.cause().toString());
+                                + " texts: it is found by keyword only", crystal.id(), crystal.scope(),
+                        Attempts.ATTEMPTS, refusal.cause().toString());
             }
         }
     }
