@@ -1,6 +1,5 @@
 package dev.workingmemory.jdbc;
 
-import dev.langchain4j.data.document.Metadata;
 import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
@@ -8,19 +7,18 @@ import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.jdbc.CrystalTable.Embedded;
 import dev.workingmemory.jdbc.CrystalTable.Row;
+import dev.workingmemory.jdbc.CrystalTable.Uncopy;
 import dev.workingmemory.jdbc.ScopeCache.Cached;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -28,20 +26,19 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
-import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metadataKey;
-
 /**
  * Makes the crystals' vectors and stores each in its crystal's row, once: behind the writes on the daemon thread
  * {@value #THREAD_NAME} (rows claimed from the table, by whichever instance claims them first), and for a search the
  * rows of its scope that its index holds without a vector. A copy of each vector stored goes to the application's
- * {@link EmbeddingStore}, if it gave one.
+ * {@link EmbeddingStore}, if it gave one: the row says it is to be copied, and this thread copies it
+ * ({@link StoreCopies}), again after that store failed, until it is.
  *
  * <p>A batch the model fails is embedded text by text ({@link #embed}), so that a text it refuses holds back none of
  * the others; a crystal it refuses every time while it embeds others is marked found by keyword only, with one ERROR
  * naming it and its scope. A model that embeds no text of a pass is down: nothing is marked, and the crystals are tried
  * again (by the background in {@value #RETRY_SECONDS} s, what it claimed once the claim ends; by the next search).
- * Likewise a batch of copies the application's store refuses is copied entry by entry: only the refused entries are
- * lost, named in one WARN (one line per batch, as a store that is down refuses them all).
+ * The application's store is told apart so too ({@link Attempts}): an entry it refuses every time loses its copy alone;
+ * while it is down, the copies and removals wait in the database and are tried again every {@value #RETRY_SECONDS} s.
  *
  * <p>Thread-safe.
  */
@@ -60,14 +57,10 @@ final class CrystalEmbedder implements AutoCloseable {
     private static final long RETRY_SECONDS = 5;
     private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
-    private static final String CRYSTAL_ID = "crystal_id";
-    private static final String SCOPE = "scope";
-    private static final String KIND = "kind";
-
     private final CrystalTable table;
     private final EmbeddingModel model;
-    /** Null: none. */
-    private final EmbeddingStore<TextSegment> copies;
+    /** Null: no application's embedding store. */
+    private final StoreCopies copies;
     private final Duration readYourWritesTimeout;
     private final ScheduledExecutorService thread;
     private final AtomicBoolean scheduled = new AtomicBoolean();
@@ -79,7 +72,7 @@ final class CrystalEmbedder implements AutoCloseable {
                     Duration readYourWritesTimeout) {
         this.table = table;
         this.model = model;
-        this.copies = copies;
+        this.copies = copies == null ? null : new StoreCopies(table, copies);
         this.readYourWritesTimeout = readYourWritesTimeout;
         this.thread = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread daemon = new Thread(runnable, THREAD_NAME);
@@ -127,36 +120,73 @@ final class CrystalEmbedder implements AutoCloseable {
                 dimension()));
     }
 
+    /**
+     * Embeds the rows claimed, a claim at a time, and after each claim copies into the application's store what waits
+     * to be copied (or removed); runs again in {@value #RETRY_SECONDS} s when the model or that store was down.
+     */
     private void embedWaiting() {
         scheduled.set(false);
+        boolean again = false;
         try {
-            while (!closed) {
-                List<Row> claimed = table.claimUnembedded(CLAIM_BATCH, CLAIM);
-                if (claimed.isEmpty()) {
-                    return;
-                }
-                Map<Boolean, List<Row>> byKeywordsOnly = claimed.stream()
-                        .collect(Collectors.partitioningBy(row -> row.crystal().keywordsOnly()));
-                table.markKeywordsOnly(byKeywordsOnly.get(true), 0); // tagged so: any vector goes
-                claimed = byKeywordsOnly.get(false);
-                Attempts pass = new Attempts();
-                for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
-                    List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
-                    Vectors vectors = embed(batch, pass);
-                    store(batch, vectors.embeddings());
-                    keywordsOnly(vectors.refused());
-                    if (vectors.down() != null) {
-                        throw vectors.down(); // the rest of the claim waits for its end
-                    }
+            boolean claimed = true;
+            while (!closed && claimed) {
+                claimed = embedClaimed();
+                if (copies != null && !again) {
+                    again = !syncCopies();
                 }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // closing
+            return;
         } catch (RuntimeException e) {
             if (!closed) {
                 log.warn("Cannot embed crystals now; retrying in {} s", RETRY_SECONDS, e);
-                schedule(RETRY_SECONDS);
+                again = true;
             }
+        }
+        if (again) {
+            schedule(RETRY_SECONDS);
+        }
+    }
+
+    /**
+     * Embeds one claim of rows.
+     *
+     * @return false when there was none to claim
+     * @throws RuntimeException when the model is down (the rest of the claim waits for its end) or the database fails
+     */
+    private boolean embedClaimed() throws InterruptedException {
+        List<Row> claimed = table.claimUnembedded(CLAIM_BATCH, CLAIM);
+        if (claimed.isEmpty()) {
+            return false;
+        }
+        Map<Boolean, List<Row>> byKeywordsOnly = claimed.stream()
+                .collect(Collectors.partitioningBy(row -> row.crystal().keywordsOnly()));
+        table.markKeywordsOnly(byKeywordsOnly.get(true), 0); // tagged so: any vector goes
+        claimed = byKeywordsOnly.get(false);
+        Attempts pass = new Attempts();
+        for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
+            List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
+            Vectors vectors = embed(batch, pass);
+            store(batch, vectors.embeddings());
+            keywordsOnly(vectors.refused());
+            if (vectors.down() != null) {
+                throw vectors.down();
+            }
+        }
+        return true;
+    }
+
+    /** @return false when the application's store is down or the database fails (tried again later) */
+    private boolean syncCopies() throws InterruptedException {
+        try {
+            return copies.sync();
+        } catch (RuntimeException e) {
+            if (!closed) {
+                log.warn("Cannot copy crystal vectors into the application's embedding store now; retrying in {} s",
+                        RETRY_SECONDS, e);
+            }
+            return false;
         }
     }
 
@@ -184,6 +214,9 @@ final class CrystalEmbedder implements AutoCloseable {
                     vectors = embed(batch, pass);
                     store(batch, vectors.embeddings());
                     keywordsOnly(vectors.refused());
+                    if (copies != null) {
+                        wake(); // the background copies them, off the search's path
+                    }
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     return;
@@ -286,8 +319,8 @@ final class CrystalEmbedder implements AutoCloseable {
     }
 
     /**
-     * Stores the vectors (null: none) in their rows, and a copy of those stored in the application's embedding store:
-     * all at once, and when the store refuses that, one by one, so that an entry it refuses loses only its own copy.
+     * Stores the vectors (null: none) in their rows; with an application's embedding store, the rows say they are to be
+     * copied there, and the background thread copies them (after its claim, or woken by a search).
      */
     private void store(List<Row> rows, List<Embedding> embeddings) {
         List<Embedded> vectors = new ArrayList<>(rows.size());
@@ -298,87 +331,24 @@ final class CrystalEmbedder implements AutoCloseable {
                         embeddings.get(i).vector()));
             }
         }
-        Set<String> stored = new HashSet<>(table.storeVectors(vectors));
-        if (copies == null || stored.isEmpty()) {
-            return;
-        }
-        List<String> crystalIds = new ArrayList<>();
-        List<String> ids = new ArrayList<>();
-        List<Embedding> copied = new ArrayList<>();
-        List<TextSegment> segments = new ArrayList<>();
-        for (int i = 0; i < rows.size(); i++) {
-            Crystal crystal = rows.get(i).crystal();
-            if (stored.contains(crystal.id())) {
-                crystalIds.add(crystal.id());
-                ids.add(vectorId(crystal.id()));
-                copied.add(embeddings.get(i));
-                segments.add(TextSegment.from(crystal.textToIndex(), new Metadata().put(CRYSTAL_ID, crystal.id())
-                        .put(SCOPE, crystal.scope()).put(KIND, crystal.kind().textName())));
-            }
-        }
-        try {
-            copy(ids, copied, segments);
-        } catch (RuntimeException e) {
-            copyOneByOne(crystalIds, ids, copied, segments, e);
-        }
+        table.storeVectors(vectors);
     }
 
     /**
-     * Copies each entry of a batch the application's store refused again alone, so that only those it refuses are
-     * lost: named in one WARN, not one per entry, since a store that is down refuses them all.
+     * Crystals or a scope were deleted (and their copies recorded as to be removed): the copies are removed from the
+     * application's embedding store now, or when it answers again.
      */
-    private void copyOneByOne(List<String> crystalIds, List<String> ids, List<Embedding> embeddings,
-                              List<TextSegment> segments, RuntimeException batchFailure) {
-        List<String> lost = new ArrayList<>();
-        RuntimeException last = batchFailure;
-        if (ids.size() == 1) { // that entry was alone already
-            lost.add(crystalIds.get(0));
-        } else {
-            for (int i = 0; i < ids.size(); i++) {
-                try {
-                    copy(ids.subList(i, i + 1), embeddings.subList(i, i + 1), segments.subList(i, i + 1));
-                } catch (RuntimeException e) {
-                    lost.add(crystalIds.get(i));
-                    last = e;
+    void removed(List<Uncopy> removals) {
+        if (copies != null && !removals.isEmpty()) {
+            try {
+                if (!copies.removeNow(removals)) {
+                    schedule(RETRY_SECONDS);
                 }
+            } catch (RuntimeException e) { // the database: the removals are recorded, the background does them
+                log.warn("Cannot record that {} crystal vector copies were removed from the application's embedding"
+                        + " store", removals.size(), e);
             }
         }
-        if (!lost.isEmpty()) {
-            log.warn("The application's embedding store refused the copies of {} of {} crystal vectors, those of {}",
-                    lost.size(), ids.size(), lost, last);
-        }
-    }
-
-    private void copy(List<String> ids, List<Embedding> embeddings, List<TextSegment> segments) {
-        copies.removeAll(ids); // most stores add a second entry under an id they hold
-        copies.addAll(ids, embeddings, segments);
-    }
-
-    /** Crystals were deleted: their copies go too. */
-    void removed(Collection<String> crystalIds) {
-        if (copies != null && !crystalIds.isEmpty()) {
-            try {
-                copies.removeAll(crystalIds.stream().map(CrystalEmbedder::vectorId).toList());
-            } catch (RuntimeException e) {
-                log.warn("Cannot remove {} crystal vectors from the application's embedding store", crystalIds.size(), e);
-            }
-        }
-    }
-
-    /** A scope was deleted: its copies go too. */
-    void scopeRemoved(String scope) {
-        if (copies != null) {
-            try {
-                copies.removeAll(metadataKey(SCOPE).isEqualTo(scope));
-            } catch (RuntimeException e) {
-                log.warn("Cannot remove the crystal vectors of a scope from the application's embedding store", e);
-            }
-        }
-    }
-
-    /** The id of a crystal's copy in the application's embedding store. */
-    static String vectorId(String crystalId) {
-        return UUID.nameUUIDFromBytes(Texts.encode(crystalId)).toString();
     }
 
     @Override

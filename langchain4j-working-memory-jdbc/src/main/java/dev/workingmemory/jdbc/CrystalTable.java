@@ -48,6 +48,11 @@ import static dev.workingmemory.jdbc.Database.update;
  *       {@value #MAX_REMOVED} of a scope they are forgotten and the scope's {@code reset} moves to that change.</li>
  *   <li>{@code wm_crystal_forgotten}: when each scope was last deleted whole (its user forgotten), in the database's
  *       clock; kept after the scope is gone.</li>
+ *   <li>For an application's embedding store ({@code copies}): {@code wm_crystal.copy_pending}, the number of a vector
+ *       not copied there yet (null: copied, or nothing to copy), and {@code copy_claim} (until when an instance is
+ *       copying it); {@code wm_crystal_copy_removal}, the copies still to be removed from it: a crystal's, or (no id)
+ *       every one of a scope. Both are written in the transaction that stores the vector or deletes the crystals, so
+ *       that no copy and no removal is lost when that store is down.</li>
  * </ul>
  * Every write of a scope first takes the next change number (of the sequence {@code wm_crystal_revision}) on its
  * {@code wm_crystal_scope} row, which stays locked until the write commits: one scope's writes commit in the order of
@@ -75,9 +80,12 @@ final class CrystalTable {
     private static final String SAME_TEXT = "wm_crystal.text = EXCLUDED.text";
 
     private final Database database;
+    /** Whether the vectors are copied into an application's embedding store (which this table then keeps in step). */
+    private final boolean copies;
 
-    CrystalTable(Database database) {
+    CrystalTable(Database database, boolean copies) {
         this.database = database;
+        this.copies = copies;
     }
 
     /**
@@ -104,6 +112,14 @@ final class CrystalTable {
 
     /** A crystal's new vector (null: none, {@link #markKeywordsOnly}), for the revision of the text it was made of. */
     record Embedded(String id, String scope, long revision, float[] vector) {
+    }
+
+    /** A vector to copy into the application's embedding store, and its number ({@code copy_pending}). */
+    record Copy(Crystal crystal, float[] vector, long number) {
+    }
+
+    /** A copy to remove from the application's embedding store: a crystal's, or every one of the scope (id null). */
+    record Uncopy(long seq, String scope, String crystalId) {
     }
 
     static byte[] hash(String text) {
@@ -364,12 +380,15 @@ final class CrystalTable {
                 List<Object[]> rows = new ArrayList<>();
                 for (Embedded embedded : scope.getValue()) {
                     byte[] bytes = embedded.vector() == null ? null : encode(embedded.vector());
-                    rows.add(new Object[] {bytes, change, hash(embedded.id()), embedded.revision(),
-                            bytes == null ? dimension * Float.BYTES : bytes.length});
+                    // a vector to copy takes the change's number, new from the sequence: a copier that claimed an
+                    // older one does not mark this one copied (copiesDone)
+                    rows.add(new Object[] {bytes, change, copies && bytes != null ? change : null,
+                            hash(embedded.id()), embedded.revision(), bytes == null ? dimension * Float.BYTES
+                            : bytes.length});
                 }
                 // a NULL vector of the current revision is done too: octet_length(NULL) <> ? is not true
                 int[] updated = batch(connection, "UPDATE wm_crystal SET vector = ?, embedded_revision = revision,"
-                        + " embed_claim = NULL, change = ? WHERE id_hash = ? AND revision = ?"
+                        + " embed_claim = NULL, change = ?, copy_pending = ? WHERE id_hash = ? AND revision = ?"
                         + " AND (embedded_revision <> revision OR octet_length(vector) <> ?)", rows);
                 for (int i = 0; i < updated.length; i++) {
                     if (updated[i] > 0) {
@@ -381,8 +400,13 @@ final class CrystalTable {
         });
     }
 
-    /** Deletes the scope's crystals among these ids and returns the ids deleted. */
-    List<String> delete(String scope, Collection<String> ids) {
+    /**
+     * Deletes the scope's crystals among these ids; with copies, records in the same transaction that their copies are
+     * to be removed from the application's embedding store.
+     *
+     * @return those removals (none without copies)
+     */
+    List<Uncopy> delete(String scope, Collection<String> ids) {
         byte[] scopeHash = hash(scope);
         return database.write("delete crystals", connection -> {
             long change = nextChange(connection, scopeHash);
@@ -398,26 +422,107 @@ final class CrystalTable {
                 update(connection, "DELETE FROM wm_crystal_removed WHERE scope_hash = ?", scopeHash);
                 update(connection, "UPDATE wm_crystal_scope SET reset = change WHERE scope_hash = ?", scopeHash);
             }
-            List<String> removed = new ArrayList<>();
-            deleted.forEach(row -> removed.add(Texts.decode((byte[]) row[2])));
-            return removed;
+            if (!copies || deleted.isEmpty()) {
+                return List.of();
+            }
+            return query(connection, "INSERT INTO wm_crystal_copy_removal (scope_hash, scope, id_hash, id)"
+                    + " SELECT ?, ?, h, i FROM unnest(?::bytea[], ?::bytea[]) AS u (h, i) RETURNING seq, id",
+                    row -> new Uncopy(row.getLong(1), scope, Texts.decode(row.getBytes(2))), scopeHash,
+                    Texts.encode(scope), bytea(connection, deleted, 1), bytea(connection, deleted, 2));
         });
+    }
+
+    private static Array bytea(Connection connection, List<Object[]> rows, int column) throws SQLException {
+        return connection.createArrayOf("bytea", rows.stream().map(row -> (byte[]) row[column]).toArray(byte[][]::new));
     }
 
     /**
      * Deletes everything of the scope: its crystals, what was removed from it and its history; and records when, so
-     * that no instance writes a crystal of it queued before ({@link #upsert}).
+     * that no instance writes a crystal of it queued before ({@link #upsert}). With copies, records in the same
+     * transaction that the scope's copies are to be removed from the application's embedding store (instead of any
+     * removal of some of them still waiting).
+     *
+     * @return that removal (none without copies)
      */
-    void deleteScope(String scope) {
+    List<Uncopy> deleteScope(String scope) {
         byte[] scopeHash = hash(scope);
-        database.write("delete the crystals of a scope", connection -> {
+        return database.write("delete the crystals of a scope", connection -> {
             nextChange(connection, scopeHash); // waits for a write of the scope under way, even of its first crystals
             update(connection, "DELETE FROM wm_crystal_scope WHERE scope_hash = ?", scopeHash);
             update(connection, "INSERT INTO wm_crystal_forgotten (scope_hash, forgotten_at)"
                     + " VALUES (?, clock_timestamp()) ON CONFLICT (scope_hash)"
                     + " DO UPDATE SET forgotten_at = EXCLUDED.forgotten_at", scopeHash);
             update(connection, "DELETE FROM wm_crystal WHERE scope_hash = ?", scopeHash);
-            return update(connection, "DELETE FROM wm_crystal_removed WHERE scope_hash = ?", scopeHash);
+            update(connection, "DELETE FROM wm_crystal_removed WHERE scope_hash = ?", scopeHash);
+            if (!copies) {
+                return List.of();
+            }
+            update(connection, "DELETE FROM wm_crystal_copy_removal WHERE scope_hash = ?", scopeHash);
+            return query(connection, "INSERT INTO wm_crystal_copy_removal (scope_hash, scope) VALUES (?, ?)"
+                    + " RETURNING seq", row -> new Uncopy(row.getLong(1), scope, null), scopeHash, Texts.encode(scope));
+        });
+    }
+
+    /**
+     * Claims vectors not copied yet into the application's embedding store that no other instance is copying, oldest
+     * first, for {@code claim}: other instances leave them alone until then, so that one instance at a time copies a
+     * crystal (and an older vector's copy does not land after a newer one's).
+     */
+    List<Copy> claimCopies(int limit, Duration claim) {
+        return database.write("claim crystal vectors to copy", connection -> query(connection,
+                "UPDATE wm_crystal SET copy_claim = clock_timestamp() + ? * INTERVAL '1 millisecond'"
+                        + " WHERE id_hash IN (SELECT id_hash FROM wm_crystal WHERE copy_pending IS NOT NULL"
+                        + " AND vector IS NOT NULL AND embedded_revision = revision"
+                        + " AND (copy_claim IS NULL OR copy_claim < clock_timestamp()) ORDER BY copy_pending LIMIT ?"
+                        + " FOR UPDATE SKIP LOCKED) RETURNING " + COLUMNS + ", vector, copy_pending",
+                row -> new Copy(crystal(row), decode(row.getBytes(10)), row.getLong(11)), claim.toMillis(), limit));
+    }
+
+    /**
+     * Ends the claims of {@link #claimCopies}: the {@code copied} are marked so (unless a newer vector was stored
+     * meanwhile: that one waits), the {@code waiting} are left for a later pass.
+     */
+    void copiesDone(List<Copy> copied, List<Copy> waiting) {
+        database.write("mark " + copied.size() + " crystal vectors copied", connection -> {
+            batch(connection, "UPDATE wm_crystal SET copy_pending = CASE WHEN copy_pending = ? THEN NULL"
+                    + " ELSE copy_pending END, copy_claim = NULL WHERE id_hash = ?", copied.stream()
+                    .map(copy -> new Object[] {copy.number(), hash(copy.crystal().id())}).toList());
+            return batch(connection, "UPDATE wm_crystal SET copy_claim = NULL WHERE id_hash = ?", waiting.stream()
+                    .map(copy -> new Object[] {hash(copy.crystal().id())}).toList());
+        });
+    }
+
+    /** Claims copies to remove from the application's embedding store, oldest first, as {@link #claimCopies} does. */
+    List<Uncopy> claimUncopies(int limit, Duration claim) {
+        return database.write("claim crystal vector copies to remove", connection -> query(connection,
+                "UPDATE wm_crystal_copy_removal SET claim = clock_timestamp() + ? * INTERVAL '1 millisecond'"
+                        + " WHERE seq IN (SELECT seq FROM wm_crystal_copy_removal WHERE claim IS NULL"
+                        + " OR claim < clock_timestamp() ORDER BY seq LIMIT ? FOR UPDATE SKIP LOCKED)"
+                        + " RETURNING seq, scope, id", row -> new Uncopy(row.getLong(1),
+                        Texts.decode(row.getBytes(2)), decodeOrNull(row.getBytes(3))), claim.toMillis(), limit));
+    }
+
+    /**
+     * Ends removals: the {@code removed} are forgotten, the {@code waiting} left for a later pass (their claim ended).
+     * A crystal of a removed id or scope that is in the table again (added again meanwhile) is marked to be copied
+     * again: its copy may have landed before the removal.
+     */
+    void uncopiesDone(List<Uncopy> removed, List<Uncopy> waiting) {
+        database.write("forget " + removed.size() + " removals of crystal vector copies", connection -> {
+            update(connection, "UPDATE wm_crystal_copy_removal SET claim = NULL WHERE seq = ANY (?)",
+                    connection.createArrayOf("bigint", waiting.stream().map(Uncopy::seq).toArray()));
+            if (removed.isEmpty()) {
+                return 0;
+            }
+            update(connection, "DELETE FROM wm_crystal_copy_removal WHERE seq = ANY (?)",
+                    connection.createArrayOf("bigint", removed.stream().map(Uncopy::seq).toArray()));
+            return update(connection, "UPDATE wm_crystal SET copy_pending = nextval('wm_crystal_revision')"
+                    + " WHERE vector IS NOT NULL AND embedded_revision = revision"
+                    + " AND (id_hash = ANY (?) OR scope_hash = ANY (?))", connection.createArrayOf("bytea",
+                    removed.stream().filter(removal -> removal.crystalId() != null)
+                            .map(removal -> hash(removal.crystalId())).toArray(byte[][]::new)),
+                    connection.createArrayOf("bytea", removed.stream().filter(removal -> removal.crystalId() == null)
+                            .map(removal -> hash(removal.scope())).toArray(byte[][]::new)));
         });
     }
 

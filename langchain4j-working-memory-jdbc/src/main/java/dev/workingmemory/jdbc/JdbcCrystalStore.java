@@ -62,7 +62,9 @@ import java.util.Set;
  *
  * <p><b>An {@code embeddingStore}</b> of the application's, if given, receives a copy of every vector (its entries'
  * ids are name-based UUIDs of the crystal ids, its metadata {@code crystal_id}, {@code scope} and {@code kind}), and
- * loses them with their crystals; searches never read it, so it changes no ranking.
+ * loses them with their crystals; searches never read it, so it changes no ranking. What it is to receive is written
+ * in the database with the vector or the deletion, and done from there by the {@code crystal-embedder} thread of any
+ * instance, so nothing is lost while it is unreachable: copies and removals wait until it answers again.
  *
  * <p>Storage failures are {@link dev.workingmemory.store.WorkingMemoryStoreException}s; embedding failures behind
  * {@link #add} are logged and retried. Every instance must embed with the same model: the database records the
@@ -95,7 +97,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         Ensure.that(builder.cacheSize > 0, "cacheSize must be positive, was " + builder.cacheSize);
         Ensure.that(!builder.readYourWritesTimeout.isNegative(),
                 "readYourWritesTimeout must not be negative, was " + builder.readYourWritesTimeout);
-        this.table = new CrystalTable(Schema.open(builder.dataSource));
+        this.table = new CrystalTable(Schema.open(builder.dataSource), builder.embeddingStore != null);
         this.embeddingModel = builder.embeddingModel != null ? builder.embeddingModel : DefaultEmbeddingModel.INSTANCE;
         this.ranking = builder.ranking;
         this.maxTextLength = builder.maxTextLength;
@@ -227,9 +229,9 @@ public final class JdbcCrystalStore implements CrystalStore {
         ensureOpen();
         writer.cancel(crystal -> crystal.scope().equals(scope));
         catchUp(scope);
-        table.deleteScope(scope);
+        List<CrystalTable.Uncopy> removals = table.deleteScope(scope);
         cache.invalidate(scope);
-        embedder.scopeRemoved(scope);
+        embedder.removed(removals);
     }
 
     /** The crystals added and not written to the database yet. */
@@ -300,8 +302,9 @@ public final class JdbcCrystalStore implements CrystalStore {
         }
 
         /**
-         * An {@link EmbeddingStore} of the application's that receives a copy of every crystal's vector (and loses it
-         * with the crystal); never searched. Default none.
+         * An {@link EmbeddingStore} of the application's that receives a copy of every crystal's vector made from now
+         * on (and loses it with the crystal), also after being unreachable for a while; never searched. Give every
+         * instance the same one (or none). Default none.
          */
         public Builder embeddingStore(EmbeddingStore<TextSegment> embeddingStore) {
             this.embeddingStore = embeddingStore;

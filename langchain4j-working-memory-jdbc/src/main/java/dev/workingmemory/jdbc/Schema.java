@@ -88,7 +88,18 @@ final class Schema {
             // so that an instance does not write crystals it had queued before that (CrystalTable.upsert)
             List.of(
                     "CREATE TABLE wm_crystal_forgotten (scope_hash BYTEA PRIMARY KEY,"
-                            + " forgotten_at TIMESTAMPTZ NOT NULL)"));
+                            + " forgotten_at TIMESTAMPTZ NOT NULL)"),
+            // 6 -> 7: an application's EmbeddingStore kept in step with the rows when it is down for a while: the
+            // vectors not copied there yet, claimed like embed_claim, and the copies still to remove from it (a
+            // crystal's, or with no id a whole scope's). The rows of a version 6 database count as copied: whether
+            // an instance had such a store is not known, and a store configured later is not filled with every
+            // vector at once (CrystalTable)
+            List.of(
+                    "ALTER TABLE wm_crystal ADD COLUMN copy_pending BIGINT",
+                    "ALTER TABLE wm_crystal ADD COLUMN copy_claim TIMESTAMPTZ",
+                    "CREATE INDEX wm_crystal_uncopied ON wm_crystal (copy_pending) WHERE copy_pending IS NOT NULL",
+                    "CREATE TABLE wm_crystal_copy_removal (seq BIGSERIAL PRIMARY KEY, scope_hash BYTEA NOT NULL,"
+                            + " scope BYTEA NOT NULL, id_hash BYTEA, id BYTEA, claim TIMESTAMPTZ)"));
 
     /** The schema version this library reads and writes. */
     static final int CURRENT = MIGRATIONS.size();

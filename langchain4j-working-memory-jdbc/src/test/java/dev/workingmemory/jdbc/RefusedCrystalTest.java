@@ -1,9 +1,5 @@
 package dev.workingmemory.jdbc;
 
-import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
-import dev.langchain4j.store.embedding.EmbeddingSearchRequest;
-import dev.langchain4j.store.embedding.inmemory.InMemoryEmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.crystal.CrystalHit;
 import dev.workingmemory.crystal.CrystalKind;
@@ -53,12 +49,7 @@ class RefusedCrystalTest extends DatabaseTest {
     }
 
     private JdbcCrystalStore open(CountingEmbeddingModel model) {
-        return open(model, null);
-    }
-
-    private JdbcCrystalStore open(CountingEmbeddingModel model, InMemoryEmbeddingStore<TextSegment> copies) {
-        store = JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingModel(model)
-                .embeddingStore(copies).build();
+        store = JdbcCrystalStore.builder().dataSource(database.dataSource()).embeddingModel(model).build();
         return store;
     }
 
@@ -162,34 +153,5 @@ class RefusedCrystalTest extends DatabaseTest {
         assertThat(database.vectorsStored()).isEqualTo(19);
         assertThat(database.keywordsOnly()).containsExactly(REFUSED_ID);
         assertThat(refusedErrors()).singleElement().asString().contains("'" + REFUSED_ID + "'");
-    }
-
-    /** An application's embedding store that refuses every entry whose text holds the marker. */
-    private static final class RefusingStore extends InMemoryEmbeddingStore<TextSegment> {
-        @Override
-        public void addAll(List<String> ids, List<Embedding> embeddings, List<TextSegment> embedded) {
-            if (embedded.stream().anyMatch(segment -> segment.text().contains(MARKER))) {
-                throw new IllegalArgumentException("Entry refused");
-            }
-            super.addAll(ids, embeddings, embedded);
-        }
-
-        List<String> crystalIds() {
-            return search(EmbeddingSearchRequest.builder().queryEmbedding(TestEmbeddingModels.hashing()
-                    .embed("turn").content()).maxResults(100).minScore(0.0).build()).matches().stream()
-                    .map(match -> match.embedded().metadata().getString("crystal_id")).sorted().toList();
-        }
-    }
-
-    @Test
-    void should_copy_every_vector_but_the_one_the_application_store_refuses() throws Exception {
-        RefusingStore copies = new RefusingStore();
-        open(model(), copies).add(crystals(REFUSED, MARKER));
-        database.awaitVectors(20);
-
-        await("19 copies", () -> copies.crystalIds().size() >= 19 && !log.lines("WARN").isEmpty());
-        assertThat(copies.crystalIds()).hasSize(19).doesNotContain(REFUSED_ID);
-        assertThat(log.lines("WARN")).filteredOn(line -> line.contains("embedding store")).singleElement().asString()
-                .contains("copies of 1 of", REFUSED_ID);
     }
 }

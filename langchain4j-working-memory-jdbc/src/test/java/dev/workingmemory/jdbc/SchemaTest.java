@@ -49,8 +49,8 @@ class SchemaTest extends DatabaseTest {
         new JdbcWorkingMemoryStore(database.dataSource());
 
         assertThat(storedVersion()).isEqualTo(Schema.CURRENT);
-        assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_crystal_forgotten",
-                "wm_crystal_removed", "wm_crystal_scope", "wm_document", "wm_key", "wm_lease", "wm_message",
+        assertThat(tables()).containsExactly("wm_chat_messages", "wm_crystal", "wm_crystal_copy_removal",
+                "wm_crystal_forgotten", "wm_crystal_removed", "wm_crystal_scope", "wm_document", "wm_key", "wm_lease", "wm_message",
                 "wm_message_log", "wm_note", "wm_notes_log", "wm_schema", "wm_state", "wm_vector_model");
     }
 
@@ -100,9 +100,9 @@ class SchemaTest extends DatabaseTest {
 
         JdbcWorkingMemoryStore store = new JdbcWorkingMemoryStore(database.dataSource());
 
-        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(6);
+        assertThat(storedVersion()).isEqualTo(Schema.CURRENT).isEqualTo(7);
         assertThat(tables()).contains("wm_crystal", "wm_message_log", "wm_message", "wm_crystal_scope",
-                "wm_vector_model", "wm_crystal_forgotten");
+                "wm_vector_model", "wm_crystal_forgotten", "wm_crystal_copy_removal");
         assertThat(store.load("k")).contains(new Snapshot("k", 3, "{}"));
     }
 

@@ -134,10 +134,29 @@ public final class TestDatabase implements AutoCloseable {
         return countCrystals("embed_claim > now()", "the crystals claimed to embed");
     }
 
+    /** @return the crystals whose vector waits to be copied into the application's embedding store */
+    int copiesPending() {
+        return countCrystals("copy_pending IS NOT NULL", "the vectors to copy");
+    }
+
+    /** @return the copies waiting to be removed from the application's embedding store (a crystal's or a scope's) */
+    int copyRemovalsPending() {
+        return count("SELECT count(*) FROM wm_crystal_copy_removal", "the copies to remove");
+    }
+
+    /** @return the copies to remove that an instance claimed (other instances leave them alone until the claim ends) */
+    int copyRemovalsClaimed() {
+        return count("SELECT count(*) FROM wm_crystal_copy_removal WHERE claim > now()", "the claimed copies to remove");
+    }
+
     private int countCrystals(String condition, String what) {
+        return count("SELECT count(*) FROM wm_crystal WHERE " + condition, what);
+    }
+
+    private int count(String sql, String what) {
         try (Connection connection = unpooled(url, schema).getConnection();
              Statement statement = connection.createStatement();
-             ResultSet rows = statement.executeQuery("SELECT count(*) FROM wm_crystal WHERE " + condition)) {
+             ResultSet rows = statement.executeQuery(sql)) {
             rows.next();
             return rows.getInt(1);
         } catch (SQLException e) {
