@@ -235,6 +235,7 @@ class JdbcCrystalStoreInstancesTest extends DatabaseTest {
                 .embeddingModel(TestEmbeddingModels.miniLm()).embeddingStore(copies).build()) {
             withCopies.add(withDeadline());
             database.awaitVectors(11);
+            database.awaitCopies(); // made behind the vectors, by the same thread
             List<List<CrystalHit>> ranked = questions.stream()
                     .map(question -> withCopies.search(new CrystalQuery("alice", question, 5))).toList();
             try (JdbcCrystalStore without = instance(TestEmbeddingModels.miniLm(), CrystalRanking.defaults())) {

@@ -189,6 +189,15 @@ public final class TestDatabase implements AutoCloseable {
         assertThat(vectorsStored()).as("vectors stored").isEqualTo(count);
     }
 
+    /** Waits up to a minute until no vector waits to be copied into an application's embedding store. */
+    void awaitCopies() throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (copiesPending() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertThat(copiesPending()).as("vectors to copy").isZero();
+    }
+
     @Override
     public void close() {
         pools.forEach(HikariDataSource::close);
