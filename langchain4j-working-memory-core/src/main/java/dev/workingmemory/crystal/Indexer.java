@@ -11,6 +11,7 @@ import dev.workingmemory.crystal.PendingQueue.Stop;
 import dev.workingmemory.crystal.PendingQueue.Work;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.WorkingMemoryListener;
+import dev.workingmemory.internal.Attempts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * The indexer thread of an embedded crystal store: takes batches from the {@link PendingQueue}, embeds them
@@ -211,10 +211,10 @@ final class Indexer implements Runnable {
     /**
      * Embeds the batch's crystals that have no vector yet: all at once and, when that fails, text by text, so that a
      * text the model refuses (too long for it, a content filter, a provider's 400) keeps no other from its vector. A
-     * text failing alone is tried {@value Retries#SINGLE_ATTEMPTS} times, with pauses from
-     * {@value Retries#FIRST_PAUSE_MILLIS} ms doubling. It counts as refused only while the model is up: the model
-     * embeds the last text it embedded ({@link #up}) when the batch failed, before each pause that follows an attempt
-     * in which it embedded no text, and after the last attempt; a refused crystal is indexed for keywords only (ERROR).
+     * text failing alone is tried {@value Attempts#ATTEMPTS} times, with pauses from
+     * {@value Attempts#FIRST_PAUSE_MILLIS} ms doubling ({@link Attempts}). It counts as refused only while the model
+     * is up: the model embeds the last text it embedded ({@link #up}) when the batch failed, before each pause that
+     * follows an attempt in which it embedded no text, and after the last attempt; a refused crystal is indexed for keywords only (ERROR).
      * When the model fails that text, it is down and nothing is refused (so a model going down mid-batch refuses
      * nothing): the vectors made so far stay in {@code embeddings}, and the failure is returned. While the model is
      * down a round costs two calls: the batch's and that text's.
@@ -252,47 +252,37 @@ final class Indexer implements Runnable {
             return down;
         }
         log.warn("Embedding {} crystals failed ({}); embedding them one by one", missing.size(), failure.toString());
-        Map<Integer, RuntimeException> failing = new TreeMap<>();
-        for (int i : missing) {
-            failing.put(i, failure);
-        }
-        boolean embeddedSome = true; // the model just embedded the last text again
-        long pause = Retries.FIRST_PAUSE_MILLIS;
-        // a batch of one text was its first try alone
-        for (int attempt = missing.size() == 1 ? 2 : 1; attempt <= Retries.SINGLE_ATTEMPTS && !failing.isEmpty();
-             attempt++) {
-            if (attempt > 1) {
-                if (!embeddedSome && (down = up()) != null) {
-                    return down;
-                }
-                if (!retries.pause(pause)) {
-                    return failure;
-                }
-                pause = Retries.next(pause);
+        // the model just embedded the last text again: it is not asked before the first pause
+        Attempts.Outcome<Integer> outcome = Attempts.oneByOne(missing, failure, true, new Attempts.Service<>() {
+            @Override
+            public void work(Integer text) {
+                embeddings.set(text, embedOne(segments.get(text)));
+                lastEmbedded = segments.get(text);
             }
-            embeddedSome = false;
-            for (Map.Entry<Integer, RuntimeException> text : failing.entrySet()) {
-                try {
-                    embeddings.set(text.getKey(), embedOne(segments.get(text.getKey())));
-                    lastEmbedded = segments.get(text.getKey());
-                    embeddedSome = true;
-                } catch (RuntimeException e) {
-                    text.setValue(e);
-                }
+
+            @Override
+            public RuntimeException down(boolean last, RuntimeException failure) {
+                return up();
             }
-            failing.keySet().removeIf(i -> embeddings.get(i) != null || batch.get(i).cancelled);
+
+            @Override
+            public boolean pause(long millis) throws InterruptedException {
+                return retries.pause(millis);
+            }
+
+            @Override
+            public boolean wanted(Integer text) {
+                return !batch.get(text).cancelled;
+            }
+        });
+        if (outcome.down() != null) {
+            return outcome.down(); // the model is down, or went down meanwhile: it refused nothing
         }
-        if (failing.isEmpty()) {
-            return null;
-        }
-        if ((down = up()) != null) {
-            return down; // the model went down meanwhile: it refused nothing
-        }
-        for (Map.Entry<Integer, RuntimeException> text : failing.entrySet()) {
+        for (Map.Entry<Integer, RuntimeException> text : outcome.refused().entrySet()) {
             Crystal crystal = batch.get(text.getKey()).crystal;
             log.error("The embedding model refused crystal '{}' of scope '{}' {} times ({}) while it embedded other"
                     + " texts: it is indexed for keywords only (embedded again when the index is rebuilt)",
-                    crystal.id(), crystal.scope(), Retries.SINGLE_ATTEMPTS, text.getValue().toString());
+                    crystal.id(), crystal.scope(), Attempts.ATTEMPTS, text.getValue().toString());
         }
         return null;
     }

@@ -1,5 +1,6 @@
 package dev.workingmemory.crystal;
 
+import dev.workingmemory.internal.Attempts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +21,7 @@ final class Retries {
      * what fails for it alone is given up: its embedding (while the model embeds other texts), or its vector's copy in
      * an application's embedding store (while that store takes others).
      */
-    static final int SINGLE_ATTEMPTS = 4;
+    static final int SINGLE_ATTEMPTS = Attempts.ATTEMPTS;
 
     private volatile boolean stopping;
 

@@ -5,6 +5,7 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.internal.Attempts;
 import dev.workingmemory.jdbc.CrystalTable.Embedded;
 import dev.workingmemory.jdbc.CrystalTable.Row;
 import dev.workingmemory.jdbc.CrystalTable.Uncopy;
@@ -37,7 +38,7 @@ import java.util.stream.IntStream;
  * the others; a crystal it refuses every time while it embeds others is marked found by keyword only, with one ERROR
  * naming it and its scope. A model that embeds no text of a pass is down: nothing is marked, and the crystals are tried
  * again (by the background in {@value #RETRY_SECONDS} s, what it claimed once the claim ends; by the next search).
- * The application's store is told apart so too ({@link Attempts}): an entry it refuses every time loses its copy alone;
+ * The application's store is told apart so too ({@link Pass}): an entry it refuses every time loses its copy alone;
  * while it is down, the copies and removals wait in the database and are tried again every {@value #RETRY_SECONDS} s.
  *
  * <p>Thread-safe.
@@ -164,7 +165,7 @@ final class CrystalEmbedder implements AutoCloseable {
                 .collect(Collectors.partitioningBy(row -> row.crystal().keywordsOnly()));
         table.markKeywordsOnly(byKeywordsOnly.get(true), 0); // tagged so: any vector goes
         claimed = byKeywordsOnly.get(false);
-        Attempts pass = new Attempts();
+        Pass pass = new Pass();
         for (int from = 0; from < claimed.size() && !closed; from += BATCH) {
             List<Row> batch = claimed.subList(from, Math.min(claimed.size(), from + BATCH));
             Vectors vectors = embed(batch, pass);
@@ -201,7 +202,7 @@ final class CrystalEmbedder implements AutoCloseable {
         try {
             long deadline = System.nanoTime() + readYourWritesTimeout.toNanos();
             List<Row> missing = List.copyOf(cached.withoutVector.values());
-            Attempts pass = new Attempts();
+            Pass pass = new Pass();
             for (int from = 0; from < missing.size(); from += BATCH) {
                 if (System.nanoTime() - deadline > 0) {
                     warnForSearch("{} crystals of scope '{}' still have no vector after {}; ranking them by keyword"
@@ -267,14 +268,14 @@ final class CrystalEmbedder implements AutoCloseable {
     }
 
     /**
-     * Embeds a batch at once and, when that fails, text by text, by the rule of {@link Attempts} (one pass: a claim,
-     * or a search's crystals without a vector): a text the model refuses (too long for it, a content filter, a
+     * Embeds a batch at once and, when that fails, text by text, by the rule of {@link Attempts} (one {@link Pass}: a
+     * claim, or a search's crystals without a vector): a text the model refuses (too long for it, a content filter, a
      * provider's 400) does not keep its batch-mates from their vectors, and a model that embeds nothing of the pass is
      * down.
      *
      * @throws InterruptedException when the thread is interrupted (the store closes) during a pause
      */
-    private Vectors embed(List<Row> rows, Attempts pass) throws InterruptedException {
+    private Vectors embed(List<Row> rows, Pass pass) throws InterruptedException {
         List<TextSegment> segments = rows.stream().map(row -> TextSegment.from(row.crystal().textToIndex())).toList();
         List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(rows.size(), null));
         Attempts.Outcome<Integer> outcome = pass.run(IntStream.range(0, rows.size()).boxed().toList(), texts -> {

@@ -5,6 +5,7 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.internal.Attempts;
 import dev.workingmemory.jdbc.CrystalTable.Copy;
 import dev.workingmemory.jdbc.CrystalTable.Uncopy;
 import org.slf4j.Logger;
@@ -33,7 +34,7 @@ import static dev.langchain4j.store.embedding.filter.MetadataFilterBuilder.metad
  *
  * <p>A store that refuses an entry every time while it takes others loses that entry (given up, named in a WARN for a
  * copy, an ERROR for a removal: a deleted crystal stays there); a store that takes nothing is down, and everything
- * waits for a later pass ({@link Attempts}). Entries: name-based UUIDs of the crystal ids, metadata
+ * waits for a later pass ({@link Pass}). Entries: name-based UUIDs of the crystal ids, metadata
  * {@value #CRYSTAL_ID}, {@value #SCOPE}, {@value #KIND}.
  *
  * <p>Thread-safe.
@@ -92,7 +93,7 @@ final class StoreCopies {
      * @throws InterruptedException when the thread is interrupted (closing)
      */
     boolean sync() throws InterruptedException {
-        Attempts pass = new Attempts();
+        Pass pass = new Pass();
         return drain(pass, table::claimUncopies, this::remove, table::uncopiesDone, this::keptRemovals)
                 && drain(pass, table::claimCopies, this::copy, table::copiesDone, this::lostCopies);
     }
@@ -110,7 +111,7 @@ final class StoreCopies {
     }
 
     /** Claims and works off entries until none waits (true) or the store is down (false). */
-    private <T> boolean drain(Attempts pass, Claim<T> claim, Work<T> work, Done<T> done,
+    private <T> boolean drain(Pass pass, Claim<T> claim, Work<T> work, Done<T> done,
                               BiConsumer<Map<T, RuntimeException>, Integer> givenUp)
             throws InterruptedException {
         while (!Thread.currentThread().isInterrupted()) {
