@@ -315,15 +315,21 @@ public final class LoggedConversation implements Conversation {
 
     // ---- trimming ----------------------------------------------------------------------------------------------
 
-    /** Trims what no longer matters to the window, keeping the retained margin; a failure only postpones it. */
-    private void trimIfDue() {
-        long through = deadThrough;
-        // the entries before the window's oldest one have all left it (the window's order need not be the log's)
+    /** The lowest log entry of a message in the window ({@link Long#MAX_VALUE} when it is empty). */
+    private long oldestSeq() {
         long oldest = Long.MAX_VALUE;
         for (int i = 0; i < window.size(); i++) {
             oldest = Math.min(oldest, window.seq(i));
         }
-        int evicted = entries.countBelow(oldest);
+        return oldest;
+    }
+
+    /** Trims what no longer matters to the window, keeping the retained margin; a failure only postpones it. */
+    private void trimIfDue() {
+        long through = deadThrough;
+        // the entries before the window's oldest one have all left it (the window's order need not be the log's);
+        // they are at most the entries the window does not hold, so most appends need not look for them
+        int evicted = entries.size() - window.size() < TRIM_AT ? 0 : entries.countBelow(oldestSeq());
         if (evicted >= TRIM_AT) {
             int keep = evicted - RETAINED;
             while (keep > 0 && !entries.user(keep)) {

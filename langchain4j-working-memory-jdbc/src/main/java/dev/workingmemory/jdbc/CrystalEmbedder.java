@@ -56,7 +56,6 @@ final class CrystalEmbedder implements AutoCloseable {
     /** How often rows without vectors are looked for when nothing was added here (another instance may have left some). */
     private static final long SWEEP_SECONDS = 60;
     private static final long RETRY_SECONDS = 5;
-    private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private final CrystalTable table;
     private final EmbeddingModel model;
@@ -67,7 +66,7 @@ final class CrystalEmbedder implements AutoCloseable {
     private final AtomicBoolean scheduled = new AtomicBoolean();
     private volatile int dimension;
     private volatile boolean closed;
-    private volatile long lastSearchWarning = System.nanoTime() - WARNING_INTERVAL_NANOS;
+    private final MinuteWarning searchWarning = new MinuteWarning(log);
 
     CrystalEmbedder(CrystalTable table, EmbeddingModel model, EmbeddingStore<TextSegment> copies,
                     Duration readYourWritesTimeout) {
@@ -205,8 +204,9 @@ final class CrystalEmbedder implements AutoCloseable {
             Pass pass = new Pass();
             for (int from = 0; from < missing.size(); from += BATCH) {
                 if (System.nanoTime() - deadline > 0) {
-                    warnForSearch("{} crystals of scope '{}' still have no vector after {}; ranking them by keyword"
-                            + " only", cached.withoutVector.size(), cached.index.scope(), readYourWritesTimeout);
+                    searchWarning.warn("{} crystals of scope '{}' still have no vector after {}; ranking them by"
+                            + " keyword only", cached.withoutVector.size(), cached.index.scope(),
+                            readYourWritesTimeout);
                     return;
                 }
                 List<Row> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
@@ -234,8 +234,9 @@ final class CrystalEmbedder implements AutoCloseable {
                 }
                 cached.apply(done, List.of(), this::dimension);
                 if (vectors.down() != null) {
-                    warnForSearch("Cannot embed {} crystals of scope '{}' for a search ({}); ranking them by keyword"
-                            + " only", cached.withoutVector.size(), cached.index.scope(), vectors.down().toString());
+                    searchWarning.warn("Cannot embed {} crystals of scope '{}' for a search ({}); ranking them by"
+                            + " keyword only", cached.withoutVector.size(), cached.index.scope(),
+                            vectors.down().toString());
                     return;
                 }
             }
@@ -245,13 +246,6 @@ final class CrystalEmbedder implements AutoCloseable {
         }
     }
 
-    private void warnForSearch(String message, Object... arguments) {
-        long now = System.nanoTime();
-        if (now - lastSearchWarning >= WARNING_INTERVAL_NANOS) {
-            lastSearchWarning = now;
-            log.warn(message, arguments);
-        }
-    }
 
     /**
      * What embedding a batch gave.

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -47,7 +46,6 @@ final class StoreCopies {
     private static final int BATCH = 16;
     private static final int CLAIM_BATCH = 64;
     private static final Duration CLAIM = Duration.ofMinutes(2);
-    private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
 
     private static final String CRYSTAL_ID = "crystal_id";
     private static final String SCOPE = "scope";
@@ -55,7 +53,7 @@ final class StoreCopies {
 
     private final CrystalTable table;
     private final EmbeddingStore<TextSegment> store;
-    private volatile long lastDownWarning = System.nanoTime() - WARNING_INTERVAL_NANOS;
+    private final MinuteWarning downWarning = new MinuteWarning(log);
 
     StoreCopies(CrystalTable table, EmbeddingStore<TextSegment> store) {
         this.table = table;
@@ -77,8 +75,8 @@ final class StoreCopies {
         try {
             remove(removals);
         } catch (RuntimeException e) {
-            warnDown("Cannot remove {} crystal vector copies from the application's embedding store now ({}); they are"
-                    + " removed once it answers", removals.size(), e.toString());
+            downWarning.warn("Cannot remove {} crystal vector copies from the application's embedding store now ({});"
+                    + " they are removed once it answers", removals.size(), e.toString());
             return false;
         }
         table.uncopiesDone(removals, List.of());
@@ -128,8 +126,8 @@ final class StoreCopies {
                     List<T> waiting = new ArrayList<>(outcome.failed().keySet());
                     waiting.addAll(claimed.subList(from + batch.size(), claimed.size()));
                     done.done(finished, waiting);
-                    warnDown("The application's embedding store failed ({}): the crystal vector copies to make or"
-                            + " remove wait in the database and are tried again", outcome.down().toString());
+                    downWarning.warn("The application's embedding store failed ({}): the crystal vector copies to make"
+                            + " or remove wait in the database and are tried again", outcome.down().toString());
                     return false;
                 }
                 if (!outcome.refused().isEmpty()) {
@@ -188,11 +186,4 @@ final class StoreCopies {
         return refused.values().stream().reduce((first, second) -> second).orElseThrow();
     }
 
-    private void warnDown(String message, Object... arguments) {
-        long now = System.nanoTime();
-        if (now - lastDownWarning >= WARNING_INTERVAL_NANOS) {
-            lastDownWarning = now;
-            log.warn(message, arguments);
-        }
-    }
 }
