@@ -4,6 +4,7 @@ import dev.langchain4j.data.embedding.Embedding;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Ranked;
+import dev.workingmemory.internal.MinuteWarning;
 import dev.workingmemory.internal.QueryWords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.WeakHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * How every crystal store searches (the one ranking): the query loses its question words, a keyword list comes from
@@ -34,9 +34,7 @@ final class CrystalSearch {
     }
 
     /** At most one WARN a minute for each embedding model that fails queries: an outage fails every search. */
-    private static final long WARNING_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(1);
-    /** Per model: when it was last warned of, and how many failed queries went unwarned since. */
-    private static final Map<EmbeddingModel, long[]> WARNINGS = new WeakHashMap<>();
+    private static final Map<EmbeddingModel, MinuteWarning> WARNINGS = new WeakHashMap<>();
 
     /**
      * The query's vector, or null when the model fails it (a remote model that is down, or refuses the text): the
@@ -57,20 +55,11 @@ final class CrystalSearch {
     }
 
     private static void warnKeywordsOnly(EmbeddingModel model, String scope, String reason) {
-        long now = System.nanoTime();
-        long unwarned;
+        MinuteWarning warning;
         synchronized (WARNINGS) {
-            long[] last = WARNINGS.computeIfAbsent(model, m -> new long[] {now - WARNING_INTERVAL_NANOS, 0});
-            if (now - last[0] < WARNING_INTERVAL_NANOS) {
-                last[1]++;
-                return;
-            }
-            unwarned = last[1];
-            last[0] = now;
-            last[1] = 0;
+            warning = WARNINGS.computeIfAbsent(model, m -> new MinuteWarning(log));
         }
-        log.warn("Cannot embed a query of scope '{}' ({}): ranking by keyword only{}", scope, reason,
-                unwarned == 0 ? "" : " (and " + unwarned + " other queries since the last warning)");
+        warning.warn("Cannot embed a query of scope '{}' ({}): ranking by keyword only", scope, reason);
     }
 
     /** Where a search's vector list comes from. */

@@ -12,6 +12,7 @@ import dev.workingmemory.crystal.PendingQueue.Work;
 import dev.workingmemory.event.CrystalsIndexed;
 import dev.workingmemory.event.WorkingMemoryListener;
 import dev.workingmemory.internal.Attempts;
+import dev.workingmemory.internal.OneEmbedding;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -256,7 +257,7 @@ final class Indexer implements Runnable {
         Attempts.Outcome<Integer> outcome = Attempts.oneByOne(missing, failure, true, new Attempts.Service<>() {
             @Override
             public void work(Integer text) {
-                embeddings.set(text, embedOne(segments.get(text)));
+                embeddings.set(text, OneEmbedding.of(model, segments.get(text)));
                 lastEmbedded = segments.get(text);
             }
 
@@ -296,19 +297,11 @@ final class Indexer implements Runnable {
     private RuntimeException up() {
         TextSegment text = lastEmbedded != null ? lastEmbedded : PROBE;
         try {
-            embedOne(text);
+            OneEmbedding.of(model, text);
             return null;
         } catch (RuntimeException e) {
             return e;
         }
-    }
-
-    private Embedding embedOne(TextSegment segment) {
-        Embedding embedding = model.embed(segment).content();
-        if (embedding == null) {
-            throw new IllegalStateException("The embedding model returned no embedding");
-        }
-        return embedding;
     }
 
     private boolean retry(String what, Retries.Action action) throws InterruptedException {

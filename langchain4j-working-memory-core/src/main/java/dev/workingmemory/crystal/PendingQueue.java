@@ -1,5 +1,6 @@
 package dev.workingmemory.crystal;
 
+import dev.workingmemory.internal.MinuteWarning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,7 +42,6 @@ import java.util.function.Predicate;
 final class PendingQueue {
 
     private static final Logger log = LoggerFactory.getLogger(PendingQueue.class);
-    private static final long WARNING_INTERVAL = TimeUnit.MINUTES.toNanos(1);
     /** How many records the indexer reads back at once (and holds in memory). */
     static final int READ_BACK = 1_024;
 
@@ -143,7 +143,7 @@ final class PendingQueue {
     private boolean closed;
     /** Whether the indexer waits for the embedding model to come back: then no read waits for the indexer. */
     private boolean modelDown;
-    private long lastWarning = System.nanoTime() - WARNING_INTERVAL;
+    private final MinuteWarning deferringWarning = new MinuteWarning(log);
 
     /**
      * @param nextSeq  the sequence number of the first crystal added
@@ -195,11 +195,7 @@ final class PendingQueue {
                 }
             }
             // one WARN as deferring starts (in memory: as the queue first goes beyond its bound), once a minute at most
-            boolean warn = (started || (!recorded && deferred > 0))
-                    && System.nanoTime() - lastWarning >= WARNING_INTERVAL;
-            if (warn) {
-                lastWarning = System.nanoTime();
-            }
+            boolean warn = (started || (!recorded && deferred > 0)) && deferringWarning.due();
             work.signal();
             recording.signal();
             return new Added(deferred, warn);

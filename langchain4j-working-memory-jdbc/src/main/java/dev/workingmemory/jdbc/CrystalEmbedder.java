@@ -6,6 +6,8 @@ import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.internal.Attempts;
+import dev.workingmemory.internal.MinuteWarning;
+import dev.workingmemory.internal.OneEmbedding;
 import dev.workingmemory.jdbc.CrystalTable.Embedded;
 import dev.workingmemory.jdbc.CrystalTable.Row;
 import dev.workingmemory.jdbc.CrystalTable.Uncopy;
@@ -273,7 +275,7 @@ final class CrystalEmbedder implements AutoCloseable {
         List<TextSegment> segments = rows.stream().map(row -> TextSegment.from(row.crystal().textToIndex())).toList();
         List<Embedding> embeddings = new ArrayList<>(Collections.nCopies(rows.size(), null));
         Attempts.Outcome<Integer> outcome = pass.run(IntStream.range(0, rows.size()).boxed().toList(), texts -> {
-            List<Embedding> made = texts.size() == 1 ? List.of(embedOne(segments.get(texts.get(0))))
+            List<Embedding> made = texts.size() == 1 ? List.of(OneEmbedding.of(model, segments.get(texts.get(0))))
                     : model.embedAll(texts.stream().map(segments::get).toList()).content();
             if (made == null || made.size() != texts.size()) {
                 throw new IllegalStateException("The embedding model returned " + (made == null ? 0 : made.size())
@@ -286,14 +288,6 @@ final class CrystalEmbedder implements AutoCloseable {
         List<Refusal> refused = outcome.refused().entrySet().stream()
                 .map(text -> new Refusal(rows.get(text.getKey()), text.getValue())).toList();
         return new Vectors(embeddings, refused, outcome.down());
-    }
-
-    private Embedding embedOne(TextSegment segment) {
-        Embedding embedding = model.embed(segment).content();
-        if (embedding == null) {
-            throw new IllegalStateException("The embedding model returned no embedding");
-        }
-        return embedding;
     }
 
     /** Marks the crystals the model refused as found by keyword only, with an ERROR for each this instance marked. */

@@ -1,6 +1,7 @@
 package dev.workingmemory.jdbc;
 
 import dev.workingmemory.crystal.Crystal;
+import dev.workingmemory.internal.MinuteWarning;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,6 @@ final class RowWriter implements AutoCloseable {
     private static final int BATCH = 500;
     private static final long FIRST_PAUSE_MILLIS = 250;
     private static final long MAX_PAUSE_MILLIS = 30_000;
-    private static final long FULL_WARNING_INTERVAL = TimeUnit.MINUTES.toNanos(1);
     private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final CrystalTable table;
@@ -52,7 +52,7 @@ final class RowWriter implements AutoCloseable {
     private final Thread thread;
     private boolean closed;
     private volatile boolean stopping;
-    private long lastFullWarning = System.nanoTime() - FULL_WARNING_INTERVAL;
+    private final MinuteWarning fullWarning = new MinuteWarning(log);
 
     RowWriter(CrystalTable table, BiConsumer<List<Crystal>, Duration> written) {
         this.table = table;
@@ -72,11 +72,7 @@ final class RowWriter implements AutoCloseable {
         try {
             for (Crystal crystal : crystals) {
                 while (queue.size() >= CAPACITY && !closed) {
-                    long now = System.nanoTime();
-                    if (now - lastFullWarning >= FULL_WARNING_INTERVAL) {
-                        lastFullWarning = now;
-                        log.warn("{} crystals wait to be written to the database: adding waits for room", CAPACITY);
-                    }
+                    fullWarning.warn("{} crystals wait to be written to the database: adding waits for room", CAPACITY);
                     // the writer may sleep on the queue this add found empty and filled: wake it, or both wait for ever
                     changed.signalAll();
                     changed.awaitUninterruptibly();

@@ -6,6 +6,7 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.store.embedding.EmbeddingStore;
 import dev.workingmemory.crystal.Crystal;
 import dev.workingmemory.internal.Attempts;
+import dev.workingmemory.internal.MinuteWarning;
 import dev.workingmemory.jdbc.CrystalTable.Copy;
 import dev.workingmemory.jdbc.CrystalTable.Uncopy;
 import org.slf4j.Logger;
