@@ -3,6 +3,7 @@ package dev.workingmemory.inspector;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.workingmemory.WorkingMemoryProvider;
+import dev.workingmemory.internal.Ensure;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +20,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -223,7 +223,7 @@ public final class MemoryInspector implements AutoCloseable {
 
         /** The provider to inspect. Required. */
         public Builder provider(WorkingMemoryProvider provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
+            this.provider = Ensure.notNull(provider, "provider");
             return this;
         }
 
@@ -241,7 +241,7 @@ public final class MemoryInspector implements AutoCloseable {
          * {@code X-Inspector-Token} header; at least 16 characters. Without one the inspector only reads.
          */
         public Builder token(String token) {
-            this.token = Objects.requireNonNull(token, "token");
+            this.token = Ensure.notNull(token, "token");
             WriteToken.of(token); // fails here, naming the rule
             return this;
         }
@@ -251,7 +251,7 @@ public final class MemoryInspector implements AutoCloseable {
          * memory to whoever reaches it (a WARN says so at start).
          */
         public Builder bindAddress(String address) {
-            this.bindAddress = Objects.requireNonNull(address, "address");
+            this.bindAddress = Ensure.notNull(address, "address");
             return this;
         }
 
@@ -260,7 +260,7 @@ public final class MemoryInspector implements AutoCloseable {
          * and {@code localhost}: the name the inspector is reached by when it is bound beyond this machine.
          */
         public Builder allowedHost(String host) {
-            Objects.requireNonNull(host, "host");
+            Ensure.notNull(host, "host");
             if (host.isBlank() || host.contains("/")) {
                 throw new IllegalArgumentException("An allowed host is a host name or address without a port, was '"
                         + host + "'");

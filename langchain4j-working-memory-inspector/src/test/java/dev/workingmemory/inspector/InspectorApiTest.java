@@ -425,6 +425,18 @@ class InspectorApiTest {
     }
 
     @Test
+    void should_name_the_setting_given_null_as_every_builder_of_the_library_does() {
+        assertThatThrownBy(() -> MemoryInspector.builder().provider(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("provider must not be null");
+        assertThatThrownBy(() -> MemoryInspector.builder().bindAddress(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("address must not be null");
+        assertThatThrownBy(() -> MemoryInspector.builder().allowedHost(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("host must not be null");
+        assertThatThrownBy(() -> MemoryInspector.builder().token(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("token must not be null");
+    }
+
+    @Test
     void should_need_a_provider() {
         assertThatThrownBy(() -> MemoryInspector.builder().build()).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("provider");
