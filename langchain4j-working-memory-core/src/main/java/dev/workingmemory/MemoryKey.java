@@ -17,6 +17,9 @@ import java.util.Optional;
  * {@code MemoryKey.of(String.valueOf(id))}).
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param resource the resource: a user, a tenant or an agent; not null
+ * @param thread   the conversation of that resource; not null
  */
 public record MemoryKey(String resource, String thread) {
 
@@ -27,6 +30,7 @@ public record MemoryKey(String resource, String thread) {
     /** The longest resource used as its crystal scope as it is (a crystal scope has at most 1,000 characters). */
     private static final int MAX_PLAIN_SCOPE_LENGTH = 900;
 
+    /** Rejects a null {@code resource} or {@code thread} with an {@link IllegalArgumentException}. */
     public MemoryKey {
         Ensure.notNull(resource, "resource");
         Ensure.notNull(thread, "thread");
@@ -37,6 +41,7 @@ public record MemoryKey(String resource, String thread) {
         return new MemoryKey(resource, DEFAULT_THREAD);
     }
 
+    /** A key for the thread {@code thread} of {@code resource}; the same as the constructor. */
     public static MemoryKey of(String resource, String thread) {
         return new MemoryKey(resource, thread);
     }

@@ -54,6 +54,7 @@ public final class MemoryToolNames {
         names.add(toolName);
     }
 
+    /** Whether {@code toolName} is registered as a memory tool; {@code false} for null. */
     public boolean contains(String toolName) {
         return toolName != null && names.contains(toolName);
     }

@@ -27,6 +27,7 @@ import java.util.List;
 public record SentRequest(Instant time, String systemMessage, String block, int blockBudget, List<LayerShare> layers,
                           List<ChatMessage> messages, int tokens) {
 
+    /** Copies the lists; a null object component or negative {@code tokens} is an {@link IllegalArgumentException}. */
     public SentRequest {
         Ensure.notNull(time, "time");
         Ensure.notNull(systemMessage, "systemMessage");

@@ -128,6 +128,7 @@ public final class WorkingMemory {
         return memoryId;
     }
 
+    /** The key this memory was mapped to from {@link #memoryId()}: its resource and thread. */
     public MemoryKey key() {
         return key;
     }

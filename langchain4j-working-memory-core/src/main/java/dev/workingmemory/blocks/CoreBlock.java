@@ -13,12 +13,14 @@ import dev.workingmemory.internal.Ensure;
  */
 public record CoreBlock(String name, String content, int maxChars) {
 
+    /** Rejects a blank {@code name}, a null {@code content} or a {@code maxChars} below 1 with an {@link IllegalArgumentException}. */
     public CoreBlock {
         Ensure.notBlank(name, "name");
         Ensure.notNull(content, "content");
         Ensure.positive(maxChars, "maxChars");
     }
 
+    /** The characters the content holds now ({@code content().length()}). */
     public int chars() {
         return content.length();
     }

@@ -29,6 +29,7 @@ import java.util.Map;
  */
 public final class CoreMemory implements MemoryLayer {
 
+    /** The layer's name: its tag in the block and its key in snapshots. */
     public static final String NAME = "core_memory";
     private static final Logger log = LoggerFactory.getLogger(CoreMemory.class);
     private static final int FORMAT_VERSION = 1;
@@ -43,6 +44,7 @@ public final class CoreMemory implements MemoryLayer {
         config.blockLimits().keySet().forEach(name -> contents.put(name, ""));
     }
 
+    /** A factory of thread-scoped core memories with the blocks and budget of {@code config}. */
     public static MemoryLayerFactory factory(CoreMemoryConfig config) {
         Ensure.notNull(config, "config");
         return context -> new CoreMemory(context, config);

@@ -30,10 +30,12 @@ public final class CoreMemoryConfig {
         this.budget = builder.budget != null ? builder.budget : LayerBudget.of(Math.min(600, total), total + 64 * blockLimits.size());
     }
 
+    /** The seed's three blocks ({@code goal}, {@code progress}, {@code context}) and the default budget. */
     public static CoreMemoryConfig defaults() {
         return builder().build();
     }
 
+    /** A builder that starts with the three default blocks. */
     public static Builder builder() {
         return new Builder();
     }
@@ -43,6 +45,10 @@ public final class CoreMemoryConfig {
         return blockLimits;
     }
 
+    /**
+     * The layer's share of the block: the one set, else at least {@code min(600, sum of limits)} characters and at most
+     * the sum of the limits plus 64 per block (for the tags).
+     */
     public LayerBudget budget() {
         return budget;
     }
@@ -80,6 +86,7 @@ public final class CoreMemoryConfig {
             return this;
         }
 
+        /** @throws IllegalArgumentException when no block is left */
         public CoreMemoryConfig build() {
             return new CoreMemoryConfig(this);
         }
