@@ -44,6 +44,7 @@ public final class AnalyzedText {
      */
     public record Window(int headEnd, List<Span> errorLines, int tailStart) {
 
+        /** Copies {@code errorLines}. */
         public Window {
             errorLines = List.copyOf(errorLines);
         }

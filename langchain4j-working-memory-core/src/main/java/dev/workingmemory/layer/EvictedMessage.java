@@ -10,9 +10,13 @@ import java.time.Instant;
  * {@link MemoryLayer#onEvicted}.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param message the message that left the window
+ * @param added   when it was added to the memory
  */
 public record EvictedMessage(ChatMessage message, Instant added) {
 
+    /** Rejects a null component with an {@link IllegalArgumentException}. */
     public EvictedMessage {
         Ensure.notNull(message, "message");
         Ensure.notNull(added, "added");

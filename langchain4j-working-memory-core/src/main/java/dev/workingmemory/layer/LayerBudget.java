@@ -10,9 +10,13 @@ import dev.workingmemory.internal.Ensure;
  * characters, about four per token.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param minChars the characters the layer is granted first, while the block's total lasts; 0 or more
+ * @param maxChars the most characters the layer may take; at least 1 and at least {@code minChars}
  */
 public record LayerBudget(int minChars, int maxChars) {
 
+    /** Rejects a negative {@code minChars}, a {@code maxChars} below 1 or below {@code minChars} with an {@link IllegalArgumentException}. */
     public LayerBudget {
         Ensure.notNegative(minChars, "minChars");
         Ensure.positive(maxChars, "maxChars");
@@ -20,6 +24,7 @@ public record LayerBudget(int minChars, int maxChars) {
                 "minChars (" + minChars + ") must not exceed maxChars (" + maxChars + ")");
     }
 
+    /** The same as the constructor. */
     public static LayerBudget of(int minChars, int maxChars) {
         return new LayerBudget(minChars, maxChars);
     }

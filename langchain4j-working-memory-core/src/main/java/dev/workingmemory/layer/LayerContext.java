@@ -65,6 +65,7 @@ public interface LayerContext {
      */
     void refreshed();
 
+    /** The provider's clock, for every time the layer records. */
     Clock clock();
 
     /**

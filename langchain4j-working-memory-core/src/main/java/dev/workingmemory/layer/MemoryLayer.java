@@ -24,6 +24,7 @@ public interface MemoryLayer {
     /** The tag name of the layer in the block and its key in snapshots; unique within a memory. */
     String name();
 
+    /** Whether the layer belongs to one thread or is shared by every thread of a resource. */
     LayerScope scope();
 
     /** Position in the block: lower renders first. */
@@ -32,6 +33,7 @@ public interface MemoryLayer {
     /** Budget precedence: higher is served first when the block's budget is short. */
     int priority();
 
+    /** How many characters of the block the layer may take. */
     LayerBudget budget();
 
     /**

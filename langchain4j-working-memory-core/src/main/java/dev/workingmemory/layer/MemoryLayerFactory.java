@@ -13,5 +13,6 @@ public interface MemoryLayerFactory {
         return LayerScope.THREAD;
     }
 
+    /** A new layer for the memory (or resource) behind {@code context}, guarding its state with that context. */
     MemoryLayer create(LayerContext context);
 }

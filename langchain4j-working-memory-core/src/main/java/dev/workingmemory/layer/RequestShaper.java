@@ -11,6 +11,7 @@ package dev.workingmemory.layer;
  */
 public interface RequestShaper {
 
+    /** Changes {@code request} in place, before it is sent: the messages it sends, never those stored. */
     void shape(RequestDraft request);
 
     /**

@@ -14,6 +14,7 @@ import java.time.Instant;
  */
 public interface WindowMessages {
 
+    /** How many messages the window still holds. */
     int size();
 
     /** @throws IndexOutOfBoundsException unless {@code 0 <= index < size()} */

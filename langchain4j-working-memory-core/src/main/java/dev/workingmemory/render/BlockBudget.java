@@ -16,6 +16,11 @@ public final class BlockBudget {
     private BlockBudget() {
     }
 
+    /**
+     * The block's size in characters for a context window of {@code contextWindowTokens} tokens, by the table above.
+     *
+     * @throws IllegalArgumentException unless {@code contextWindowTokens} is positive
+     */
     public static int forContextWindow(int contextWindowTokens) {
         Ensure.positive(contextWindowTokens, "contextWindowTokens");
         if (contextWindowTokens >= 200_000) {

@@ -19,6 +19,7 @@ import dev.workingmemory.internal.Ensure;
  */
 public record LayerShare(String layer, int priority, int minChars, int maxChars, int neededChars, int usedChars) {
 
+    /** Rejects a blank {@code layer} or a negative {@code neededChars} or {@code usedChars} with an {@link IllegalArgumentException}. */
     public LayerShare {
         Ensure.notBlank(layer, "layer");
         Ensure.notNegative(neededChars, "neededChars");
