@@ -73,6 +73,7 @@ import java.util.Set;
  */
 public final class ContextPressure implements MemoryLayer, RequestShaper {
 
+    /** The layer's name: its tag in the block and its key in snapshots. */
     public static final String NAME = "pressure";
     /** The tool that reads a cached full output back (tools module). */
     public static final String READ_TOOL_OUTPUT = "read_tool_output";
@@ -153,6 +154,7 @@ public final class ContextPressure implements MemoryLayer, RequestShaper {
         return context -> new ContextPressure(Ensure.notNull(context, "context"), config, cache, listener);
     }
 
+    /** The thresholds, pruner and budget this layer was created with. */
     public ContextPressureConfig config() {
         return config;
     }

@@ -40,10 +40,12 @@ public final class ContextPressureConfig {
         this.budget = Ensure.notNull(builder.budget, "budget");
     }
 
+    /** Seed 003's defaults, as listed above. */
     public static ContextPressureConfig defaults() {
         return builder().build();
     }
 
+    /** A builder that starts from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
@@ -58,6 +60,7 @@ public final class ContextPressureConfig {
         return high;
     }
 
+    /** The pruner of tool results and its limits per mode; default {@link ToolOutputPruner#defaults()}. */
     public ToolOutputPruner pruner() {
         return pruner;
     }
@@ -67,6 +70,7 @@ public final class ContextPressureConfig {
         return unprunedTools;
     }
 
+    /** The {@code <pressure>} element's share of the block; default 0 to 600 characters. */
     public LayerBudget budget() {
         return budget;
     }
@@ -142,11 +146,16 @@ public final class ContextPressureConfig {
             return this;
         }
 
+        /** The {@code <pressure>} element's share of the block; default 0 to 600 characters. */
         public Builder budget(LayerBudget budget) {
             this.budget = budget;
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException unless {@code 0 < moderate < high <= 1} and the large-output share is within
+         *                                  0 and 1, or when its maximum is negative or the pruner or budget is null
+         */
         public ContextPressureConfig build() {
             return new ContextPressureConfig(this);
         }

@@ -10,8 +10,11 @@ import java.util.Locale;
  * <p>Immutable and thread-safe.
  */
 public enum PressureLevel {
+    /** Below the moderate threshold (default 75%): tool results are pruned in {@link PruningMode#NORMAL} mode. */
     SAFE(PruningMode.NORMAL),
+    /** From the moderate threshold (default 75%): {@link PruningMode#AGGRESSIVE} mode. */
     MODERATE(PruningMode.AGGRESSIVE),
+    /** From the high threshold (default 90%): {@link PruningMode#HYPER} mode, and the memory intervenes. */
     HIGH(PruningMode.HYPER);
 
     private final PruningMode mode;

@@ -13,5 +13,6 @@ public interface PressureListener {
     /** Listens to nothing. */
     PressureListener NONE = event -> { };
 
+    /** The memory intervened on one request; {@code event} says how. */
     void intervened(PressureEvent event);
 }

@@ -22,6 +22,7 @@ import java.time.Instant;
 public record PressureSample(Instant time, PressureLevel level, int percent, int tokens, int sentTokens,
                              int contextWindow, boolean intervened, int outputsShortened, int turnsEvicted) {
 
+    /** Rejects a null {@code time} or {@code level} with an {@link IllegalArgumentException}. */
     public PressureSample {
         Ensure.notNull(time, "time");
         Ensure.notNull(level, "level");

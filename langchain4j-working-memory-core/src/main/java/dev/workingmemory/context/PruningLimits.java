@@ -18,6 +18,10 @@ import dev.workingmemory.internal.Ensure;
  */
 public record PruningLimits(int maxLines, int headLines, int tailLines, int maxErrorLines, int maxLineChars) {
 
+    /**
+     * Rejects, with an {@link IllegalArgumentException}: {@code maxLines} below 1, a negative count, no line kept at
+     * all ({@code headLines + tailLines == 0}) and {@code maxLineChars} below 100.
+     */
     public PruningLimits {
         Ensure.positive(maxLines, "maxLines");
         Ensure.notNegative(headLines, "headLines");
@@ -27,6 +31,7 @@ public record PruningLimits(int maxLines, int headLines, int tailLines, int maxE
         Ensure.that(maxLineChars >= 100, "maxLineChars must be at least 100, was " + maxLineChars);
     }
 
+    /** The same as the constructor. */
     public static PruningLimits of(int maxLines, int headLines, int tailLines, int maxErrorLines, int maxLineChars) {
         return new PruningLimits(maxLines, headLines, tailLines, maxErrorLines, maxLineChars);
     }

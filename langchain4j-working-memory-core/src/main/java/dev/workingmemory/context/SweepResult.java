@@ -15,6 +15,7 @@ import java.util.List;
  */
 public record SweepResult(String storeKey, int scanned, int deleted, long bytesReclaimed, List<String> errors) {
 
+    /** Copies {@code errors}. */
     public SweepResult {
         errors = List.copyOf(errors);
     }

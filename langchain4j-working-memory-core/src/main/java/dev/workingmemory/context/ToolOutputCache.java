@@ -86,6 +86,11 @@ public final class ToolOutputCache implements AutoCloseable {
     /** Per store key: written entries whose crystals are being handed over. Guarded by {@link #writeLock}. */
     private final Map<String, Integer> keeping = new HashMap<>();
 
+    /**
+     * A cache that keeps entries in {@code store}, times them by {@code clock} and writes them on its own daemon thread,
+     * queueing at most {@link ToolOutputCacheConfig#maxPendingWrites()} writes (past that the caller writes). Close it
+     * to stop that thread.
+     */
     public ToolOutputCache(WorkingMemoryStore store, ToolOutputCacheConfig config, Clock clock) {
         this.store = Ensure.notNull(store, "store");
         this.config = Ensure.notNull(config, "config");
@@ -102,6 +107,7 @@ public final class ToolOutputCache implements AutoCloseable {
         writer.allowCoreThreadTimeOut(true);
     }
 
+    /** The governance limits this cache was created with. */
     public ToolOutputCacheConfig config() {
         return config;
     }

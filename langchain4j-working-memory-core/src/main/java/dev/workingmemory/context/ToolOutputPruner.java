@@ -70,10 +70,12 @@ public final class ToolOutputPruner {
         return builder().build();
     }
 
+    /** A builder that starts from seed 003's limits. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The limits this pruner applies in {@code mode}. */
     public PruningLimits limits(PruningMode mode) {
         return limits.get(Ensure.notNull(mode, "mode"));
     }
@@ -462,6 +464,11 @@ public final class ToolOutputPruner {
             limits.put(PruningMode.HYPER, PruningLimits.of(15, 10, 10, 3, 1200));
         }
 
+        /**
+         * The limits of {@code mode}. Defaults, as {@link PruningLimits}{@code (maxLines, headLines, tailLines,
+         * maxErrorLines, maxLineChars)}: normal {@code (50, 30, 30, 10, 5000)}, aggressive {@code (30, 20, 20, 6, 2500)},
+         * hyper {@code (15, 10, 10, 3, 1200)}.
+         */
         public Builder limits(PruningMode mode, PruningLimits limits) {
             this.limits.put(Ensure.notNull(mode, "mode"), Ensure.notNull(limits, "limits"));
             return this;
@@ -479,6 +486,7 @@ public final class ToolOutputPruner {
             return this;
         }
 
+        /** @throws IllegalArgumentException when {@code minSimilarRun} is below 3 or {@code namesPerDirectory} below 1 */
         public ToolOutputPruner build() {
             return new ToolOutputPruner(this);
         }
