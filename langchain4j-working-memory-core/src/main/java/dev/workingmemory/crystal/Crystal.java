@@ -61,6 +61,10 @@ public record Crystal(String id, String scope, CrystalKind kind, Instant time, d
      */
     public static final String PIECE = "piece-of-longer-text";
 
+    /**
+     * Checks the values as the type's description says, drops the time's digits finer than a microsecond and copies
+     * {@code tags}; a bad value is an {@link IllegalArgumentException}.
+     */
     public Crystal {
         // messages made only on failure: crystals are made on the request path (past turns)
         Ensure.notBlank(id, "id");

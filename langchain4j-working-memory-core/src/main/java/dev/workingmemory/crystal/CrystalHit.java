@@ -14,6 +14,7 @@ import dev.workingmemory.internal.Ensure;
  */
 public record CrystalHit(Crystal crystal, double score, HitScores scores) {
 
+    /** Rejects a null {@code crystal}; a null {@code scores} is taken as the fused score alone. */
     public CrystalHit {
         Ensure.notNull(crystal, "crystal");
         scores = scores == null ? HitScores.fusedOnly(score) : scores;

@@ -21,6 +21,7 @@ public record CrystalQuery(String scope, String text, int limit, Set<CrystalKind
     /** The most hits one query may ask for. */
     public static final int MAX_LIMIT = 1_000;
 
+    /** Checks the values as described above (an {@link IllegalArgumentException} when one is out of range) and copies {@code kinds}. */
     public CrystalQuery {
         Ensure.notBlank(scope, "scope");
         Ensure.notBlank(text, "text");

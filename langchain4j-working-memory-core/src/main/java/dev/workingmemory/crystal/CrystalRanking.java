@@ -44,6 +44,7 @@ public record CrystalRanking(double keywordWeight, double vectorWeight, double c
     /** The default {@link #feedbackWeight()}. */
     public static final double FEEDBACK_WEIGHT = 0.3;
 
+    /** Checks the values as described above; one out of range is an {@link IllegalArgumentException}. */
     public CrystalRanking {
         Ensure.that(keywordWeight >= 0 && Double.isFinite(keywordWeight),
                 "keywordWeight must be finite and at least 0, was " + keywordWeight);

@@ -264,6 +264,7 @@ public final class EmbeddedCrystalStore implements CrystalStore {
         return new Recovery(nextSeq, scopes);
     }
 
+    /** A builder of a store; see {@link Builder} for its options and their defaults. */
     public static Builder builder() {
         return new Builder();
     }

@@ -28,6 +28,10 @@ import java.time.Instant;
 public record MemoryHit(String id, CrystalKind kind, Instant time, String text, double score, int tokens,
                         HitScores scores, String earlierThan) {
 
+    /**
+     * Rejects a blank {@code id}, a null {@code kind}, {@code time} or {@code text} and negative {@code tokens} with an
+     * {@link IllegalArgumentException}; a null {@code scores} is taken as the score alone.
+     */
     public MemoryHit {
         Ensure.notBlank(id, "id");
         Ensure.notNull(kind, "kind");

@@ -41,9 +41,15 @@ public enum Provenance {
     /** What the memory's own dreams wrote (the state document, what left it, a hand-written MEMORY.md). */
     DREAM;
 
-    /** One line of a crystal's text and where it came from. */
+    /**
+     * One line of a crystal's text and where it came from.
+     *
+     * @param provenance where the line came from
+     * @param text       the line
+     */
     public record Line(Provenance provenance, String text) {
 
+        /** Rejects a null component with an {@link IllegalArgumentException}. */
         public Line {
             Ensure.notNull(provenance, "provenance");
             Ensure.notNull(text, "text");

@@ -52,6 +52,7 @@ public final class ScopeIndex implements AutoCloseable {
      */
     public record Entry(Crystal crystal, Embedding embedding) {
 
+        /** Rejects a null {@code crystal} with an {@link IllegalArgumentException}. */
         public Entry {
             Ensure.notNull(crystal, "crystal");
         }
@@ -72,6 +73,7 @@ public final class ScopeIndex implements AutoCloseable {
         }
     }
 
+    /** The scope whose crystals this index holds. */
     public String scope() {
         return scope;
     }
