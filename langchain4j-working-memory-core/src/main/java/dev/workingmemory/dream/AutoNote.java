@@ -14,12 +14,18 @@ import java.util.List;
  * </pre>
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param hormone    the hormone whose level spiked
+ * @param level      its level when the note was made, 0 to 1
+ * @param text       the note's text, as above
+ * @param importance the note's importance, 0 to 1 (the salience's {@code autoNoteImportance}, default 0.8)
  */
 public record AutoNote(Hormone hormone, double level, String text, double importance) {
 
     /** The tag of an auto-note in the notes log. */
     public static final String TAG = "auto";
 
+    /** Rejects a null {@code hormone}, a blank {@code text} and an {@code importance} outside 0–1 with an {@link IllegalArgumentException}. */
     public AutoNote {
         Ensure.notNull(hormone, "hormone");
         Ensure.notBlank(text, "text");

@@ -48,10 +48,12 @@ public final class CollapseGuards {
         return builder().build();
     }
 
+    /** A builder that starts from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The most pointer lines a synthesis may write; default 20. */
     public int maxPointers() {
         return maxPointers;
     }
@@ -182,6 +184,7 @@ public final class CollapseGuards {
             return this;
         }
 
+        /** The guards with the thresholds set. */
         public CollapseGuards build() {
             return new CollapseGuards(this);
         }

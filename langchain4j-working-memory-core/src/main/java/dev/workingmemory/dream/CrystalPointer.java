@@ -18,6 +18,9 @@ import java.util.regex.Pattern;
  * keywords are one line each; backticks are removed from the keywords (they delimit them).
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param topic    what the topic was, on one line
+ * @param keywords what to search for, separated by spaces, on one line and without backticks
  */
 public record CrystalPointer(String topic, String keywords) {
 
@@ -26,6 +29,10 @@ public record CrystalPointer(String topic, String keywords) {
                     + "(?:\\*\\*)?\\s*+(.+?)(?<!\\s)\\s*+",
             Pattern.CASE_INSENSITIVE);
 
+    /**
+     * Joins each component onto one line and removes the backticks from {@code keywords}; a null or blank component is
+     * an {@link IllegalArgumentException}.
+     */
     public CrystalPointer {
         topic = oneLine(Ensure.notNull(topic, "topic"));
         keywords = oneLine(Ensure.notNull(keywords, "keywords").replace("`", ""));

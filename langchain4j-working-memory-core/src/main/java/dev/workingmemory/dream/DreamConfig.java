@@ -67,58 +67,72 @@ public final class DreamConfig {
         return builder().build();
     }
 
+    /** A builder that starts from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** How often the background scheduler looks for resources to dream; default 120 minutes. */
     public Duration interval() {
         return interval;
     }
 
+    /** The pending notes from which a resource dreams on schedule; at least 1, default 5. */
     public int minNotes() {
         return minNotes;
     }
 
+    /** Whether dreams and auto-notes run on a background scheduler; default true. */
     public boolean scheduled() {
         return scheduled;
     }
 
+    /** The sections of the state document; default {@link StateSchema#defaults()}. */
     public StateSchema schema() {
         return schema;
     }
 
+    /** The guards a synthesized state must pass before it is committed; default {@link CollapseGuards#defaults()}. */
     public CollapseGuards guards() {
         return guards;
     }
 
+    /** What a dream reads of the notes, crystals and salience; default {@link DreamInputLimits#defaults()}. */
     public DreamInputLimits limits() {
         return limits;
     }
 
+    /** The longest a synthesis may take before the dream fails and changes nothing; default 2 minutes. */
     public Duration timeout() {
         return timeout;
     }
 
+    /** How long a dream holds its resource's lease in the store; longer than {@link #timeout()}, default 10 minutes. */
     public Duration leaseTtl() {
         return leaseTtl;
     }
 
+    /** The dream records kept per resource, that is how many dreams can be rolled back; at least 1, default 10. */
     public int recordsKept() {
         return recordsKept;
     }
 
+    /** Scores messages for salience; default {@link SalienceScorer#lexicon()}. */
     public SalienceScorer salienceScorer() {
         return salienceScorer;
     }
 
+    /** The time in which a salience level halves; default 2 hours. */
     public Duration salienceHalfLife() {
         return salienceHalfLife;
     }
 
+    /** The least time between two auto-notes of one hormone; default 30 minutes. */
     public Duration autoNoteInterval() {
         return autoNoteInterval;
     }
 
+    /** How often the scheduler writes the auto-notes that are due; default 1 minute. */
     public Duration consolidationInterval() {
         return consolidationInterval;
     }
@@ -179,11 +193,13 @@ public final class DreamConfig {
             return this;
         }
 
+        /** The guards a synthesized state must pass before it is committed; default {@link CollapseGuards#defaults()}. */
         public Builder guards(CollapseGuards guards) {
             this.guards = Ensure.notNull(guards, "guards");
             return this;
         }
 
+        /** What a dream reads of the notes, crystals and salience; default {@link DreamInputLimits#defaults()}. */
         public Builder limits(DreamInputLimits limits) {
             this.limits = Ensure.notNull(limits, "limits");
             return this;

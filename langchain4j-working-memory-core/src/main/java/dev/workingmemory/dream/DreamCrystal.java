@@ -9,9 +9,19 @@ import java.time.Instant;
  * importance from 0 to 1 and text. The dream engine maps the crystal store's crystals to these.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param id         the crystal store's id
+ * @param kind       what the crystal was made from, as its kind's lower-case name
+ * @param time       when what it holds happened or was said
+ * @param importance 0 (trivia) to 1 (essential)
+ * @param text       its text
  */
 public record DreamCrystal(String id, String kind, Instant time, double importance, String text) {
 
+    /**
+     * Rejects a blank {@code id} or {@code kind}, a null {@code time} or {@code text} and an {@code importance} outside
+     * 0–1 with an {@link IllegalArgumentException}.
+     */
     public DreamCrystal {
         Ensure.notBlank(id, "id");
         Ensure.notBlank(kind, "kind");

@@ -141,10 +141,12 @@ public final class DreamEngine implements AutoCloseable {
         });
     }
 
+    /** A builder of an engine; a store is required. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** When and how this engine dreams. */
     public DreamConfig config() {
         return config;
     }
@@ -630,6 +632,7 @@ public final class DreamEngine implements AutoCloseable {
             return this;
         }
 
+        /** When and how to dream; default {@link DreamConfig#defaults()}. */
         public Builder config(DreamConfig config) {
             this.config = Ensure.notNull(config, "config");
             return this;
@@ -641,6 +644,7 @@ public final class DreamEngine implements AutoCloseable {
             return this;
         }
 
+        /** The clock that times dreams, leases and auto-notes; default {@link Clock#systemUTC()}. */
         public Builder clock(Clock clock) {
             this.clock = Ensure.notNull(clock, "clock");
             return this;

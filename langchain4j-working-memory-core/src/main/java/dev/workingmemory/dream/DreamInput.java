@@ -79,6 +79,7 @@ public final class DreamInput {
         this.slotItems = items(builder.slotItems, limits.maxSlotItems(), limits.maxItemChars());
     }
 
+    /** A builder of an input with no old state, notes, crystals or insights yet. */
     public static Builder builder() {
         return new Builder();
     }
@@ -122,6 +123,7 @@ public final class DreamInput {
                 .map(item -> StateLines.clip(StateLines.oneLine(item), maxChars)).limit(max).toList();
     }
 
+    /** The sections of the new state. */
     public StateSchema schema() {
         return schema;
     }
@@ -161,6 +163,7 @@ public final class DreamInput {
         return crystals;
     }
 
+    /** The resource's salience levels at the dream; {@link SalienceLevels#NONE} when none were given. */
     public SalienceLevels salience() {
         return salience;
     }
@@ -175,6 +178,7 @@ public final class DreamInput {
         return slotItems;
     }
 
+    /** The caps this input was bounded by. */
     public DreamInputLimits limits() {
         return limits;
     }
@@ -262,6 +266,7 @@ public final class DreamInput {
             return this;
         }
 
+        /** The resource's salience levels; default {@link SalienceLevels#NONE}. */
         public Builder salience(SalienceLevels salience) {
             this.salience = Ensure.notNull(salience, "salience");
             return this;
@@ -279,11 +284,13 @@ public final class DreamInput {
             return this;
         }
 
+        /** The caps on the lists and texts; default {@link DreamInputLimits#defaults()}. */
         public Builder limits(DreamInputLimits limits) {
             this.limits = Ensure.notNull(limits, "limits");
             return this;
         }
 
+        /** The input, with every list and text bounded by the limits. */
         public DreamInput build() {
             return new DreamInput(this);
         }

@@ -40,38 +40,47 @@ public final class DreamInputLimits {
         return DEFAULTS;
     }
 
+    /** A builder that starts from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** The oldest pending notes a dream takes (the others wait for the next); at least 1, default 50. */
     public int maxNotes() {
         return maxNotes;
     }
 
+    /** The most important (then most recent) new crystals a dream takes; 0 or more, default 30. */
     public int maxCrystals() {
         return maxCrystals;
     }
 
+    /** The first non-blank entities a dream takes; 0 or more, default 10. */
     public int maxEntities() {
         return maxEntities;
     }
 
+    /** The first non-blank slot items a dream takes; 0 or more, default 20. */
     public int maxSlotItems() {
         return maxSlotItems;
     }
 
+    /** The longest note text a dream reads; a longer one is cut. At least 20, default 1,000. */
     public int maxNoteChars() {
         return maxNoteChars;
     }
 
+    /** The longest crystal text a dream reads; a longer one is cut. At least 20, default 600. */
     public int maxCrystalChars() {
         return maxCrystalChars;
     }
 
+    /** The longest entity or slot item a dream reads; a longer one is cut. At least 20, default 200. */
     public int maxItemChars() {
         return maxItemChars;
     }
 
+    /** The longest old state a dream reads; a longer one is cut at a line boundary. At least 200, default 16,000. */
     public int maxStateChars() {
         return maxStateChars;
     }
@@ -120,11 +129,13 @@ public final class DreamInputLimits {
             return this;
         }
 
+        /** The first non-blank entities taken; default 10. */
         public Builder maxEntities(int maxEntities) {
             this.maxEntities = Ensure.notNegative(maxEntities, "maxEntities");
             return this;
         }
 
+        /** The first non-blank slot items taken; default 20. */
         public Builder maxSlotItems(int maxSlotItems) {
             this.maxSlotItems = Ensure.notNegative(maxSlotItems, "maxSlotItems");
             return this;
@@ -136,6 +147,7 @@ public final class DreamInputLimits {
             return this;
         }
 
+        /** A longer crystal text is cut; at least 20, default 600. */
         public Builder maxCrystalChars(int maxCrystalChars) {
             this.maxCrystalChars = atLeast(maxCrystalChars, 20, "maxCrystalChars");
             return this;
@@ -158,6 +170,7 @@ public final class DreamInputLimits {
             return value;
         }
 
+        /** The limits set; each setter has already checked its value. */
         public DreamInputLimits build() {
             return new DreamInputLimits(this);
         }

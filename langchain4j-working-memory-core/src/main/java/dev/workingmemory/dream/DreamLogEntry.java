@@ -20,6 +20,10 @@ import java.util.Optional;
  */
 public record DreamLogEntry(DreamReport report, long recordId, Instant rolledBackAt) {
 
+    /**
+     * Rejects, with an {@link IllegalArgumentException}: a null {@code report}, a record id for a dream that committed
+     * nothing or none for one that did, and a roll-back of a dream that committed nothing.
+     */
     public DreamLogEntry {
         Ensure.notNull(report, "report");
         Ensure.that(report.committed() == (recordId > 0), () -> "A committed dream has a record id and any other none;"

@@ -36,6 +36,7 @@ public record DreamRecord(long id, Instant time, Status status, String previousS
         ROLLING_BACK
     }
 
+    /** Rejects a null {@code time}, {@code status}, {@code state} or {@code consumedNotes} and copies the notes. */
     public DreamRecord {
         Ensure.notNull(time, "time");
         Ensure.notNull(status, "status");

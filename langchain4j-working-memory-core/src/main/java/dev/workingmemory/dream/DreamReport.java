@@ -46,6 +46,11 @@ public record DreamReport(String resource, boolean committed, String reason, Dre
                           Instant started, Duration duration, List<GuardCheck> guardChecks,
                           List<PointerOutcome> pointerOutcomes) {
 
+    /**
+     * Checks the components and copies the lists; an {@link IllegalArgumentException} for a null object (other than
+     * {@code guard}), a blank {@code reason}, guard checks that do not all pass but a last one failing by
+     * {@code guard}, or pointer counts other than those of {@code pointerOutcomes} when it is not empty.
+     */
     public DreamReport {
         Ensure.notNull(resource, "resource");
         Ensure.notBlank(reason, "reason");

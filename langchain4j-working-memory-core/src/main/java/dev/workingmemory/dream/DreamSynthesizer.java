@@ -12,5 +12,6 @@ package dev.workingmemory.dream;
 @FunctionalInterface
 public interface DreamSynthesizer {
 
+    /** The new state proposed for {@code input}, not yet judged; an exception fails the dream and changes nothing. */
     Synthesis synthesize(DreamInput input);
 }

@@ -14,6 +14,7 @@ import dev.workingmemory.internal.Ensure;
  */
 public record GuardCheck(DreamGuard guard, boolean passed, String detail) {
 
+    /** Rejects a null {@code guard} or a blank {@code detail} with an {@link IllegalArgumentException}. */
     public GuardCheck {
         Ensure.notNull(guard, "guard");
         Ensure.notBlank(detail, "detail");

@@ -19,6 +19,7 @@ import java.util.Optional;
  */
 public record GuardVerdict(DreamGuard failed, String reason, StateDocument candidate, List<GuardCheck> checks) {
 
+    /** Rejects a null {@code reason}, {@code candidate} or {@code checks} with an {@link IllegalArgumentException} and copies the checks. */
     public GuardVerdict {
         Ensure.notNull(reason, "reason");
         Ensure.notNull(candidate, "candidate");
@@ -38,6 +39,7 @@ public record GuardVerdict(DreamGuard failed, String reason, StateDocument candi
         return new GuardVerdict(Ensure.notNull(guard, "guard"), reason, candidate, checks);
     }
 
+    /** Whether the state passed every guard ({@code failed} is null). */
     public boolean passed() {
         return failed == null;
     }

@@ -50,6 +50,7 @@ public final class LlmDreamSynthesizer implements DreamSynthesizer {
                 builder.maxPointers);
     }
 
+    /** A builder of a synthesizer; a chat model is required. */
     public static Builder builder() {
         return new Builder();
     }

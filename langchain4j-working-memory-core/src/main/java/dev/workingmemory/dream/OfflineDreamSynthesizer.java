@@ -82,6 +82,7 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
         this.minSkillOccurrences = builder.minSkillOccurrences;
     }
 
+    /** A builder that starts from the default rules, without a keyword index. */
     public static Builder builder() {
         return new Builder();
     }
@@ -562,6 +563,7 @@ public final class OfflineDreamSynthesizer implements DreamSynthesizer {
             return this;
         }
 
+        /** A synthesizer with the rules set. */
         public OfflineDreamSynthesizer build() {
             return new OfflineDreamSynthesizer(this);
         }

@@ -44,13 +44,19 @@ public final class PointerCheck {
         this.maxKeywords = builder.maxKeywords;
     }
 
+    /** A builder of a check; a search function is required. */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** The result of checking a list of pointers. */
+    /**
+     * The result of checking a list of pointers.
+     *
+     * @param outcomes what the check did with each pointer, in the pointers' order
+     */
     public record Result(List<PointerOutcome> outcomes) {
 
+        /** Rejects a null list with an {@link IllegalArgumentException} and copies it. */
         public Result {
             outcomes = List.copyOf(Ensure.notNull(outcomes, "outcomes"));
         }
@@ -60,6 +66,7 @@ public final class PointerCheck {
             return outcomes.stream().flatMap(outcome -> outcome.kept().stream()).toList();
         }
 
+        /** How many pointers the check gave {@code action}. */
         public long count(PointerOutcome.Action action) {
             return outcomes.stream().filter(outcome -> outcome.action() == action).count();
         }

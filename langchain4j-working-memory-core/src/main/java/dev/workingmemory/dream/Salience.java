@@ -103,6 +103,7 @@ public final class Salience {
         reset();
     }
 
+    /** A builder that starts from seed 000's defaults. */
     public static Builder builder() {
         return new Builder();
     }
@@ -356,6 +357,7 @@ public final class Salience {
         private Builder() {
         }
 
+        /** The clock that times raises, decay and auto-notes; default {@link Clock#systemUTC()}. */
         public Builder clock(Clock clock) {
             this.clock = Ensure.notNull(clock, "clock");
             return this;
@@ -397,6 +399,7 @@ public final class Salience {
             return this;
         }
 
+        /** A salience with every level at 0. */
         public Salience build() {
             return new Salience(this);
         }

@@ -43,6 +43,7 @@ import java.util.List;
  */
 public final class SalienceLayer implements MemoryLayer {
 
+    /** The layer's name: its tag in the block and its key in snapshots. */
     public static final String NAME = "salience";
     /** Messages waiting that have them scored at once. */
     static final int DRAIN_BATCH = 32;

@@ -16,6 +16,10 @@ import java.util.Locale;
  * "energized"), cortisol "cautious" ("stressed"), oxytocin "socially engaged" ("deeply connected"); "calm" when none is.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param dopamine breakthroughs and success, 0 to 1
+ * @param cortisol friction, errors and frustration, 0 to 1
+ * @param oxytocin bonding and gratitude, 0 to 1
  */
 public record SalienceLevels(double dopamine, double cortisol, double oxytocin) {
 
@@ -25,6 +29,7 @@ public record SalienceLevels(double dopamine, double cortisol, double oxytocin) 
     static final double MILD = 0.4;
     static final double STRONG = 0.7;
 
+    /** Rejects a level outside 0–1 with an {@link IllegalArgumentException}. */
     public SalienceLevels {
         check(dopamine, "dopamine");
         check(cortisol, "cortisol");
@@ -35,6 +40,7 @@ public record SalienceLevels(double dopamine, double cortisol, double oxytocin) 
         Ensure.that(level >= 0 && level <= 1, () -> name + " must be between 0 and 1, was " + level);
     }
 
+    /** The level of {@code hormone}, 0 to 1. */
     public double level(Hormone hormone) {
         return switch (Ensure.notNull(hormone, "hormone")) {
             case DOPAMINE -> dopamine;

@@ -8,7 +8,9 @@ import dev.workingmemory.crystal.Provenance;
  * <p>Thread-safe (immutable).
  */
 public enum SalienceSource {
+    /** A message of the user. */
     USER_MESSAGE("user message", Provenance.USER),
+    /** A message of the model. */
     ASSISTANT_MESSAGE("assistant message", Provenance.MODEL),
     /** A tool result that did not say it failed (it may still hold an error text or a stack trace). */
     TOOL_RESULT("tool result", Provenance.TOOL),

@@ -43,14 +43,20 @@ import java.util.Optional;
  */
 public final class StateDocument {
 
+    /** The first line of every rendered document. */
     public static final String TITLE = "# Working Memory State";
 
     /**
      * A section: its name (the schema's spelling for a configured section), the heading's suffix in parentheses or
      * {@code ""}, and its body (normalized: no blank lines at the ends, no run of blank lines).
+     *
+     * @param name   the section's name, without suffix
+     * @param suffix the heading's suffix in parentheses, or {@code ""}
+     * @param body   the section's text below its heading
      */
     public record Section(String name, String suffix, String body) {
 
+        /** Rejects a blank {@code name} or a null {@code suffix} or {@code body} with an {@link IllegalArgumentException}. */
         public Section {
             Ensure.notBlank(name, "name");
             Ensure.notNull(suffix, "suffix");
@@ -101,10 +107,12 @@ public final class StateDocument {
         return new Builder(StateSchema.defaults());
     }
 
+    /** A document with the sections of {@code schema}. */
     public static Builder builder(StateSchema schema) {
         return new Builder(Ensure.notNull(schema, "schema"));
     }
 
+    /** A builder that starts from this document: its schema, mood line, intro and sections. */
     public Builder toBuilder() {
         Builder builder = new Builder(schema).lastDream(lastDream).mood(mood).intro(intro);
         for (Section section : sections) {
@@ -113,6 +121,7 @@ public final class StateDocument {
         return builder;
     }
 
+    /** The schema this document was read or built with. */
     public StateSchema schema() {
         return schema;
     }
@@ -312,11 +321,13 @@ public final class StateDocument {
             this.schema = schema;
         }
 
+        /** The time on the mood line, kept to the second; {@code null} (the default) for none. */
         public Builder lastDream(Instant lastDream) {
             this.lastDream = lastDream;
             return this;
         }
 
+        /** The mood on the mood line, joined onto one line; {@code null} or blank (the default) for none. */
         public Builder mood(String mood) {
             this.mood = mood;
             return this;
@@ -351,6 +362,7 @@ public final class StateDocument {
             return name.strip().toLowerCase(Locale.ROOT);
         }
 
+        /** The document, with the schema's sections first in schema order, then the others. */
         public StateDocument build() {
             return new StateDocument(schema, lastDream, mood, intro, List.copyOf(sections.values()));
         }

@@ -35,6 +35,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class StateLayer implements MemoryLayer {
 
+    /** The layer's name: its tag in the block and its key in snapshots. */
     public static final String NAME = "state";
     static final int RECHECK_SECONDS = 10;
     private static final String CLOSE_TAG = "</" + NAME + ">";

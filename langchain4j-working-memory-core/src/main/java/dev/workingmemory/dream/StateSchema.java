@@ -27,12 +27,19 @@ import java.util.regex.Pattern;
  */
 public final class StateSchema {
 
+    /** The default section of the assistant's evolving self-concept: its role, its style, how it works with the user. */
     public static final String PHENOTYPE = "The Phenotype";
+    /** The default section of who the user is; weighted by oxytocin. */
     public static final String BOND = "The Bond";
+    /** The default section of the user's environment: tools, platforms, systems and services in use. */
     public static final String NICHE = "The Niche";
+    /** The default section of the last 1–3 sessions: goals, tasks, decisions, frictions, wins; weighted by dopamine and cortisol. */
     public static final String ACTIVE_CONTEXT = "Active Context";
+    /** The section of the crystal pointers, one line each; every schema must keep it. */
     public static final String CRYSTAL_POINTERS = "Crystal Pointers";
+    /** The default section of unresolved questions and knowledge gaps. */
     public static final String CURIOSITY_GAPS = "Curiosity Gaps";
+    /** The default section of patterns from repeated tasks, with confidence and occurrences. */
     public static final String EMERGING_SKILLS = "Emerging Skills";
 
     /** Letters, digits, spaces and {@code - ' & / ,}; no parentheses (they mark a heading's suffix). */
@@ -54,9 +61,18 @@ public final class StateSchema {
     /**
      * One section: its name (the heading without suffix), what belongs in it (told to the dream model) and the
      * hormones whose salience says how aggressively a dream updates it.
+     *
+     * @param name       the heading without suffix: 1 to 60 letters, digits, spaces or {@code - ' & / ,}, starting with a
+     *                   letter or digit (stripped)
+     * @param guidance   what belongs in the section, on one line
+     * @param weightedBy the hormones that weight it; may be empty
      */
     public record Section(String name, String guidance, Set<Hormone> weightedBy) {
 
+        /**
+         * Strips {@code name}, joins {@code guidance} onto one line and copies {@code weightedBy}; a null component or
+         * a name not of the form above is an {@link IllegalArgumentException}.
+         */
         public Section {
             Ensure.notNull(name, "name");
             name = name.strip();
@@ -89,6 +105,7 @@ public final class StateSchema {
         return new Builder(List.of());
     }
 
+    /** A builder that starts from this schema's sections. */
     public Builder toBuilder() {
         return new Builder(sections);
     }
@@ -108,6 +125,7 @@ public final class StateSchema {
         return sections.stream().filter(section -> section.is(name)).findFirst();
     }
 
+    /** Whether a section is called {@code name}, ignoring case. */
     public boolean has(String name) {
         return section(name).isPresent();
     }
