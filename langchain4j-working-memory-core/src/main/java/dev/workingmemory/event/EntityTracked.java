@@ -13,6 +13,7 @@ import java.util.List;
  */
 public record EntityTracked(MemoryKey key, List<Entity> entities) {
 
+    /** Copies {@code entities}. */
     public EntityTracked {
         entities = List.copyOf(entities);
     }

@@ -28,6 +28,12 @@ import java.util.regex.Pattern;
  * lower case letters, digits, {@code -} and {@code _}. Importance is kept to two decimals.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param time       when the note was taken, kept to the second
+ * @param importance 0 to 1, kept to two decimals
+ * @param tags       1 to 40 characters each of {@code a-z}, digits, {@code -} and {@code _} (lower-cased, trimmed and
+ *                   made distinct); may be empty
+ * @param text       the note, not blank
  */
 public record Note(Instant time, double importance, List<String> tags, String text) {
 
@@ -36,6 +42,10 @@ public record Note(Instant time, double importance, List<String> tags, String te
             Pattern.DOTALL); // a line an earlier version wrote with a U+2028 in its text is still read
     private static final Pattern TAG = Pattern.compile("[a-z0-9_\\-]{1,40}");
 
+    /**
+     * Normalizes the components as described above; a null component, an importance outside 0–1, a bad tag or a
+     * blank text is an {@link IllegalArgumentException}.
+     */
     public Note {
         Ensure.notNull(time, "time");
         time = time.truncatedTo(ChronoUnit.SECONDS);

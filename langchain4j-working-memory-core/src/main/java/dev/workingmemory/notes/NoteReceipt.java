@@ -7,9 +7,15 @@ import java.util.List;
  * deleted to make room.
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param note     the note as stored
+ * @param pending  the notes pending in the log after it, archived and deleted ones gone
+ * @param archived the notes archived to make room (they stay searchable as crystals)
+ * @param deleted  the notes deleted to make room, crystals included
  */
 public record NoteReceipt(Note note, int pending, List<Note> archived, List<Note> deleted) {
 
+    /** Copies the lists. */
     public NoteReceipt {
         archived = List.copyOf(archived);
         deleted = List.copyOf(deleted);

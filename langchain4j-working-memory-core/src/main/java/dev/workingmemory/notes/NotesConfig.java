@@ -63,22 +63,27 @@ public final class NotesConfig {
         return builder().build();
     }
 
+    /** A builder that starts from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** Notes in the log from which the oldest unprotected ones are archived; default 35, below {@link #hardLimit()}. */
     public int softLimit() {
         return softLimit;
     }
 
+    /** Notes in the log from which the oldest are deleted, protected or not; default 50. */
     public int hardLimit() {
         return hardLimit;
     }
 
+    /** How many notes one archival or deletion takes; default 10, at most {@link #softLimit()}. */
     public int batchSize() {
         return batchSize;
     }
 
+    /** Tags that keep a note from archival at the soft limit (not from deletion); default {@link #DEFAULT_PROTECTED_TAGS}. */
     public Set<String> protectedTags() {
         return protectedTags;
     }
@@ -88,14 +93,17 @@ public final class NotesConfig {
         return hiddenTags;
     }
 
+    /** The longest note accepted, in characters; default 2,000. */
     public int maxNoteChars() {
         return maxNoteChars;
     }
 
+    /** The importance of a note taken without one, 0 to 1; default 0.7. */
     public double defaultImportance() {
         return defaultImportance;
     }
 
+    /** The characters {@code <unsynthesized_notes>} may take in the block; default 300 to 2,500. */
     public LayerBudget budget() {
         return budget;
     }
@@ -169,6 +177,7 @@ public final class NotesConfig {
             return this;
         }
 
+        /** @throws IllegalArgumentException unless {@code batchSize <= softLimit < hardLimit} */
         public NotesConfig build() {
             return new NotesConfig(this);
         }

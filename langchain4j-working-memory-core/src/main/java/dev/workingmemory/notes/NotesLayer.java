@@ -38,6 +38,7 @@ import java.util.Set;
  */
 public final class NotesLayer implements MemoryLayer {
 
+    /** The layer's name: its tag in the block and its key in snapshots. */
     public static final String NAME = "unsynthesized_notes";
     private static final Logger log = LoggerFactory.getLogger(NotesLayer.class);
     private static final String OPEN_TAG = "<" + NAME + ">";
@@ -79,6 +80,7 @@ public final class NotesLayer implements MemoryLayer {
         };
     }
 
+    /** The budget and limits this layer keeps the notes log by. */
     public NotesConfig config() {
         return config;
     }
