@@ -139,6 +139,7 @@ public final class Scratchpad implements MemoryLayer {
         return config.budget();
     }
 
+    /** The mode, schema, template and limits this scratchpad was created with. */
     public ScratchpadConfig config() {
         return config;
     }
@@ -148,6 +149,7 @@ public final class Scratchpad implements MemoryLayer {
         return config.json();
     }
 
+    /** Whether every write is rejected ({@link ScratchpadConfig#readOnly()}). */
     public boolean isReadOnly() {
         return config.readOnly();
     }

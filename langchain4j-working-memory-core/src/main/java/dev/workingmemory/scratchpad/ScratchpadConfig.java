@@ -97,10 +97,12 @@ public final class ScratchpadConfig {
         return DEFAULTS;
     }
 
+    /** A builder that starts from the defaults. */
     public static Builder builder() {
         return new Builder();
     }
 
+    /** Which memories share the scratchpad; default {@link LayerScope#THREAD}. */
     public LayerScope scope() {
         return scope;
     }
@@ -110,6 +112,7 @@ public final class ScratchpadConfig {
         return Optional.ofNullable(jsonSchema).map(JsonNode::deepCopy);
     }
 
+    /** The Java class the state is validated against, if one is set. */
     public Optional<Class<?>> schemaClass() {
         return Optional.ofNullable(schemaClass);
     }
@@ -119,14 +122,17 @@ public final class ScratchpadConfig {
         return json;
     }
 
+    /** The initial content, also restored by {@code clear()}, if one is set. */
     public Optional<String> template() {
         return Optional.ofNullable(template);
     }
 
+    /** Whether the scratchpad rejects every write (it still renders and restores); default false. */
     public boolean readOnly() {
         return readOnly;
     }
 
+    /** The scratchpad's share of the block; default {@link #DEFAULT_BUDGET}. */
     public LayerBudget budget() {
         return budget;
     }

@@ -11,10 +11,12 @@ public class ScratchpadUpdateException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
+    /** An exception whose {@code message} says what was received and what is expected. */
     public ScratchpadUpdateException(String message) {
         super(message);
     }
 
+    /** An exception whose {@code message} says what was received and what is expected, caused by {@code cause}. */
     public ScratchpadUpdateException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -75,6 +75,7 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
         this.maxItemChars = Ensure.positive(builder.maxItemChars, "maxItemChars");
     }
 
+    /** A builder that starts from the default rules and limits. */
     public static Builder builder() {
         return new Builder();
     }
@@ -248,6 +249,7 @@ public final class HeuristicSessionExtractor implements SessionExtractor {
             return this;
         }
 
+        /** @throws IllegalArgumentException when a per-slot, scan or item limit is below 1 or the pool limit negative */
         public HeuristicSessionExtractor build() {
             return new HeuristicSessionExtractor(this);
         }

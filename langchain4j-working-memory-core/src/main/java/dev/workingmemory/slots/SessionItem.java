@@ -13,11 +13,13 @@ import dev.workingmemory.internal.Ensure;
  */
 public record SessionItem(String slot, String content) {
 
+    /** Rejects a blank {@code slot} or {@code content} with an {@link IllegalArgumentException}. */
     public SessionItem {
         Ensure.notBlank(slot, "slot");
         Ensure.notBlank(content, "content");
     }
 
+    /** The same as the constructor. */
     public static SessionItem of(String slot, String content) {
         return new SessionItem(slot, content);
     }

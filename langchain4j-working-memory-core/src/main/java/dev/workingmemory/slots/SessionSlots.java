@@ -93,6 +93,7 @@ import java.util.Optional;
  */
 public final class SessionSlots implements MemoryLayer {
 
+    /** The layer's name: its tag in the block and its key in snapshots. */
     public static final String NAME = "session";
     /** The name that {@link #add}, {@link #clearSlot} and {@link #items} accept for the pool. */
     public static final String POOL = "pool";
@@ -128,6 +129,7 @@ public final class SessionSlots implements MemoryLayer {
         this.active = config.activation().fromStart();
     }
 
+    /** A factory of thread-scoped sessions with the slots, pool and activation of {@code config}. */
     public static MemoryLayerFactory factory(SessionSlotsConfig config) {
         Ensure.notNull(config, "config");
         return context -> new SessionSlots(context, config);
@@ -279,11 +281,17 @@ public final class SessionSlots implements MemoryLayer {
     }
 
     /** How many items {@code slot} keeps, or the pool's capacity for {@link #POOL}. */
+    /**
+     * How many items {@code slot} keeps: its configured limit, or the pool's capacity for {@link #POOL}.
+     *
+     * @throws IllegalArgumentException for an unknown slot
+     */
     public int limit(String slot) {
         requireSlotOrPool(slot);
         return POOL.equals(slot) ? config.poolCapacity() : config.slotLimits().get(slot);
     }
 
+    /** The slots, pool and activation this session was created with. */
     public SessionSlotsConfig config() {
         return config;
     }

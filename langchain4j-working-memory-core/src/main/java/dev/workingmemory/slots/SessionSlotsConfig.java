@@ -52,10 +52,12 @@ public final class SessionSlotsConfig {
         this.budget = builder.budget != null ? builder.budget : LayerBudget.of(300, 1600);
     }
 
+    /** Seed 003's slots and pool, as listed above. */
     public static SessionSlotsConfig defaults() {
         return builder().build();
     }
 
+    /** A builder that starts with the four default slots and pool. */
     public static Builder builder() {
         return new Builder();
     }
@@ -90,6 +92,7 @@ public final class SessionSlotsConfig {
         return maxItemChars;
     }
 
+    /** What finds items in messages and tool results; default {@link SessionExtractor#defaults()}. */
     public SessionExtractor extractor() {
         return extractor;
     }
@@ -114,6 +117,7 @@ public final class SessionSlotsConfig {
         return builder.activation(activation).build();
     }
 
+    /** The layer's share of the block; by default at least 300 and at most 1,600 characters. */
     public LayerBudget budget() {
         return budget;
     }
@@ -204,6 +208,10 @@ public final class SessionSlotsConfig {
             return this;
         }
 
+        /**
+         * @throws IllegalArgumentException unless {@code decayRate} is positive and finite, {@code pruneThreshold} within
+         *                                  (0, 1), the pool limits not negative and {@code maxItemChars} at least 20
+         */
         public SessionSlotsConfig build() {
             return new SessionSlotsConfig(this);
         }
