@@ -39,6 +39,7 @@ public final class InMemoryWorkingMemoryStore implements WorkingMemoryStore {
     /** Every change of any notes log takes a new number, so a version never comes back after a delete. */
     private final AtomicLong notesChanges = new AtomicLong();
 
+    /** An empty store; what it holds is lost with it. */
     public InMemoryWorkingMemoryStore() {
     }
 

@@ -18,6 +18,10 @@ public record MessageLog(long lastSeq, List<Entry> entries) {
     /** An empty log. */
     public static final MessageLog EMPTY = new MessageLog(0, List.of());
 
+    /**
+     * Copies {@code entries}; a negative {@code lastSeq}, a null list, or entries not in increasing seq order or beyond
+     * {@code lastSeq} is an {@link IllegalArgumentException}.
+     */
     public MessageLog {
         // messages built on failure only: an in-memory store makes a log per append
         Ensure.that(lastSeq >= 0, () -> "lastSeq must not be negative, was " + lastSeq);
@@ -57,6 +61,7 @@ public record MessageLog(long lastSeq, List<Entry> entries) {
      */
     public record Entry(long seq, MessageLogEntry entry) {
 
+        /** Rejects a {@code seq} below 1 or a null {@code entry} with an {@link IllegalArgumentException}. */
         public Entry {
             Ensure.that(seq > 0, () -> "seq must be positive, was " + seq);
             Ensure.notNull(entry, "entry");

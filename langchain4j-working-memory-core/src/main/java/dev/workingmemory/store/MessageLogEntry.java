@@ -51,6 +51,7 @@ public sealed interface MessageLogEntry permits MessageLogEntry.Added, MessageLo
      */
     record Added(ChatMessage message, Instant added) implements MessageLogEntry {
 
+        /** Rejects a null component with an {@link IllegalArgumentException}. */
         public Added {
             Ensure.notNull(message, "message");
             Ensure.notNull(added, "added");
@@ -78,9 +79,12 @@ public sealed interface MessageLogEntry permits MessageLogEntry.Added, MessageLo
      * under context pressure. "Up to" is in the window's order: through the message that entry added, which is not
      * always the log's (a tool result moves its request to the end of the window when another turn's messages came
      * between them); when that message is no longer in the window, those with a lower seq.
+     *
+     * @param throughSeq the seq of the entry through whose message the window's messages left; positive
      */
     record Evicted(long throughSeq) implements MessageLogEntry {
 
+        /** Rejects a {@code throughSeq} below 1 with an {@link IllegalArgumentException}. */
         public Evicted {
             Ensure.that(throughSeq > 0, () -> "throughSeq must be positive, was " + throughSeq);
         }

@@ -13,6 +13,7 @@ import dev.workingmemory.internal.Ensure;
  */
 public record Snapshot(String key, long version, String document) {
 
+    /** Rejects a null {@code key} or {@code document} or a {@code version} below 1 with an {@link IllegalArgumentException}. */
     public Snapshot {
         Ensure.notNull(key, "key");
         Ensure.that(version > 0, "version must be positive, was " + version);

@@ -9,11 +9,15 @@ import java.util.regex.Pattern;
  * three bytes for an unpaired surrogate, as the file and JDBC stores keep it).
  *
  * <p>Immutable and thread-safe.
+ *
+ * @param name  the document's name (see {@link #checkName})
+ * @param bytes its size in WTF-8 bytes; 0 or more
  */
 public record StoredDocument(String name, long bytes) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
+    /** Rejects a bad name (see {@link #checkName}) or negative {@code bytes} with an {@link IllegalArgumentException}. */
     public StoredDocument {
         checkName(name);
         Ensure.that(bytes >= 0, "bytes must not be negative, was " + bytes);

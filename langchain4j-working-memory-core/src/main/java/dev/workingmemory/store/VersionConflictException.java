@@ -6,10 +6,17 @@ package dev.workingmemory.store;
  */
 public class VersionConflictException extends WorkingMemoryStoreException {
 
+    /** The store key that was saved. */
     private final String key;
+    /** The version the save expected. */
     private final long expectedVersion;
+    /** The version the store holds. */
     private final long actualVersion;
 
+    /**
+     * A conflict on {@code key}: the save expected {@code expectedVersion}, the store holds {@code actualVersion}
+     * ({@code 0} when the key is absent).
+     */
     public VersionConflictException(String key, long expectedVersion, long actualVersion) {
         super("Version conflict on key '" + key + "': expected version " + expectedVersion
                 + " but the store holds version " + actualVersion);
@@ -18,10 +25,12 @@ public class VersionConflictException extends WorkingMemoryStoreException {
         this.actualVersion = actualVersion;
     }
 
+    /** The store key that was saved. */
     public String key() {
         return key;
     }
 
+    /** The version the save expected: the one last loaded or saved, {@code 0} when the key was expected to be absent. */
     public long expectedVersion() {
         return expectedVersion;
     }
