@@ -30,9 +30,13 @@ import java.util.List;
  */
 public final class SlotTools implements LayerTools {
 
+    /** The tool that adds one item to a slot or the pool. */
     public static final String WORKING_MEMORY_ADD = "working_memory_add";
+    /** The tool that empties every slot and the pool. */
     public static final String WORKING_MEMORY_CLEAR = "working_memory_clear";
+    /** The tool that empties one slot (or the pool). */
     public static final String WORKING_MEMORY_CLEAR_SLOT = MemoryToolNames.WORKING_MEMORY_CLEAR_SLOT;
+    /** The tool that removes one item by its text. */
     public static final String WORKING_MEMORY_REMOVE = MemoryToolNames.WORKING_MEMORY_REMOVE;
 
     private static final String CONTENT_FIX = "Pass content as a plain string of one short line, like {\"slot\": \"decision\","

@@ -28,6 +28,7 @@ import java.util.Arrays;
  */
 public final class ToolOutputTools {
 
+    /** The tool that reads a page of a cached full output back. */
     public static final String READ_TOOL_OUTPUT = ContextPressure.READ_TOOL_OUTPUT;
     static final int DEFAULT_LINES = 100;
     static final int MAX_LINES = 200;
