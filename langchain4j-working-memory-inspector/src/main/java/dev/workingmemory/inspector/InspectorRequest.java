@@ -20,6 +20,10 @@ import java.util.TreeMap;
  */
 public record InspectorRequest(String method, String path, String query, Map<String, String> headers, byte[] body) {
 
+    /**
+     * Lower-cases the header names (keeping the first value of each), copies the body and takes a null query or body
+     * as empty; a null {@code method}, {@code path} or {@code headers} is a {@link NullPointerException}.
+     */
     public InspectorRequest {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(path, "path");
@@ -39,6 +43,7 @@ public record InspectorRequest(String method, String path, String query, Map<Str
         return headers.get(name.toLowerCase(Locale.ROOT));
     }
 
+    /** A copy of the request body; empty for none. */
     @Override
     public byte[] body() {
         return body.clone();

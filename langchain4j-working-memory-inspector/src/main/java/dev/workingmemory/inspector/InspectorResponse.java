@@ -17,12 +17,14 @@ import java.util.Objects;
  */
 public record InspectorResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
 
+    /** Copies the body and headers; a null {@code contentType}, {@code body} or {@code headers} is a {@link NullPointerException}. */
     public InspectorResponse {
         Objects.requireNonNull(contentType, "contentType");
         body = Objects.requireNonNull(body, "body").clone();
         headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
     }
 
+    /** A copy of the body. */
     @Override
     public byte[] body() {
         return body.clone();

@@ -79,6 +79,7 @@ public final class MemoryInspector implements AutoCloseable {
         this.allowedHosts = Set.copyOf(hosts);
     }
 
+    /** A builder of an inspector on 127.0.0.1, port 7070; a provider is required. */
     public static Builder builder() {
         return new Builder();
     }

@@ -120,6 +120,7 @@ public final class JdbcCrystalStore implements CrystalStore {
         });
     }
 
+    /** A builder of a store; a data source is required. */
     public static Builder builder() {
         return new Builder();
     }
