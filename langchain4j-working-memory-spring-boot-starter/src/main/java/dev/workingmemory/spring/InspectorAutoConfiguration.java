@@ -32,6 +32,10 @@ public class InspectorAutoConfiguration {
     /** Where the inspector is served on the application's server. */
     public static final String PATH = "/working-memory/inspector";
 
+    /**
+     * The inspector servlet for {@code provider}, at {@link #PATH} and below; with {@code working-memory.inspector.token}
+     * (an empty one counts as none) its write actions are allowed.
+     */
     @Bean
     public ServletRegistrationBean<InspectorServlet> workingMemoryInspector(WorkingMemoryProvider provider,
                                                                             InspectorProperties properties) {

@@ -10,6 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties(prefix = InspectorProperties.PREFIX)
 public class InspectorProperties {
 
+    /** The prefix of these properties. */
     public static final String PREFIX = WorkingMemoryProperties.PREFIX + ".inspector";
 
     /**
@@ -24,18 +25,22 @@ public class InspectorProperties {
      */
     private String token;
 
+    /** {@code working-memory.inspector.enabled}: whether to serve the inspector; default false. */
     public boolean isEnabled() {
         return enabled;
     }
 
+    /** Sets {@code working-memory.inspector.enabled}. */
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
     }
 
+    /** {@code working-memory.inspector.token}: the token the write actions need; null (the default) for read-only. */
     public String getToken() {
         return token;
     }
 
+    /** Sets {@code working-memory.inspector.token}. */
     public void setToken(String token) {
         this.token = token;
     }

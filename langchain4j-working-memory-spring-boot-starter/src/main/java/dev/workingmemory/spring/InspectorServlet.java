@@ -24,8 +24,10 @@ public class InspectorServlet extends HttpServlet {
     private static final int MAX_BODY_BYTES = 64 * 1024;
 
     private final transient InspectorHandler handler;
+    /** The path the servlet is mounted at, without the trailing slash: where {@code …/inspector} redirects from. */
     private final String path;
 
+    /** A servlet that hands every request to {@code handler}, mounted at {@code path} (no trailing slash). */
     public InspectorServlet(InspectorHandler handler, String path) {
         this.handler = handler;
         this.path = path;

@@ -58,6 +58,12 @@ public class WorkingMemoryAutoConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(WorkingMemoryAutoConfiguration.class);
 
+    /**
+     * The store of {@code working-memory.store.type}, unless the application defines one: in memory, or files in
+     * {@code working-memory.store.path}; for {@code jdbc} the JDBC module's configuration defines it.
+     *
+     * @throws IllegalStateException for {@code jdbc} without the JDBC module, or a blank {@code store.path}
+     */
     @Bean
     @ConditionalOnMissingBean
     public WorkingMemoryStore workingMemoryStore(WorkingMemoryProperties properties, Environment environment) {
