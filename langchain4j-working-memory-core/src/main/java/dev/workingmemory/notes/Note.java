@@ -38,9 +38,10 @@ import java.util.regex.Pattern;
 public record Note(Instant time, double importance, List<String> tags, String text) {
 
     private static final Pattern LINE = Pattern.compile(
-            "- \\[([0-9T:.\\-+Z]+)] \\(importance: ([0-9]+(?:\\.[0-9]+)?)(?:; tags: ([a-z0-9_\\-, ]*))?\\) (.+)",
+            "- \\[([0-9T:.\\-+Z]+)] \\(importance: ([0-9]+(?:\\.[0-9]+)?)(?:; tags: ([\\p{L}\\p{M}\\p{N}_\\-, ]*))?\\) (.+)",
             Pattern.DOTALL); // a line an earlier version wrote with a U+2028 in its text is still read
-    private static final Pattern TAG = Pattern.compile("[a-z0-9_\\-]{1,40}");
+    /** Letters and digits of any script (a conversation in Japanese may tag in Japanese), '-' and '_'. */
+    private static final Pattern TAG = Pattern.compile("[\\p{L}\\p{M}\\p{N}_\\-]{1,40}");
 
     /**
      * Normalizes the components as described above; a null component, an importance outside 0–1, a bad tag or a
@@ -58,7 +59,10 @@ public record Note(Instant time, double importance, List<String> tags, String te
         Ensure.that(!text.isBlank(), "text must not be blank");
     }
 
-    /** {@code tag} in lower case, trimmed; rejected when it holds other characters than letters, digits, - and _. */
+    /**
+     * {@code tag} in lower case, trimmed; rejected when it holds other characters than letters and digits (of any
+     * script), - and _, or more than 40.
+     */
     static String tag(String tag) {
         Ensure.that(tag != null, "A tag is 1 to 40 letters, digits, '-' or '_', was null");
         String normalized = tag.strip().toLowerCase(Locale.ROOT);

@@ -269,6 +269,21 @@ class NotesLayerTest {
         assertThat(notes.notes()).isEmpty();
     }
 
+    /** A conversation in another language tags in its own script; a tag is still one word of letters and digits. */
+    @Test
+    void should_keep_tags_of_any_script_in_lower_case_after_a_reload() {
+        WorkingMemoryProvider a = opened(WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build());
+        a.memory("alice").notes().note("Die Küche wird im März renoviert", null, List.of("Küche", "重要", "Décision"));
+        WorkingMemoryProvider b = opened(WorkingMemoryProvider.builder().store(new FileWorkingMemoryStore(dir)).build());
+
+        assertThat(b.memory("alice").notes().notes()).singleElement()
+                .satisfies(note -> assertThat(note.tags()).containsExactly("küche", "重要", "décision"));
+        NotesLayer notes = b.memory("alice").notes();
+        assertThatThrownBy(() -> notes.note("x", null, List.of("zwei wörter")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'zwei wörter'");
+        assertThatThrownBy(() -> notes.note("x", null, List.of("a,b"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
     /** A model may send {@code "tags": [null]}: refused as a malformed tag (it was a NullPointerException). */
     @Test
     void should_refuse_a_null_tag_saying_which_and_store_nothing() {
