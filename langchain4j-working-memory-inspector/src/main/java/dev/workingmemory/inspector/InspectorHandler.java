@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.workingmemory.MemoryKey;
 import dev.workingmemory.WorkingMemoryProvider;
 import dev.workingmemory.dream.DreamReport;
+import dev.workingmemory.internal.Ensure;
 import dev.workingmemory.internal.Wtf8;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,7 +20,6 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The inspector without a server: answers the page, its script and style, and the JSON API under one mount point, for
@@ -70,7 +70,7 @@ public final class InspectorHandler {
      * @throws IllegalArgumentException for a token too short or with blanks around it
      */
     public static InspectorHandler create(WorkingMemoryProvider provider, String token) {
-        Objects.requireNonNull(provider, "provider");
+        Ensure.notNull(provider, "provider");
         return new InspectorHandler(provider, token == null ? null : WriteToken.of(token));
     }
 

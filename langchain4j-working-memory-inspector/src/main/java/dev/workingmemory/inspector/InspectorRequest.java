@@ -1,8 +1,9 @@
 package dev.workingmemory.inspector;
 
+import dev.workingmemory.internal.Ensure;
+
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.TreeMap;
 
 /**
@@ -22,14 +23,14 @@ public record InspectorRequest(String method, String path, String query, Map<Str
 
     /**
      * Lower-cases the header names (keeping the first value of each), copies the body and takes a null query or body
-     * as empty; a null {@code method}, {@code path} or {@code headers} is a {@link NullPointerException}.
+     * as empty; a null {@code method}, {@code path} or {@code headers} is an {@link IllegalArgumentException}.
      */
     public InspectorRequest {
-        Objects.requireNonNull(method, "method");
-        Objects.requireNonNull(path, "path");
+        Ensure.notNull(method, "method");
+        Ensure.notNull(path, "path");
         query = query == null ? "" : query;
         Map<String, String> lower = new TreeMap<>();
-        Objects.requireNonNull(headers, "headers").forEach((name, value) -> {
+        Ensure.notNull(headers, "headers").forEach((name, value) -> {
             if (name != null && value != null) {
                 lower.putIfAbsent(name.toLowerCase(Locale.ROOT), value);
             }
@@ -40,7 +41,7 @@ public record InspectorRequest(String method, String path, String query, Map<Str
 
     /** The value of header {@code name} (in any case), or {@code null}. */
     public String header(String name) {
-        return headers.get(name.toLowerCase(Locale.ROOT));
+        return headers.get(Ensure.notNull(name, "name").toLowerCase(Locale.ROOT));
     }
 
     /** A copy of the request body; empty for none. */

@@ -1,7 +1,8 @@
 package dev.workingmemory.inspector;
 
+import dev.workingmemory.internal.Ensure;
+
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The inspector's answer to one {@link InspectorRequest}, for the server that mounts it to send as it is: status,
@@ -17,11 +18,14 @@ import java.util.Objects;
  */
 public record InspectorResponse(int status, String contentType, byte[] body, Map<String, String> headers) {
 
-    /** Copies the body and headers; a null {@code contentType}, {@code body} or {@code headers} is a {@link NullPointerException}. */
+    /**
+     * Copies the body and headers; a null {@code contentType}, {@code body} or {@code headers} is an
+     * {@link IllegalArgumentException}.
+     */
     public InspectorResponse {
-        Objects.requireNonNull(contentType, "contentType");
-        body = Objects.requireNonNull(body, "body").clone();
-        headers = Map.copyOf(Objects.requireNonNull(headers, "headers"));
+        Ensure.notNull(contentType, "contentType");
+        body = Ensure.notNull(body, "body").clone();
+        headers = Map.copyOf(Ensure.notNull(headers, "headers"));
     }
 
     /** A copy of the body. */

@@ -434,6 +434,12 @@ class InspectorApiTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("host must not be null");
         assertThatThrownBy(() -> MemoryInspector.builder().token(null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("token must not be null");
+        assertThatThrownBy(() -> new InspectorRequest("GET", null, "", java.util.Map.of(), null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("path must not be null");
+        assertThatThrownBy(() -> new InspectorRequest("GET", "/", "", java.util.Map.of(), null).header(null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("name must not be null");
+        assertThatThrownBy(() -> new InspectorResponse(200, null, new byte[0], java.util.Map.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("contentType must not be null");
     }
 
     @Test
