@@ -193,22 +193,38 @@ public final class WorkingMemory {
         return layer(EntityMemory.class).map(EntityMemory::entities).orElse(List.of());
     }
 
-    /** The entity layer. @throws IllegalStateException when the provider was built without it */
+    /**
+     * The entity layer.
+     *
+     * @throws IllegalStateException when the provider was built without it
+     */
     public EntityMemory entityMemory() {
         return required(EntityMemory.class, "entity tracking");
     }
 
-    /** The core memory blocks. @throws IllegalStateException when the provider was built without them */
+    /**
+     * The core memory blocks.
+     *
+     * @throws IllegalStateException when the provider was built without them
+     */
     public CoreMemory coreMemory() {
         return required(CoreMemory.class, "core memory");
     }
 
-    /** The scratchpad. @throws IllegalStateException when the provider was built without it */
+    /**
+     * The scratchpad.
+     *
+     * @throws IllegalStateException when the provider was built without it
+     */
     public Scratchpad scratchpad() {
         return required(Scratchpad.class, "the scratchpad");
     }
 
-    /** The notes not yet consumed by a dream. @throws IllegalStateException when the provider was built without notes */
+    /**
+     * The notes not yet consumed by a dream.
+     *
+     * @throws IllegalStateException when the provider was built without notes
+     */
     public NotesLayer notes() {
         return required(NotesLayer.class, "notes");
     }
@@ -285,12 +301,20 @@ public final class WorkingMemory {
         return search;
     }
 
-    /** The session slots and pool (seed 003, tier 2). @throws IllegalStateException when the provider was built without them */
+    /**
+     * The session slots and pool (seed 003, tier 2).
+     *
+     * @throws IllegalStateException when the provider was built without them
+     */
     public SessionSlots sessionSlots() {
         return required(SessionSlots.class, "session slots");
     }
 
-    /** Context pressure and tool-output pruning (seed 003, tiers 3 and 4). @throws IllegalStateException when turned off */
+    /**
+     * Context pressure and tool-output pruning (seed 003, tiers 3 and 4).
+     *
+     * @throws IllegalStateException when turned off
+     */
     public ContextPressure contextPressure() {
         return required(ContextPressure.class, "context pressure");
     }

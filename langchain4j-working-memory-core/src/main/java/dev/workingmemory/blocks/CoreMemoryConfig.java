@@ -80,7 +80,10 @@ public final class CoreMemoryConfig {
             return this;
         }
 
-        /** The layer's share of the block; by default at least 600 characters and at most all blocks full. */
+        /**
+         * The layer's share of the block; by default at least 600 characters (all the blocks' limits together when
+         * they allow less) and at most all blocks full.
+         */
         public Builder budget(LayerBudget budget) {
             this.budget = Ensure.notNull(budget, "budget");
             return this;

@@ -70,7 +70,11 @@ final class CatchUps {
         return scopes.hasNext() ? scopes.next() : null;
     }
 
-    /** The indexer starts reading the scope. @return the offset to read from */
+    /**
+     * The indexer starts reading the scope.
+     *
+     * @return the offset to read from
+     */
     long start(String scope) {
         reading = scope;
         return from.remove(scope);

@@ -20,6 +20,10 @@ public interface WindowMessages {
     /** @throws IndexOutOfBoundsException unless {@code 0 <= index < size()} */
     ChatMessage message(int index);
 
-    /** When the message at {@code index} was added. @throws IndexOutOfBoundsException unless {@code 0 <= index < size()} */
+    /**
+     * When the message at {@code index} was added.
+     *
+     * @throws IndexOutOfBoundsException unless {@code 0 <= index < size()}
+     */
     Instant added(int index);
 }

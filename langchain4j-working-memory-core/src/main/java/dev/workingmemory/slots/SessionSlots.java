@@ -171,7 +171,11 @@ public final class SessionSlots implements MemoryLayer {
         });
     }
 
-    /** Empties every slot and the pool. Saved in the store when it returns. @return how many items were removed */
+    /**
+     * Empties every slot and the pool. Saved in the store when it returns.
+     *
+     * @return how many items were removed
+     */
     public int clear() {
         return context.writeDurably(() -> {
             int removed = pool.size();

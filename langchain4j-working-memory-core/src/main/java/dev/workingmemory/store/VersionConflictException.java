@@ -3,8 +3,12 @@ package dev.workingmemory.store;
 /**
  * Thrown by {@link WorkingMemoryStore#save} when the stored version is not the expected one:
  * somebody else saved the key in between.
+ *
+ * <p>Immutable, so thread-safe.
  */
 public class VersionConflictException extends WorkingMemoryStoreException {
+
+    private static final long serialVersionUID = 1L;
 
     /** The store key that was saved. */
     private final String key;

@@ -2,8 +2,12 @@ package dev.workingmemory.store;
 
 /**
  * The one exception type for storage failures of a {@link WorkingMemoryStore}.
+ *
+ * <p>Immutable, so thread-safe.
  */
 public class WorkingMemoryStoreException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
 
     /** A failure described by {@code message}. */
     public WorkingMemoryStoreException(String message) {

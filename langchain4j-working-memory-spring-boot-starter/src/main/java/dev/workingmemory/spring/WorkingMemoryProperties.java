@@ -25,7 +25,7 @@ public class WorkingMemoryProperties implements Validator {
     private int maxMessages = 20;
 
     /**
-     * The model's context window in tokens: sizes the <working_memory> block and is what context pressure is measured
+     * The model's context window in tokens: sizes the {@code <working_memory>} block and is what context pressure is measured
      * against. At least 1, default 128000.
      */
     private int contextWindow = 128_000;
