@@ -9,7 +9,10 @@ import java.util.Map;
  * children, indices, quizzes; media, data, series, species and news stay as they are), then the spelling rules of
  * regular nouns on the word's end: {@code y} after a consonant ↔ {@code ies}; {@code s}, {@code x}, {@code z},
  * {@code ch}, {@code sh} + {@code es}; else + {@code s}. The irregular nouns are looked up by the last word of a
- * snake-case name.
+ * snake-case name. A word with a letter outside ASCII ({@code zamówienie}, {@code заказ}, {@code 注文}) is no English
+ * noun: {@link #plural} gives it back as it is, since an English {@code s} on it is wrong in its own language and a
+ * script without case such as Japanese has no plural suffix at all. {@link #singular} still drops an {@code s}
+ * ({@code líneas} → línea): the languages that write one mostly make their plurals so.
  *
  * <p>Thread-safe (stateless).
  */
@@ -38,8 +41,14 @@ public final class EnglishNouns {
         return Map.copyOf(inverse);
     }
 
-    /** {@code page} → pages, {@code entry} → entries, {@code box} → boxes, {@code person} → people. */
+    /**
+     * {@code page} → pages, {@code entry} → entries, {@code box} → boxes, {@code person} → people; a word with a
+     * letter outside ASCII as it is ({@code заказ} → заказ).
+     */
     public static String plural(String noun) {
+        if (!asciiLetters(noun)) {
+            return noun;
+        }
         String irregular = irregular(noun, IRREGULAR_SINGULARS);
         if (irregular != null) {
             return irregular;
@@ -87,6 +96,18 @@ public final class EnglishNouns {
         int cut = noun.lastIndexOf('_') + 1;
         String word = words.get(noun.substring(cut));
         return word == null ? null : noun.substring(0, cut) + word;
+    }
+
+    /** Whether every letter of {@code word} is an ASCII letter. */
+    private static boolean asciiLetters(String word) {
+        for (int i = 0; i < word.length(); ) {
+            int c = word.codePointAt(i);
+            if (c >= 0x80 && Character.isLetter(c)) {
+                return false;
+            }
+            i += Character.charCount(c);
+        }
+        return true;
     }
 
     private static boolean isVowel(char c) {

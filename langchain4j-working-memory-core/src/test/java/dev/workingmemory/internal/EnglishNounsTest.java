@@ -2,6 +2,7 @@ package dev.workingmemory.internal;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -15,6 +16,13 @@ class EnglishNounsTest {
     })
     void should_spell_the_plural_of_a_noun(String singular, String plural) {
         assertThat(EnglishNouns.plural(singular)).isEqualTo(plural);
+    }
+
+    /** A script without case has no plural suffix, and an English {@code s} is wrong in the other languages. */
+    @ParameterizedTest
+    @ValueSource(strings = {"заказы", "заказ", "zamówienia", "szkółka", "línea", "注文", "订单", "line_注文", "\uD840\uDC0B"})
+    void should_give_back_a_word_with_a_letter_outside_ascii_as_it_is(String word) {
+        assertThat(EnglishNouns.plural(word)).isEqualTo(word);
     }
 
     @ParameterizedTest
