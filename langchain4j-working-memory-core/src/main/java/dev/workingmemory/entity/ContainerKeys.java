@@ -2,6 +2,7 @@ package dev.workingmemory.entity;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.workingmemory.internal.EnglishNouns;
 
 import java.util.Locale;
 import java.util.Set;
@@ -46,8 +47,13 @@ final class ContainerKeys {
      * @param knownType for other keys, the known type the key names ({@code featured_image} → image), or {@code null}
      * @param ownType   for other keys, the type made from the key itself ({@code lineItems} → line_item), or
      *                  {@code null}
+     * @param listHeading for other keys that name no known type, the key in lower snake case when it is not the plural
+     *                  the block would make of {@code ownType} ({@code verbindungen}, {@code szkolki}, {@code staff}), or
+     *                  {@code null}: the heading of the records of that type listed under it. The key of a list is
+     *                  the plural its API gives, in the API's language, where English rules would add an {@code s}
+     *                  to a plural they cannot recognize ({@code verbindungens})
      */
-    record Key(String name, boolean ignored, boolean wrapper, String knownType, String ownType) {
+    record Key(String name, boolean ignored, boolean wrapper, String knownType, String ownType, String listHeading) {
     }
 
     private final EntityTypeNames typeNames;
@@ -77,11 +83,18 @@ final class ContainerKeys {
     private Key workOut(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
         if (IGNORED_KEYS.contains(lower)) {
-            return new Key(name, true, false, null, null);
+            return new Key(name, true, false, null, null, null);
         }
         if (WRAPPER_KEYS.contains(lower)) {
-            return new Key(name, false, true, null, null);
+            return new Key(name, false, true, null, null, null);
         }
-        return new Key(name, false, false, typeNames.knownTypeOfKey(name), EntityTypeNames.typeOfKey(name));
+        String knownType = typeNames.knownTypeOfKey(name);
+        String form = EntityTypeNames.snakeCase(name);
+        String ownType = form == null ? null : EnglishNouns.singular(form);
+        // only where it differs: an English plural key (widgets, line_items) heads its list as it always did, and a
+        // known type ({"business":[…]} of Yelp) keeps its English plural
+        String listHeading = knownType != null || ownType == null || EnglishNouns.plural(ownType).equals(form)
+                ? null : form;
+        return new Key(name, false, false, knownType, ownType, listHeading);
     }
 }

@@ -35,12 +35,19 @@ import java.util.List;
  *   - "Sushi Ran" (restaurant)
  * …reference-resolution guidance…&lt;/entities&gt;
  * </pre>
+ * A type's heading is its English plural ({@link EnglishNouns#plural}: none for a word with a letter outside ASCII,
+ * {@code заказ:}), except where the {@link JsonEntityExtractor} read the type from the key of a list whose spelling is
+ * not that plural: the key is the plural the API gives in its own language, and it heads the type's group
+ * ({@code {"verbindungen":[…]}} is listed under {@code verbindungen:}, not {@code verbindungens:}; {@code szkolki:},
+ * {@code 注文:}). The most recent shown entity of the type that came with such a heading gives it; an entity seen
+ * again without one keeps the one it had. Entities of another extractor, or given to {@link #track}, have none.
  * An entity with a {@linkplain Entity#hasDerivedId() derived id} (the tool named it without an id) is listed with
  * its type instead of an id, and when one is shown a line after the guidance says to refer to such entities by name.
  * Such an entity is the same as a tracked one of the same type whose name is equal ignoring case and runs of
  * whitespace: an entity with a real id replaces a derived one of the same name, and a derived one moves the tracked
  * entity with the real id to the front instead of being added beside it. Snapshots hold each entity's id, name and
- * type (format version 1, unchanged): derived ids are recognized by their form, so older snapshots restore as before.
+ * type, and the heading its list gave when it has one (format version 1, unchanged: the heading is an optional field):
+ * derived ids are recognized by their form, so older snapshots restore as before.
  *
  * <p>Thread-safe: every method holds the memory's lock.
  */
@@ -89,17 +96,22 @@ public final class EntityMemory implements MemoryLayer {
      */
     public void track(List<Entity> found) {
         Ensure.notNull(found, "found");
+        track(found, null);
+    }
+
+    /** @param headings one per entity, the heading its list gave it or null; {@code null} for none at all */
+    private void track(List<Entity> found, List<String> headings) {
         if (found.isEmpty()) {
             return;
         }
         context.write(() -> {
-            if (alreadyInFront(found)) {
+            if (alreadyInFront(found, headings)) {
                 return null; // e.g. the same page fetched again: nothing to re-render or save
             }
             // Seed 001 adds each entity at the front in turn; we keep the result's own order instead so
             // the first (most relevant) entity of a list result is the most recent.
             for (int i = found.size() - 1; i >= 0; i--) {
-                moveToFront(found.get(i));
+                moveToFront(found.get(i), headings == null ? null : headings.get(i));
             }
             while (entities.size() > config.maxEntities()) {
                 entities.remove(entities.size() - 1);
@@ -132,12 +144,14 @@ public final class EntityMemory implements MemoryLayer {
         });
     }
 
-    private boolean alreadyInFront(List<Entity> found) {
+    private boolean alreadyInFront(List<Entity> found, List<String> headings) {
         if (found.size() > entities.size()) {
             return false;
         }
         for (int i = 0; i < found.size(); i++) {
-            if (!found.get(i).equals(entities.get(i).entity())) {
+            Tracked tracked = entities.get(i);
+            String heading = headings == null ? null : headings.get(i);
+            if (!found.get(i).equals(tracked.entity()) || heading != null && !heading.equals(tracked.heading())) {
                 return false;
             }
         }
@@ -149,8 +163,8 @@ public final class EntityMemory implements MemoryLayer {
      * of its type and name. A tracked entity with a real id stays (moved to the front) when the same thing comes
      * back without one.
      */
-    private void moveToFront(Entity entity) {
-        Tracked incoming = new Tracked(entity);
+    private void moveToFront(Entity entity, String heading) {
+        Tracked incoming = new Tracked(entity, heading);
         for (int i = 0; i < entities.size(); i++) {
             Tracked tracked = entities.get(i);
             boolean same = tracked.entity().id().equals(entity.id())
@@ -163,9 +177,14 @@ public final class EntityMemory implements MemoryLayer {
                 incoming = tracked;
                 break;
             }
-            if (!named(entity) && named(tracked.entity())) {
-                // a result that gives only the id ({"product_id":"P-102"}) says nothing new of its name
-                incoming = new Tracked(new Entity(entity.id(), tracked.entity().name(), entity.type()));
+            // a result that gives only the id ({"product_id":"P-102"}) says nothing new of its name, and a lookup of
+            // one thing nothing of the name its list gave its type
+            Entity kept = !named(entity) && named(tracked.entity())
+                    ? new Entity(entity.id(), tracked.entity().name(), entity.type()) : incoming.entity();
+            String keptHeading = incoming.heading() == null && tracked.entity().type().equals(entity.type())
+                    ? tracked.heading() : incoming.heading();
+            if (kept != incoming.entity() || keptHeading != incoming.heading()) {
+                incoming = new Tracked(kept, keptHeading);
             }
         }
         entities.add(0, incoming);
@@ -181,14 +200,22 @@ public final class EntityMemory implements MemoryLayer {
         // the memory's own tools answer about the memory (a page of a cached output, a search hit): no new entity
         if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
             List<Entity> found;
+            List<String> headings = null;
             try {
-                found = config.extractor().extract(result.toolName(), MessageText.of(result));
+                String text = MessageText.of(result);
+                if (config.extractor() instanceof JsonEntityExtractor json) {
+                    JsonEntityExtractor.Found withHeadings = json.find(result.toolName(), text);
+                    found = withHeadings.entities();
+                    headings = withHeadings.headings();
+                } else {
+                    found = config.extractor().extract(result.toolName(), text);
+                }
             } catch (RuntimeException e) {
                 log.warn("Entity extractor failed on the result of tool '{}'", result.toolName(), e);
                 return;
             }
             if (found != null) {
-                track(found);
+                track(found, headings);
             }
         }
     }
@@ -241,7 +268,7 @@ public final class EntityMemory implements MemoryLayer {
             String type = entities.get(i).entity().type();
             if (firstOfType(i, type)) {
                 pieces.add(pieces.size() == 1 ? "" : "\n");
-                pieces.add(entities.get(i).header());
+                pieces.add(header(i, shown, type));
                 for (int j = i; j < shown; j++) {
                     Tracked tracked = entities.get(j);
                     if (tracked.entity().type().equals(type)) {
@@ -274,6 +301,20 @@ public final class EntityMemory implements MemoryLayer {
         return false;
     }
 
+    /**
+     * The heading of the group of {@code type} whose most recent entity is at {@code i}: the first of its shown
+     * entities that came with a heading from its list gives it, else its type's plural.
+     */
+    private String header(int i, int shown, String type) {
+        for (int j = i; j < shown; j++) {
+            Tracked tracked = entities.get(j);
+            if (tracked.heading() != null && tracked.entity().type().equals(type)) {
+                return tracked.header();
+            }
+        }
+        return entities.get(i).header();
+    }
+
     /** Whether no entity before index {@code i} has {@code type}. */
     private boolean firstOfType(int i, String type) {
         for (int j = 0; j < i; j++) {
@@ -291,7 +332,11 @@ public final class EntityMemory implements MemoryLayer {
         ArrayNode list = node.putArray("entities");
         for (Tracked tracked : entities) {
             Entity entity = tracked.entity();
-            list.addObject().put("id", entity.id()).put("name", entity.name()).put("type", entity.type());
+            ObjectNode item = list.addObject()
+                    .put("id", entity.id()).put("name", entity.name()).put("type", entity.type());
+            if (tracked.heading() != null) {
+                item.put("heading", tracked.heading());
+            }
         }
         return node;
     }
@@ -306,8 +351,9 @@ public final class EntityMemory implements MemoryLayer {
         }
         for (JsonNode item : list) {
             try {
+                String heading = item.path("heading").asText(null);
                 entities.add(new Tracked(new Entity(item.path("id").asText(null), item.path("name").asText(null),
-                        item.path("type").asText(null))));
+                        item.path("type").asText(null)), heading == null || heading.isBlank() ? null : heading));
             } catch (IllegalArgumentException e) {
                 log.warn("Dropping an unreadable stored entity {} of {}", item, context.key());
             }
@@ -318,18 +364,19 @@ public final class EntityMemory implements MemoryLayer {
     }
 
     /**
-     * A tracked entity with its line of the rendered list and the heading of its type's group, escaped once rather
-     * than on every render, and whether its id is derived.
+     * A tracked entity with the heading its list gave it (or null), its line of the rendered list and the heading of
+     * its type's group, escaped once rather than on every render, and whether its id is derived.
      */
-    private record Tracked(Entity entity, String line, String header, boolean derivedId) {
-        Tracked(Entity entity) {
-            this(entity, entity.hasDerivedId());
+    private record Tracked(Entity entity, String heading, String line, String header, boolean derivedId) {
+        Tracked(Entity entity, String heading) {
+            this(entity, heading, entity.hasDerivedId());
         }
 
-        private Tracked(Entity entity, boolean derivedId) {
-            this(entity, "\n  - \"" + BlockText.escapeLine(entity.name()) + "\" ("
+        private Tracked(Entity entity, String heading, boolean derivedId) {
+            this(entity, heading, "\n  - \"" + BlockText.escapeLine(entity.name()) + "\" ("
                             + BlockText.escapeLine(derivedId ? entity.type() : entity.id()) + ")",
-                    BlockText.escapeLine(EnglishNouns.plural(entity.type())) + ":", derivedId);
+                    BlockText.escapeLine(heading != null ? heading : EnglishNouns.plural(entity.type())) + ":",
+                    derivedId);
         }
 
         /** Whether both have the same type and names equal ignoring case and runs of whitespace. */

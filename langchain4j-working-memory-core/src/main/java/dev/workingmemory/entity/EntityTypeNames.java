@@ -240,6 +240,17 @@ final class EntityTypeNames {
      * @return the type, or {@code null} when the key has no letters or digits
      */
     static String typeOfKey(String key) {
+        String form = snakeCase(key);
+        return form == null ? null : EnglishNouns.singular(form);
+    }
+
+    /**
+     * A key in lower snake case, as the block spells a type: {@code lineItems} → line_items, {@code Widgets} →
+     * widgets, {@code verbindungen} as it is.
+     *
+     * @return the key so spelled, or {@code null} when it has no letters or digits
+     */
+    static String snakeCase(String key) {
         StringBuilder out = new StringBuilder(key.length() + 4);
         char previous = 0;
         for (int i = 0; i < key.length(); i++) {
@@ -262,10 +273,7 @@ final class EntityTypeNames {
         while (out.length() > 0 && out.charAt(out.length() - 1) == '_') {
             out.setLength(out.length() - 1);
         }
-        if (out.length() == 0) {
-            return null;
-        }
-        return EnglishNouns.singular(out.toString());
+        return out.length() == 0 ? null : out.toString();
     }
 
     /**

@@ -94,6 +94,12 @@ import java.util.Map;
  * wrapper keys only) is skipped <em>unless</em> it has no {@code id}/{@code uuid} but a prefixed id key such as
  * {@code page_id} or {@code eventId}; then the prefix is its type.
  *
+ * <p><b>Headings.</b> The block lists a type's entities under its plural ({@link EntityMemory}). A record of a list
+ * whose type was made from the list's key (rule 3) is listed under that key, in lower snake case, when that is not the
+ * plural English rules make of the type: the key of a list is the plural its API gives, and an API in another language
+ * gives one those rules do not know ({@code {"verbindungen":[…]}} under {@code verbindungen:}, not
+ * {@code verbindungens:}; {@code szkolki}, {@code artikel}). A key that names a known type keeps its English plural.
+ *
  * <p><b>Reports are not things.</b> A tool whose type is one of {@code weather, forecast, balance, rate, status,
  * availability, slot, time, count, stat, statistic, metric, usage, health, fare, estimate} yields no entities at all
  * ({@code get_weather}, {@code CheckBalance}, {@code GetAvailableTimes}), and no record of such a type is an entity.
@@ -215,24 +221,43 @@ public final class JsonEntityExtractor implements EntityExtractor {
 
     @Override
     public List<Entity> extract(String toolName, String resultText) {
+        return find(toolName, resultText).entities();
+    }
+
+    /**
+     * The entities of a result, as {@link #extract}, with the heading the key of each one's list gives its type
+     * ({@link ResourceWalk#headings()}): what {@link EntityMemory} lists them under.
+     */
+    Found find(String toolName, String resultText) {
         if (resultText == null || resultText.length() > maxChars || !startsLikeJsonContainer(resultText)) {
-            return List.of();
+            return Found.NONE;
         }
         EntityTypeNames.ToolType toolType = toolTypeOf(toolName);
         if (toolType != null && EntityTypeNames.REPORT_TYPES.contains(toolType.type())) {
-            return List.of(); // a weather report, a balance, time slots: not things
+            return Found.NONE; // a weather report, a balance, time slots: not things
         }
         try (JsonParser parser = jsonFactory.createParser(resultText)) {
             ResourceWalk walk =
                     new ResourceWalk(containerKeys, nameKeys, toolType, maxPerList, maxDepth, maxEntities);
             List<Entity> entities = walk.run(parser);
-            return entities.isEmpty() ? List.of() : Collections.unmodifiableList(entities);
+            return entities.isEmpty() ? Found.NONE : new Found(Collections.unmodifiableList(entities),
+                    Collections.unmodifiableList(walk.headings()));
         } catch (Exception e) {
             if (LOG.isDebugEnabled()) { // e.toString() formats the parser's location and a source excerpt
                 LOG.debug("No entities from result of tool '{}': {}", toolName, e.toString());
             }
-            return List.of();
+            return Found.NONE;
         }
+    }
+
+    /**
+     * The entities of one result and, in the same order, the heading each one's list gave it or {@code null}.
+     *
+     * @param entities the entities, most relevant first
+     * @param headings one per entity: the key of its list when the block should list its type under that, else null
+     */
+    record Found(List<Entity> entities, List<String> headings) {
+        static final Found NONE = new Found(List.of(), List.of());
     }
 
     /** The type of the tool's resources: the configured one, else inferred from the name; {@code null} if none. */

@@ -84,6 +84,8 @@ final class ResourceWalk {
     private final int maxDepth;
     private final int maxEntities;
     private final List<Entity> found;
+    /** The heading each of {@link #found} had from the key of its list ({@link ContainerKeys.Key#listHeading}), or null. */
+    private final List<String> headings;
     /** Which of {@link #found} have derived ids. */
     private final BitSet derived = new BitSet();
     /** Whether the object about to be read is an element of a list. */
@@ -101,6 +103,7 @@ final class ResourceWalk {
         this.maxDepth = maxDepth;
         this.maxEntities = maxEntities;
         this.found = new ArrayList<>(Math.min(maxEntities, 4)); // most results hold one to three
+        this.headings = new ArrayList<>(Math.min(maxEntities, 4));
     }
 
     /**
@@ -123,6 +126,15 @@ final class ResourceWalk {
             return List.of(); // trailing content: not one JSON value
         }
         return found;
+    }
+
+    /**
+     * The heading the key of its list gives each entity {@link #run} returned, in the same order: the list's key when
+     * the entity's type was made from it and the block would spell its plural otherwise ({@code verbindungen}), else
+     * {@code null}.
+     */
+    List<String> headings() {
+        return headings;
     }
 
     /** Whether containers are no longer entered (enough found, or the node budget spent). */
@@ -239,9 +251,13 @@ final class ResourceWalk {
         // has no type to become an entity of.
         while (found.size() > mark) {
             found.remove(found.size() - 1);
+            headings.remove(headings.size() - 1);
         }
         if (entity != null) {
-            add(entity, fields.derivedId, fields.codeId);
+            // a record of a list typed by the list's key: the key is the plural its API gives that type
+            String heading = element && context != null && entity.type().equals(context.ownType())
+                    ? context.listHeading() : null;
+            add(entity, fields.derivedId, fields.codeId, heading);
         }
     }
 
@@ -608,7 +624,7 @@ final class ResourceWalk {
         }
     }
 
-    private void add(Entity entity, boolean derivedId, boolean codeId) {
+    private void add(Entity entity, boolean derivedId, boolean codeId, String heading) {
         if (found.size() >= maxEntities) {
             return;
         }
@@ -620,6 +636,7 @@ final class ResourceWalk {
         derived.set(found.size(), derivedId);
         coded.set(found.size(), codeId);
         found.add(entity);
+        headings.add(heading);
     }
 
     /**

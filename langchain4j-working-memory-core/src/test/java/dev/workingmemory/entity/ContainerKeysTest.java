@@ -19,22 +19,32 @@ class ContainerKeysTest {
 
     @ParameterizedTest
     @CsvSource(nullValues = "none", value = {
-            "meta, true, false, none, none",
-            "Meta, true, false, none, none",
-            "page_info, true, false, none, none",
-            "data, false, true, none, none",
-            "DATA, false, true, none, none",
-            "items, false, true, none, none",
-            "pages, false, false, page, page",
-            "featured_image, false, false, image, featured_image",
-            "blogPosts, false, false, post, blog_post",
-            "gadgets, false, false, gadget, gadget",
-            "lineItems, false, false, none, line_item",
-            "'-', false, false, none, none"
+            "meta, true, false, none, none, none",
+            "Meta, true, false, none, none, none",
+            "page_info, true, false, none, none, none",
+            "data, false, true, none, none, none",
+            "DATA, false, true, none, none, none",
+            "items, false, true, none, none, none",
+            "pages, false, false, page, page, none",
+            "featured_image, false, false, image, featured_image, none",
+            "blogPosts, false, false, post, blog_post, none",
+            "gadgets, false, false, gadget, gadget, none",
+            "lineItems, false, false, none, line_item, none",
+            "pedidos, false, false, none, pedido, none",
+            "verbindungen, false, false, none, verbindungen, verbindungen",
+            "Zug_Verbindungen, false, false, none, zug_verbindungen, zug_verbindungen",
+            "szkolki, false, false, none, szkolki, szkolki",
+            "staff, false, false, none, staff, staff",
+            "business, false, false, business, business, none",
+            "заказы, false, false, none, заказы, none",
+            "résultats, false, false, none, résultat, résultats",
+            "注文, false, false, none, 注文, none",
+            "'-', false, false, none, none, none"
     })
     void should_work_out_what_a_key_means(String name, boolean ignored, boolean wrapper, String knownType,
-                                          String ownType) {
-        assertThat(keys.of(name)).isEqualTo(new ContainerKeys.Key(name, ignored, wrapper, knownType, ownType));
+                                          String ownType, String listHeading) {
+        assertThat(keys.of(name))
+                .isEqualTo(new ContainerKeys.Key(name, ignored, wrapper, knownType, ownType, listHeading));
     }
 
     @Test
