@@ -58,6 +58,24 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
         return quarters;
     }
 
+    /**
+     * The size of the character at {@code i} in quarter tokens, as {@link #quarters} counts it: each half of a surrogate
+     * pair at the pair's weight, so that the sizes of a text's characters add up to its size.
+     */
+    static int quarters(CharSequence text, int i) {
+        char c = text.charAt(i);
+        if (c < 0x370) {
+            return 1;
+        }
+        if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {
+            return weight(Character.toCodePoint(c, text.charAt(i + 1)));
+        }
+        if (Character.isLowSurrogate(c) && i > 0 && Character.isHighSurrogate(text.charAt(i - 1))) {
+            return weight(Character.toCodePoint(text.charAt(i - 1), c));
+        }
+        return weight(c);
+    }
+
     private static int weight(int codePoint) {
         Character.UnicodeScript script = Character.UnicodeScript.of(codePoint);
         return switch (script) {

@@ -7,27 +7,45 @@ import java.util.List;
 
 /**
  * How a text becomes crystals: the one cutter of past turns, tool outputs and notes (issue 20). A search hit is a
- * passage of at most {@value #MAX_CHARS} characters, so that ten hits fit the search's budget of 600 tokens and the
- * sentence that answers is most of its hit; the whole it came from stays readable by the passages' ids
+ * passage of at most {@value #MAX_SIZE} by {@link #size}, so that ten hits fit the search's budget of 600 tokens and
+ * the sentence that answers is most of its hit; the whole it came from stays readable by the passages' ids
  * ({@code <id>#0}, {@code <id>#1}, ...: {@link #id}, {@link #parentId}).
  *
+ * <p>A passage is sized by its tokens as the default estimate counts them ({@link CharsPerTokenEstimator}), not by
+ * its characters: a character of Latin text is a quarter of a token, a letter of another alphabet (Cyrillic, Greek,
+ * ...) half, a CJK character one. So Latin text is cut as when passages were 320 characters, a Russian passage
+ * holds about 170 characters (its spaces count a quarter) and a Japanese or Chinese one about 80: as many hits of
+ * them fit the budget as of English (at 320 characters, two Japanese hits filled it). The estimate, not the model's
+ * tokenizer, even where the provider has one: a text must be cut the same way by every instance and after a restart
+ * (the passages' ids number its pieces).
+ *
  * <p>A text is cut where it breaks best within the last half of a passage's room: at a line break, else after a
- * sentence's end, else between two values of compact JSON, else at white space, else anywhere; each piece has its
- * white space (ASCII, as {@code \s} matches) folded into single spaces.
+ * sentence's end ({@code . ? ! ;} before white space, or {@code 。！？}, which no space follows, with a closing
+ * quote or bracket after them), else between two values of compact JSON, else at white space, else anywhere but
+ * inside a surrogate pair; each piece has its white space (ASCII, as {@code \s} matches) folded into single spaces.
  *
  * <p>Thread-safe (stateless).
  */
 public final class Passages {
 
     /**
-     * The most characters of a passage. LoCoMo's turns (a sentence or two, 95% under 270 characters) stay whole, a
-     * plan or a log of a coding chat gives about one passage per paragraph.
+     * The most a passage holds by {@link #size}: 320 characters of Latin text (80 tokens). LoCoMo's turns (a sentence
+     * or two, 95% under 270 characters) stay whole, a plan or a log of a coding chat gives about one passage per
+     * paragraph.
      */
-    public static final int MAX_CHARS = 320;
+    public static final int MAX_SIZE = 320;
     /** What separates a whole's id from a passage's number. */
     public static final char SEPARATOR = '#';
 
     private Passages() {
+    }
+
+    /**
+     * @return the size of {@code text} as passages are measured: its estimated tokens in quarters (a character of Latin
+     * text 1, a letter of another alphabet 2, a CJK character 4), at least its length
+     */
+    public static int size(CharSequence text) {
+        return (int) Math.min(Integer.MAX_VALUE, CharsPerTokenEstimator.quarters(text));
     }
 
     /** @return {@code tags} and {@link Crystal#PIECE}: the tags of each passage of a whole cut into several */
@@ -61,12 +79,12 @@ public final class Passages {
     }
 
     /**
-     * The passages of one message or note: the text whole (white space folded) when it has at most {@code max} plus
-     * half of it characters, else {@link #cut} into pieces of at most {@code max}. Cutting a text a little longer than
-     * a passage would leave a piece too short to say anything on its own and make half a sentence the hit: on
+     * The passages of one message or note: the text whole (white space folded) when its {@link #size} is at most
+     * {@code max} plus half of it, else {@link #cut} into pieces of at most {@code max}. Cutting a text a little longer
+     * than a passage would leave a piece too short to say anything on its own and make half a sentence the hit: on
      * LoCoMo, one evidence turn in eleven is longer than 300 characters, and cut it could never be found whole.
      *
-     * @param max at least 20
+     * @param max at least 20, by {@link #size}
      */
     public static List<String> of(String text, int max) {
         Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
@@ -74,21 +92,22 @@ public final class Passages {
         if (whole.isEmpty()) {
             return List.of();
         }
-        return whole.length() <= max + max / 2 ? List.of(whole) : cut(text, max);
+        // a text's size is at least its length: a longer one is not measured
+        return whole.length() <= max + max / 2 && size(whole) <= max + max / 2 ? List.of(whole) : cut(text, max);
     }
 
     /**
-     * Cuts {@code text} into pieces of at most {@code max} characters, white space folded (none blank).
+     * Cuts {@code text} into pieces of at most {@code max} by {@link #size}, white space folded (none blank).
      *
-     * @param max at least 20
+     * @param max at least 20, by {@link #size}
      */
     public static List<String> cut(String text, int max) {
         Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
         List<String> pieces = new ArrayList<>();
         int from = skipSpace(text, 0);
         while (from < text.length()) {
-            // folding only shrinks a piece, so a raw span of max characters always fits
-            int end = Math.min(text.length(), from + max);
+            // folding only shrinks a piece (a run of white space becomes one space), so a raw span within max fits
+            int end = room(text, from, max);
             if (end < text.length()) {
                 end = breakBefore(text, from, end);
             }
@@ -99,6 +118,22 @@ public final class Passages {
             from = skipSpace(text, end);
         }
         return pieces;
+    }
+
+    /**
+     * @return the end of the longest span from {@code from} of at most {@code max} by {@link #size}: {@code from + max}
+     * for Latin text, as when passages were sized in characters (a surrogate pair may end half in it, as then: the
+     * break is chosen before it)
+     */
+    private static int room(String text, int from, int max) {
+        int end = from;
+        for (int size = 0; end < text.length(); end++) {
+            size += CharsPerTokenEstimator.quarters(text, end);
+            if (size > max) {
+                break;
+            }
+        }
+        return end;
     }
 
     /**
@@ -151,7 +186,8 @@ public final class Passages {
         }
         for (int i = end - 1; i > least; i--) {
             char c = text.charAt(i - 1);
-            if ((c == '.' || c == '?' || c == '!' || c == ';') && isSpace(text.charAt(i))) {
+            if ((c == '.' || c == '?' || c == '!' || c == ';') && isSpace(text.charAt(i))
+                    || c >= '\u3002' && endsCjkSentence(text, i)) {
                 return i;
             }
         }
@@ -170,6 +206,27 @@ public final class Passages {
         }
         // a run without a break: never split a surrogate pair
         return Character.isLowSurrogate(text.charAt(end)) && end - 1 > from ? end - 1 : end;
+    }
+
+    /**
+     * Whether a CJK sentence ends before {@code i}: after {@code 。！？} (no space follows them), or after the closing
+     * quote or bracket right after one ({@code 「…。」}), not between the two.
+     */
+    private static boolean endsCjkSentence(String text, int i) {
+        char c = text.charAt(i - 1);
+        if (isCjkSentenceEnd(c)) {
+            return !isClosing(text.charAt(i));
+        }
+        return isClosing(c) && i >= 2 && isCjkSentenceEnd(text.charAt(i - 2));
+    }
+
+    private static boolean isCjkSentenceEnd(char c) {
+        return c == '。' || c == '！' || c == '？';
+    }
+
+    private static boolean isClosing(char c) {
+        int type = Character.getType(c);
+        return type == Character.END_PUNCTUATION || type == Character.FINAL_QUOTE_PUNCTUATION;
     }
 
     private static int skipSpace(String text, int from) {

@@ -17,7 +17,7 @@ import java.util.List;
  * {@link NoteCrystals#into}: notes as crystals of a {@link CrystalStore}, in the scope of
  * {@link MemoryKey#crystalScope()}. The crystal id ({@link CrystalIds}) hashes the scope with the note's line, so the
  * same note gets the same crystal in every instance and after a restart, and two users' identical notes never share
- * one. A note longer than a passage ({@link Passages#MAX_CHARS}) is kept as its passages ({@code <id>#0},
+ * one. A note longer than a passage ({@link Passages#MAX_SIZE} by {@link Passages#size}) is kept as its passages ({@code <id>#0},
  * {@code #1}, ...), like past turns and tool outputs, so that one note never fills a search's budget.
  *
  * <p>Thread-safe (the store is).
@@ -96,8 +96,8 @@ final class NotesAsCrystals implements NoteCrystals {
 
     /** The note's text whole when it fits a passage (and half again), else its passages. */
     private static List<String> passages(Note note) {
-        return note.text().length() <= Passages.MAX_CHARS ? List.of(note.text())
-                : Passages.of(note.text(), Passages.MAX_CHARS);
+        return Passages.size(note.text()) <= Passages.MAX_SIZE ? List.of(note.text())
+                : Passages.of(note.text(), Passages.MAX_SIZE);
     }
 
     /** The ids of the note's crystals, in order: its id alone when it is one passage. */

@@ -41,8 +41,9 @@ import java.util.Set;
  * <p>The crystals are the <em>passages</em> of an <em>exchange</em> (a user message and the assistant texts and tool
  * results that follow it; tool requests are left out): each message is a line {@code user: …} (a user message
  * with a name, as {@code @UserName} gives it in a conversation of several people, {@code user alice: …}),
- * {@code assistant: …}, {@code tool getWeather: …}; whole lines are packed into a passage of at most {@value Passages#MAX_CHARS} characters
- * while they fit and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
+ * {@code assistant: …}, {@code tool getWeather: …}; whole lines are packed into a passage of at most
+ * {@value Passages#MAX_SIZE} by {@link Passages#size} (320 characters of Latin text, about 80 of Chinese) while they fit
+ * and were said on the same day (in the zone of the provider's clock), and a longer line is a passage
  * of its own, cut into several by {@link Passages#of} when it is half as long again (each begins with the line's
  * label again). A message counts up to {@value #MAX_MESSAGE_CHARS} characters, a tool result of up to
  * {@value #TOOL_RESULT_CHARS} whole (a 1,000-token floor), a longer one by an excerpt of {@value #TOOL_EXCERPT_CHARS}
@@ -464,7 +465,7 @@ public final class PastTurns implements MemoryLayer {
             this.day = day;
             String prefix = label + ": ";
             List<String> cut = new ArrayList<>();
-            for (String piece : Passages.of(text, Passages.MAX_CHARS - prefix.length())) {
+            for (String piece : Passages.of(text, Passages.MAX_SIZE - Passages.size(prefix))) {
                 cut.add(prefix + piece);
             }
             this.passages = cut.isEmpty() ? List.of(prefix + "(no text)") : List.copyOf(cut);
@@ -629,11 +630,15 @@ public final class PastTurns implements MemoryLayer {
             Line currentLine = null;
             boolean currentUnembedded = false;
             boolean currentPiece = false;
+            int currentSize = 0;
             for (Line line : lines) {
                 List<String> pieces = line.passages();
+                // measured as Passages cuts: a line break is 1, as a character of Latin text
+                int size = pieces.size() == 1 && current != null ? Passages.size(pieces.get(0)) : 0;
                 if (pieces.size() == 1 && current != null && currentLine.day().equals(line.day())
-                        && current.length() + 1 + pieces.get(0).length() <= Passages.MAX_CHARS) {
+                        && currentSize + 1 + size <= Passages.MAX_SIZE) {
                     current.append('\n').append(pieces.get(0));
+                    currentSize += 1 + size;
                     currentUnembedded = false; // another line's words: embedded
                     currentPiece = false;
                     continue;
@@ -647,7 +652,8 @@ public final class PastTurns implements MemoryLayer {
                 }
                 String last = pieces.get(pieces.size() - 1);
                 // room for the lines packed after it, so that it grows by no copy
-                current = new StringBuilder(Math.max(last.length(), Passages.MAX_CHARS)).append(last);
+                current = new StringBuilder(Math.max(last.length(), Passages.MAX_SIZE)).append(last);
+                currentSize = Passages.size(last);
                 currentLine = line;
                 currentUnembedded = pieces.size() > 1 && line.unembedded(pieces.size() - 1);
                 currentPiece = pieces.size() > 1;

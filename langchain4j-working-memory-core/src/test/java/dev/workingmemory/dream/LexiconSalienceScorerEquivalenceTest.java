@@ -1,19 +1,11 @@
 package dev.workingmemory.dream;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.workingmemory.testing.BenchData;
+import dev.workingmemory.testing.LabelledSets;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,14 +28,13 @@ class LexiconSalienceScorerEquivalenceTest {
             "This is great.\nGreat!", "frustrated and frustrating", "errors and bugs", "failure, failed, fails",
             "trust you", "happy to help", "thx", "appreciated", "success successful successfully");
 
-    private static final String LOCOMO = "shared/bench/locomo/locomo-dev.json";
-
     @Test
-    void should_score_as_the_regular_expressions_did() throws IOException, URISyntaxException {
+    void should_score_as_the_regular_expressions_did() {
         List<String> texts = new ArrayList<>(PHRASES);
-        texts.addAll(labelledTexts("/extraction"));
-        texts.addAll(labelledTexts("/ordinary"));
-        List<String> locomo = locomoTurns(); // none on a clone without shared/bench (CI)
+        for (String set : List.of("/extraction", "/ordinary")) {
+            LabelledSets.texts(set, "user", "assistant").forEach(text -> texts.add(text.strip()));
+        }
+        List<String> locomo = BenchData.locomoTurns(); // none on a clone without shared/bench (CI)
         texts.addAll(locomo);
         List<String> differ = new ArrayList<>();
         for (String text : texts) {
@@ -65,38 +56,5 @@ class LexiconSalienceScorerEquivalenceTest {
     private static boolean close(SalienceLevels a, SalienceLevels b) {
         return Math.abs(a.dopamine() - b.dopamine()) < 1e-9 && Math.abs(a.cortisol() - b.cortisol()) < 1e-9
                 && Math.abs(a.oxytocin() - b.oxytocin()) < 1e-9;
-    }
-
-    /** The texts of the user and assistant cases of a labelled set (see its README for the format). */
-    private static List<String> labelledTexts(String resource) throws IOException, URISyntaxException {
-        Path dir = Paths.get(LexiconSalienceScorerEquivalenceTest.class.getResource(resource).toURI());
-        List<String> texts = new ArrayList<>();
-        try (Stream<Path> files = Files.list(dir)) {
-            for (Path file : files.filter(f -> f.toString().endsWith(".cases")).sorted().toList()) {
-                for (String chunk : Files.readString(file, StandardCharsets.UTF_8).split("\n### ")) {
-                    int separator = chunk.indexOf("\n---\n");
-                    if (separator > 0 && (chunk.contains("\nsource: user") || chunk.contains("\nsource: assistant"))) {
-                        texts.add(chunk.substring(separator + 5).strip());
-                    }
-                }
-            }
-        }
-        return texts;
-    }
-
-    private static List<String> locomoTurns() throws IOException {
-        Path data = BenchData.find(LOCOMO).orElse(null);
-        if (data == null) {
-            return List.of();
-        }
-        List<String> turns = new ArrayList<>();
-        for (JsonNode sample : new ObjectMapper().readTree(data.toFile())) {
-            sample.get("conversation").fields().forEachRemaining(field -> {
-                if (field.getKey().matches("session_\\d+") && field.getValue().isArray()) {
-                    field.getValue().forEach(turn -> turns.add(turn.get("text").asText()));
-                }
-            });
-        }
-        return turns;
     }
 }

@@ -55,7 +55,7 @@ class MemorySearchTest {
                 .embeddingModel(TestEmbeddingModels.hashing()).build(), reads)) {
             String filler = "The team met in the large room and went through the open tickets one by one. ";
             List<String> pieces = Passages.of(filler.repeat(6) + "The security audit ends on June 14th. "
-                    + filler.repeat(6), Passages.MAX_CHARS);
+                    + filler.repeat(6), Passages.MAX_SIZE);
             List<Crystal> crystals = new ArrayList<>();
             for (int i = 0; i < pieces.size(); i++) {
                 crystals.add(new Crystal(Passages.id("note-a", i), "alice", CrystalKind.NOTE, T0, 0.7,

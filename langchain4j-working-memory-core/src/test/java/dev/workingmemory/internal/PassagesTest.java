@@ -74,6 +74,47 @@ class PassagesTest {
     }
 
     @Test
+    void should_size_a_passage_by_its_estimated_tokens_so_that_other_scripts_fit_the_budget_as_english_does() {
+        String japanese = "来週の月曜日に京都へ行きます。紅葉を見るのが楽しみです。".repeat(8); // 224 characters, 224 tokens
+        List<String> pieces = Passages.of(japanese, Passages.MAX_SIZE);
+        assertThat(pieces).hasSizeGreaterThanOrEqualTo(3)
+                .allSatisfy(piece -> assertThat(Passages.size(piece)).isLessThanOrEqualTo(Passages.MAX_SIZE))
+                .allSatisfy(piece -> assertThat(piece).hasSizeLessThanOrEqualTo(80));
+        assertThat(String.join("", pieces)).isEqualTo(japanese);
+
+        String russian = "Мы поедем на Байкал в феврале, когда лёд станет крепким. ".repeat(6); // 342 characters
+        assertThat(Passages.of(russian, Passages.MAX_SIZE)).hasSizeGreaterThan(1)
+                .allSatisfy(piece -> assertThat(Passages.size(piece)).isLessThanOrEqualTo(Passages.MAX_SIZE))
+                .allSatisfy(piece -> assertThat(piece).hasSizeLessThanOrEqualTo(200).endsWith(".")); // its spaces a quarter
+
+        String english = "We will go to Lake Baikal in February, when the ice is thick. ".repeat(6); // 372 characters
+        assertThat(Passages.of(english, Passages.MAX_SIZE)).containsExactly(english.strip());
+        assertThat(Passages.size(english)).isEqualTo(english.length());
+    }
+
+    @Test
+    void should_cut_cjk_text_after_a_sentence_end_which_no_space_follows() {
+        String text = "会議は三時からです。資料を用意してください！間に合いますか？「はい、大丈夫です。」と彼は言った。"
+                + "明日の朝、東京駅で待ち合わせましょう。".repeat(3) + "新幹線の切符はもう買ってあります。";
+        List<String> pieces = Passages.cut(text.repeat(3), 120); // thirty CJK characters a piece
+
+        assertThat(pieces).hasSizeGreaterThan(4);
+        assertThat(String.join("", pieces)).isEqualTo(text.repeat(3));
+        assertThat(pieces).allSatisfy(piece -> assertThat(piece).matches(".*[。！？]」?").doesNotStartWith("」"));
+    }
+
+    @Test
+    void should_not_split_a_surrogate_pair_of_cjk_characters_sized_as_tokens() {
+        String run = "𠮷".repeat(200); // 400 chars: a character of CJK Extension B is a surrogate pair and a token
+        List<String> pieces = Passages.cut(run, Passages.MAX_SIZE);
+        assertThat(String.join("", pieces)).isEqualTo(run);
+        assertThat(pieces).hasSize(5).allSatisfy(piece -> {
+            assertThat(Passages.size(piece)).isLessThanOrEqualTo(Passages.MAX_SIZE);
+            assertThat(piece.codePoints()).allMatch(c -> c == 0x20BB7);
+        });
+    }
+
+    @Test
     void should_cut_spans_that_join_back_to_the_text() {
         String log = "[INFO] step one\n".repeat(40) + "x".repeat(90) + " tail";
         List<String> spans = Passages.spans(log, 64);

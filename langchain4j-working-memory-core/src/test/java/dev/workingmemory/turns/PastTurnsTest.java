@@ -13,6 +13,7 @@ import dev.workingmemory.crystal.CrystalStore;
 import dev.workingmemory.crystal.EmbeddedCrystalStore;
 import dev.workingmemory.crystal.Provenance;
 import dev.workingmemory.crystal.TestEmbeddingModels;
+import dev.workingmemory.internal.Passages;
 import dev.workingmemory.testing.SettableClock;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -239,6 +240,30 @@ class PastTurnsTest {
         assertThat(String.join(" ", read.stream().map(Crystal::text).toList())).contains("Week 7: build feature 7")
                 .contains("Week 12: build feature 12");
         assertThat(memories.memory("bob").read(turns.get(2).id(), 0, 50)).isEmpty(); // another resource's
+    }
+
+    @Test
+    void should_pack_and_cut_lines_by_their_estimated_tokens_so_that_a_chinese_passage_fits_a_hit_s_share() {
+        ChatMemory chat = provider(2).get("alice");
+        // a Chinese character is a token: these two lines are 90 tokens, as 360 characters of English
+        String question = "我下个月要去云南旅行，想先在昆明住两天，然后去大理和丽江，你觉得这样安排时间够不够呢？请帮我看看。";
+        String answer = "够了。昆明两天，大理三晚，丽江两晚，时间刚好。记得提前订好从昆明到大理的高铁票。";
+        String plan = "这样安排比较合适。昆明两天可以看滇池和石林，大理建议住三晚，丽江两晚就够了。记得提前订好高铁票。"
+                .repeat(3);
+        chat.add(UserMessage.from(question));
+        chat.add(AiMessage.from(answer));
+        chat.add(UserMessage.from("能再详细说一下吗？"));
+        chat.add(AiMessage.from(plan));
+        chat.add(UserMessage.from("谢谢！"));
+        chat.add(AiMessage.from("不客气。"));
+        chat.add(UserMessage.from("再见"));
+
+        List<Crystal> turns = turns("alice");
+        assertThat(turns).extracting(Crystal::text).startsWith("user: " + question, "assistant: " + answer);
+        assertThat(turns).hasSizeGreaterThan(4).allSatisfy(turn -> assertThat(Passages.size(turn.text()))
+                .isLessThanOrEqualTo(Passages.MAX_SIZE));
+        assertThat(turns).filteredOn(Crystal::piece).hasSizeGreaterThan(1) // the plan, 144 characters, is cut
+                .allSatisfy(turn -> assertThat(turn.text()).startsWith("assistant: "));
     }
 
     @Test
