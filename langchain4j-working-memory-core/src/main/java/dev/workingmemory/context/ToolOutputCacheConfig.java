@@ -65,9 +65,12 @@ public final class ToolOutputCacheConfig {
     }
 
     /**
-     * The most characters each crystal of a full output holds; default 1,500. Not yet the {@value Passages#MAX_CHARS}
-     * of other passages: with passages that small, a pointer's keywords to an output could quote three of its words
-     * in a row (an injected instruction reached the block; ToolOutputProvenanceContract).
+     * The most characters each crystal of a full output holds; default 1,500. Not yet the size of other passages
+     * ({@link Passages#MAX_SIZE}, by their estimated tokens): with passages that small, a pointer's keywords to an
+     * output could quote three of its words in a row (an injected instruction reached the block;
+     * ToolOutputProvenanceContract). Counted in characters, not yet by tokens as other passages are: an output of
+     * more than 600 CJK characters in one crystal is more than the search's 600-token budget and never a hit itself
+     * (its past turn's line, cut into passages, still is).
      */
     public int crystalChunkChars() {
         return crystalChunkChars;
