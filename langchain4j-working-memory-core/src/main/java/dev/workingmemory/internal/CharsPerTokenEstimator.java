@@ -28,6 +28,8 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
 
     public static final CharsPerTokenEstimator INSTANCE = new CharsPerTokenEstimator();
     private static final int PER_MESSAGE = 4;
+    /** The first character whose weight is looked up: below it (ASCII, Latin-1, Latin Extended, IPA) a quarter token. */
+    static final char FIRST_WEIGHED = 0x370;
 
     private CharsPerTokenEstimator() {
     }
@@ -46,7 +48,7 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
         int length = text.length();
         for (int i = 0; i < length; i++) {
             char c = text.charAt(i);
-            if (c < 0x370) { // ASCII, Latin-1 and Latin Extended, IPA: most text, counted without a look-up
+            if (c < FIRST_WEIGHED) { // most text, counted without a look-up
                 quarters++;
             } else if (Character.isHighSurrogate(c) && i + 1 < length && Character.isLowSurrogate(text.charAt(i + 1))) {
                 quarters += 2L * weight(Character.toCodePoint(c, text.charAt(i + 1))); // each of its two chars at its weight
@@ -64,7 +66,7 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
      */
     static int quarters(CharSequence text, int i) {
         char c = text.charAt(i);
-        if (c < 0x370) {
+        if (c < FIRST_WEIGHED) {
             return 1;
         }
         if (Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1))) {

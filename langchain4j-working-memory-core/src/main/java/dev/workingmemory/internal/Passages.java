@@ -87,13 +87,39 @@ public final class Passages {
      * @param max at least 20, by {@link #size}
      */
     public static List<String> of(String text, int max) {
+        return piecesOf(text, max).texts();
+    }
+
+    /**
+     * {@link #of} with the {@link #size} of the last piece, for a caller that packs pieces by size: measured once,
+     * here, where a text kept whole was measured anyway (a turn's lines are packed as they leave the window).
+     *
+     * @param max at least 20, by {@link #size}
+     */
+    public static Pieces piecesOf(String text, int max) {
         Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
         String whole = fold(text, 0, text.length());
         if (whole.isEmpty()) {
-            return List.of();
+            return new Pieces(List.of(), 0);
         }
         // a text's size is at least its length: a longer one is not measured
-        return whole.length() <= max + max / 2 && size(whole) <= max + max / 2 ? List.of(whole) : cut(text, max);
+        if (whole.length() <= max + max / 2) {
+            int size = size(whole);
+            if (size <= max + max / 2) {
+                return new Pieces(List.of(whole), size);
+            }
+        }
+        List<String> pieces = cut(text, max);
+        return new Pieces(pieces, size(pieces.get(pieces.size() - 1)));
+    }
+
+    /**
+     * The pieces of a text and the {@link #size} of the last one (0 when there is none).
+     *
+     * @param texts    the pieces, white space folded
+     * @param lastSize the size of the last piece
+     */
+    public record Pieces(List<String> texts, int lastSize) {
     }
 
     /**
@@ -104,10 +130,12 @@ public final class Passages {
     public static List<String> cut(String text, int max) {
         Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
         List<String> pieces = new ArrayList<>();
+        // where each character is a quarter token, the room is max characters: no need to measure piece by piece
+        boolean quarterEach = sizeIsLength(text);
         int from = skipSpace(text, 0);
         while (from < text.length()) {
             // folding only shrinks a piece (a run of white space becomes one space), so a raw span within max fits
-            int end = room(text, from, max);
+            int end = quarterEach ? Math.min(text.length(), from + max) : room(text, from, max);
             if (end < text.length()) {
                 end = breakBefore(text, from, end);
             }
@@ -118,6 +146,16 @@ public final class Passages {
             from = skipSpace(text, end);
         }
         return pieces;
+    }
+
+    /** Whether every character of {@code text} is a quarter token by {@link #size} (most text: Latin script). */
+    private static boolean sizeIsLength(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) >= CharsPerTokenEstimator.FIRST_WEIGHED) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -456,6 +456,8 @@ public final class PastTurns implements MemoryLayer {
         private final Instant added;
         private final LocalDate day;
         private final List<String> passages;
+        /** The {@link Passages#size} of the last passage, for packing. */
+        private final int lastSize;
         private final boolean[] unembedded;
 
         Line(String label, String text, Instant added, LocalDate day) {
@@ -464,11 +466,14 @@ public final class PastTurns implements MemoryLayer {
             this.added = added;
             this.day = day;
             String prefix = label + ": ";
-            List<String> cut = new ArrayList<>();
-            for (String piece : Passages.of(text, Passages.MAX_SIZE - Passages.size(prefix))) {
+            int prefixSize = Passages.size(prefix);
+            Passages.Pieces pieces = Passages.piecesOf(text, Passages.MAX_SIZE - prefixSize);
+            List<String> cut = new ArrayList<>(pieces.texts().size());
+            for (String piece : pieces.texts()) {
                 cut.add(prefix + piece);
             }
             this.passages = cut.isEmpty() ? List.of(prefix + "(no text)") : List.copyOf(cut);
+            this.lastSize = cut.isEmpty() ? Passages.size(passages.get(0)) : prefixSize + pieces.lastSize();
             this.unembedded = unembedded(passages, prefix.length(), label.equals(ANSWER));
         }
 
@@ -513,6 +518,11 @@ public final class PastTurns implements MemoryLayer {
 
         LocalDate day() {
             return day;
+        }
+
+        /** The {@link Passages#size} of its last passage. */
+        int lastSize() {
+            return lastSize;
         }
 
         List<String> passages() {
@@ -634,11 +644,10 @@ public final class PastTurns implements MemoryLayer {
             for (Line line : lines) {
                 List<String> pieces = line.passages();
                 // measured as Passages cuts: a line break is 1, as a character of Latin text
-                int size = pieces.size() == 1 && current != null ? Passages.size(pieces.get(0)) : 0;
                 if (pieces.size() == 1 && current != null && currentLine.day().equals(line.day())
-                        && currentSize + 1 + size <= Passages.MAX_SIZE) {
+                        && currentSize + 1 + line.lastSize() <= Passages.MAX_SIZE) {
                     current.append('\n').append(pieces.get(0));
-                    currentSize += 1 + size;
+                    currentSize += 1 + line.lastSize();
                     currentUnembedded = false; // another line's words: embedded
                     currentPiece = false;
                     continue;
@@ -653,7 +662,7 @@ public final class PastTurns implements MemoryLayer {
                 String last = pieces.get(pieces.size() - 1);
                 // room for the lines packed after it, so that it grows by no copy
                 current = new StringBuilder(Math.max(last.length(), Passages.MAX_SIZE)).append(last);
-                currentSize = Passages.size(last);
+                currentSize = line.lastSize();
                 currentLine = line;
                 currentUnembedded = pieces.size() > 1 && line.unembedded(pieces.size() - 1);
                 currentPiece = pieces.size() > 1;
