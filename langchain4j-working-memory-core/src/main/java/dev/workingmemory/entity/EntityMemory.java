@@ -40,7 +40,8 @@ import java.util.List;
  * not that plural: the key is the plural the API gives in its own language, and it heads the type's group
  * ({@code {"verbindungen":[…]}} is listed under {@code verbindungen:}, not {@code verbindungens:}; {@code szkolki:},
  * {@code 注文:}). The most recent shown entity of the type that came with such a heading gives it; an entity seen
- * again without one keeps the one it had. Entities of another extractor, or given to {@link #track}, have none.
+ * again without one keeps the one it had. Entities given to {@link #track}, or of an extractor that gives no headings
+ * ({@link EntityExtractor#extractWithHeadings}), have none.
  * An entity with a {@linkplain Entity#hasDerivedId() derived id} (the tool named it without an id) is listed with
  * its type instead of an id, and when one is shown a line after the guidance says to refer to such entities by name.
  * Such an entity is the same as a tracked one of the same type whose name is equal ignoring case and runs of
@@ -199,23 +200,15 @@ public final class EntityMemory implements MemoryLayer {
     public void onMessage(ChatMessage message) {
         // the memory's own tools answer about the memory (a page of a cached output, a search hit): no new entity
         if (message instanceof ToolExecutionResultMessage result && !context.isMemoryToolResult(result)) {
-            List<Entity> found;
-            List<String> headings = null;
+            ExtractedEntities found;
             try {
-                String text = MessageText.of(result);
-                if (config.extractor() instanceof JsonEntityExtractor json) {
-                    JsonEntityExtractor.Found withHeadings = json.find(result.toolName(), text);
-                    found = withHeadings.entities();
-                    headings = withHeadings.headings();
-                } else {
-                    found = config.extractor().extract(result.toolName(), text);
-                }
+                found = config.extractor().extractWithHeadings(result.toolName(), MessageText.of(result));
             } catch (RuntimeException e) {
                 log.warn("Entity extractor failed on the result of tool '{}'", result.toolName(), e);
                 return;
             }
             if (found != null) {
-                track(found, headings);
+                track(found.entities(), found.headings());
             }
         }
     }

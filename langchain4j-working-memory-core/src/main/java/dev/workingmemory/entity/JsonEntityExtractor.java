@@ -221,43 +221,33 @@ public final class JsonEntityExtractor implements EntityExtractor {
 
     @Override
     public List<Entity> extract(String toolName, String resultText) {
-        return find(toolName, resultText).entities();
+        return extractWithHeadings(toolName, resultText).entities();
     }
 
     /**
      * The entities of a result, as {@link #extract}, with the heading the key of each one's list gives its type
      * ({@link ResourceWalk#headings()}): what {@link EntityMemory} lists them under.
      */
-    Found find(String toolName, String resultText) {
+    @Override
+    public ExtractedEntities extractWithHeadings(String toolName, String resultText) {
         if (resultText == null || resultText.length() > maxChars || !startsLikeJsonContainer(resultText)) {
-            return Found.NONE;
+            return ExtractedEntities.NONE;
         }
         EntityTypeNames.ToolType toolType = toolTypeOf(toolName);
         if (toolType != null && EntityTypeNames.REPORT_TYPES.contains(toolType.type())) {
-            return Found.NONE; // a weather report, a balance, time slots: not things
+            return ExtractedEntities.NONE; // a weather report, a balance, time slots: not things
         }
         try (JsonParser parser = jsonFactory.createParser(resultText)) {
             ResourceWalk walk =
                     new ResourceWalk(containerKeys, nameKeys, toolType, maxPerList, maxDepth, maxEntities);
             List<Entity> entities = walk.run(parser);
-            return entities.isEmpty() ? Found.NONE : new Found(Collections.unmodifiableList(entities),
-                    Collections.unmodifiableList(walk.headings()));
+            return entities.isEmpty() ? ExtractedEntities.NONE : new ExtractedEntities(entities, walk.headings());
         } catch (Exception e) {
             if (LOG.isDebugEnabled()) { // e.toString() formats the parser's location and a source excerpt
                 LOG.debug("No entities from result of tool '{}': {}", toolName, e.toString());
             }
-            return Found.NONE;
+            return ExtractedEntities.NONE;
         }
-    }
-
-    /**
-     * The entities of one result and, in the same order, the heading each one's list gave it or {@code null}.
-     *
-     * @param entities the entities, most relevant first
-     * @param headings one per entity: the key of its list when the block should list its type under that, else null
-     */
-    record Found(List<Entity> entities, List<String> headings) {
-        static final Found NONE = new Found(List.of(), List.of());
     }
 
     /** The type of the tool's resources: the configured one, else inferred from the name; {@code null} if none. */

@@ -139,6 +139,42 @@ class EntityHeadingsTest {
         assertThat(heading(entities)).isEqualTo("заказ:");
     }
 
+    /** An application's extractor that filters the JSON extractor's entities keeps the headings of those it keeps. */
+    @Test
+    void should_head_entities_of_an_extractor_that_wraps_the_json_one_as_the_json_one_does() {
+        JsonEntityExtractor json = JsonEntityExtractor.create();
+        EntityExtractor withoutDrafts = new EntityExtractor() {
+            @Override
+            public List<Entity> extract(String tool, String text) {
+                return extractWithHeadings(tool, text).entities();
+            }
+
+            @Override
+            public ExtractedEntities extractWithHeadings(String tool, String text) {
+                ExtractedEntities all = json.extractWithHeadings(tool, text);
+                List<Integer> kept = java.util.stream.IntStream.range(0, all.entities().size())
+                        .filter(i -> !all.entities().get(i).name().startsWith("Draft")).boxed().toList();
+                return new ExtractedEntities(kept.stream().map(all.entities()::get).toList(),
+                        kept.stream().map(all.headings()::get).toList());
+            }
+        };
+        EntityMemory entities = memory(withoutDrafts);
+
+        entities.onMessage(result("searchTrains", "{\"verbindungen\":[{\"id\":\"V-1\",\"name\":\"Draft plan\"},"
+                + "{\"id\":\"V-2\",\"name\":\"Nightjet\"}]}"));
+
+        assertThat(entities.render(10_000)).startsWith("<entities>verbindungen:\n").contains("Nightjet")
+                .doesNotContain("Draft");
+    }
+
+    @Test
+    void should_refuse_headings_that_do_not_pair_with_the_entities() {
+        Entity one = new Entity("V-1", "Nightjet", "verbindung");
+        assertThat(ExtractedEntities.withoutHeadings(List.of(one)).headings()).containsExactly((String) null);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> new ExtractedEntities(List.of(one), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("one heading per entity");
+    }
+
     @Test
     void should_know_a_configured_type_by_the_heading_the_block_gives_it_and_by_no_english_plural_of_another_script() {
         EntityTypeNames names = new EntityTypeNames(Set.of("заказ", "widget"));
