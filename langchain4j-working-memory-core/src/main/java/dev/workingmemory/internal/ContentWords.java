@@ -14,7 +14,10 @@ import java.util.Set;
  * item), what fallback keywords are made of, and what the session compares a todo with a statement that it is done
  * by. A content word is a token of letters and digits with at least three
  * characters (two when it holds a digit, as in {@code v2}) that is not an English function word, contraction or
- * interjection. Words are compared by
+ * interjection. Text without spaces between words (Japanese, Chinese) is parted where the script changes (Han,
+ * Hiragana, Katakana, Hangul), and a token of these scripts is a content word from two characters unless it is
+ * Hiragana (particles and endings): {@code 京都、大阪、奈良を回る予定} gives 京都, 大阪, 奈良 and 予定. A Chinese
+ * clause stays one token. Words are compared by
  * a light stem (lower case, a plural or {@code -ing}/{@code -ed}/{@code -ion} ending and a final {@code e} removed), so
  * that "migration" and "migrated", "tests" and "test", "move" and "moved" meet.
  *
@@ -100,12 +103,25 @@ public final class ContentWords {
             return tokens;
         }
         int start = -1;
+        int script = OTHER;
         for (int i = 0; i <= text.length(); i++) {
             char c = i < text.length() ? text.charAt(i) : ' ';
             boolean inWord = Character.isLetterOrDigit(c)
                     || (c == '\'' && start >= 0 && i + 1 < text.length() && Character.isLetter(text.charAt(i + 1)));
+            int cScript = inWord ? cjkScript(c) : OTHER;
+            if (cScript == ANY && start >= 0) {
+                cScript = script; // コーヒー's ー, 々: part of the word they stand in
+            } else if (cScript == ANY) {
+                cScript = OTHER;
+            }
+            if (inWord && start >= 0 && cScript != script) {
+                // Japanese writes no spaces: a change of script (Han 京都, Hiragana を, Katakana ホテル) parts words
+                tokens.add(text.substring(start, i));
+                start = -1;
+            }
             if (inWord && start < 0) {
                 start = i;
+                script = cScript;
             } else if (!inWord && start >= 0) {
                 tokens.add(text.substring(start, i));
                 start = -1;
@@ -114,7 +130,35 @@ public final class ContentWords {
         return tokens;
     }
 
+    private static final int OTHER = 0;
+    private static final int HAN = 1;
+    private static final int HIRAGANA = 2;
+    private static final int KATAKANA = 3;
+    private static final int HANGUL = 4;
+    /** A letter of no script of its own (the common and inherited ones): it stays in the word it stands in. */
+    private static final int ANY = 5;
+
+    /** The CJK script of {@code c} that words of its own are made of, {@link #ANY}, or {@link #OTHER}. */
+    private static int cjkScript(char c) {
+        if (c < 0x1100) {
+            return OTHER; // Latin, Cyrillic, Greek, ...: no look-up
+        }
+        return switch (Character.UnicodeScript.of(c)) {
+            case HAN -> HAN;
+            case HIRAGANA -> HIRAGANA;
+            case KATAKANA -> KATAKANA;
+            case HANGUL -> HANGUL;
+            case COMMON, INHERITED -> ANY;
+            default -> OTHER;
+        };
+    }
+
     public static boolean isContentWord(String token) {
+        if (!token.isEmpty() && cjkScript(token.charAt(0)) != OTHER) {
+            // two characters make most Chinese and Japanese words (京都, 病院, ホテル); a run of Hiragana is mostly the
+            // particles and endings between them (を, には, でした)
+            return token.length() >= 2 && cjkScript(token.charAt(0)) != HIRAGANA;
+        }
         String lower = token.toLowerCase(Locale.ROOT);
         boolean hasDigit = lower.chars().anyMatch(Character::isDigit);
         if (lower.length() < (hasDigit ? 2 : 3) || STOPWORDS.contains(lower)) {

@@ -149,6 +149,19 @@ class OfflineDreamSynthesizerTest {
         assertThat(state.body("Crystal Pointers")).startsWith("_Use memory_search if the user asks about these topics:_");
     }
 
+    /** Japanese writes no spaces: a pointer's keywords are its words, not a clause up to the next comma. */
+    @Test
+    void should_point_to_a_japanese_line_by_its_words() {
+        StateDocument old = StateDocument.builder().section("Active Context", "- 京都、大阪、奈良を回る予定").build();
+        DreamInput input = input().oldState(old)
+                .notes(List.of(States.note(0, 0.7, "猫のモモが腎臓病で、来週火曜に病院で点滴"))).build();
+
+        StateDocument state = StateDocument.parse(synthesizer.synthesize(input).state());
+
+        assertThat(state.pointers()).extracting(CrystalPointer::keywords).first().asString()
+                .contains("京都").contains("大阪").contains("奈良").doesNotContain("を");
+    }
+
     @Test
     void should_keep_only_the_current_value_of_an_updated_fact_with_a_past_pointer() {
         StateDocument old = StateDocument.builder()

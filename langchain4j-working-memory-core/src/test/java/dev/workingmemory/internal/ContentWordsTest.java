@@ -39,4 +39,21 @@ class ContentWordsTest {
                 .containsExactly("P2P", "EigenTrust", "thresholds");
         assertThat(ContentWords.keywords("", 3)).isEmpty();
     }
+
+    /** Japanese writes no spaces: words are parted where the script changes, and particles are no keywords. */
+    @Test
+    void should_part_japanese_at_changes_of_script_and_keep_its_two_character_words() {
+        assertThat(ContentWords.keywords("京都、大阪、奈良を回る予定", 4)).containsExactly("京都", "大阪", "奈良", "予定");
+        assertThat(ContentWords.words("猫のモモが腎臓病で、来週火曜に病院で点滴"))
+                .containsExactly("モモ", "腎臓病", "来週火曜", "病院", "点滴");
+        assertThat(ContentWords.tokens("コーヒーとホテル")).containsExactly("コーヒー", "と", "ホテル");
+        assertThat(ContentWords.words("서울에서 부산까지 기차")).containsExactly("서울에서", "부산까지", "기차");
+    }
+
+    @Test
+    void should_read_text_in_other_scripts_as_before() {
+        assertThat(ContentWords.tokens("Die Küche, Заказ №42 and café-bar v2")).containsExactly("Die", "Küche", "Заказ",
+                "42", "and", "café", "bar", "v2");
+        assertThat(ContentWords.words("我们下周去大理")).containsExactly("我们下周去大理"); // a Chinese clause stays whole
+    }
 }
