@@ -29,7 +29,7 @@ public final class CharsPerTokenEstimator implements TokenCountEstimator {
     public static final CharsPerTokenEstimator INSTANCE = new CharsPerTokenEstimator();
     private static final int PER_MESSAGE = 4;
     /** The first character whose weight is looked up: below it (ASCII, Latin-1, Latin Extended, IPA) a quarter token. */
-    static final char FIRST_WEIGHED = 0x370;
+    private static final char FIRST_WEIGHED = 0x370;
 
     private CharsPerTokenEstimator() {
     }

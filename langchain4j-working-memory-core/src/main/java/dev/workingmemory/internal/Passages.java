@@ -131,7 +131,7 @@ public final class Passages {
         Ensure.that(max >= 20, () -> "max must be at least 20, was " + max);
         List<String> pieces = new ArrayList<>();
         // where each character is a quarter token, the room is max characters: no need to measure piece by piece
-        boolean quarterEach = sizeIsLength(text);
+        boolean quarterEach = size(text) == text.length();
         int from = skipSpace(text, 0);
         while (from < text.length()) {
             // folding only shrinks a piece (a run of white space becomes one space), so a raw span within max fits
@@ -146,16 +146,6 @@ public final class Passages {
             from = skipSpace(text, end);
         }
         return pieces;
-    }
-
-    /** Whether every character of {@code text} is a quarter token by {@link #size} (most text: Latin script). */
-    private static boolean sizeIsLength(String text) {
-        for (int i = 0; i < text.length(); i++) {
-            if (text.charAt(i) >= CharsPerTokenEstimator.FIRST_WEIGHED) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**
