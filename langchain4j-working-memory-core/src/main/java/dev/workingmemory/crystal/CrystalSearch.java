@@ -1,12 +1,10 @@
 package dev.workingmemory.crystal;
 
 import dev.langchain4j.data.embedding.Embedding;
-import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 import dev.workingmemory.crystal.RankFusion.Fused;
 import dev.workingmemory.crystal.RankFusion.Ranked;
 import dev.workingmemory.internal.MinuteWarning;
-import dev.workingmemory.internal.OneEmbedding;
 import dev.workingmemory.internal.QueryWords;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,11 +43,16 @@ final class CrystalSearch {
      */
     static Embedding embedQuery(EmbeddingModel model, String text, String scope) {
         try {
-            return OneEmbedding.of(model, TextSegment.from(text));
+            // embed(String), not OneEmbedding's segment: a model may answer a query by a path of its own
+            Embedding embedding = model.embed(text).content();
+            if (embedding != null) {
+                return embedding;
+            }
+            warnKeywordsOnly(model, scope, "it returned no embedding");
         } catch (RuntimeException e) {
             warnKeywordsOnly(model, scope, e.toString());
-            return null;
         }
+        return null;
     }
 
     private static void warnKeywordsOnly(EmbeddingModel model, String scope, String reason) {

@@ -5,8 +5,8 @@ import dev.langchain4j.data.segment.TextSegment;
 import dev.langchain4j.model.embedding.EmbeddingModel;
 
 /**
- * One text's vector: a query's, or a crystal's that a store tries alone after its batch failed. A model that answers
- * with no embedding fails the text as a model that throws does.
+ * One text's vector, for the crystal stores that try a text alone after a batch failed: a model that answers with
+ * no embedding fails the text as a model that throws does.
  *
  * <p>Not API. Thread-safe (stateless; the model is used on the calling thread).
  */
